@@ -1,0 +1,25 @@
+#pragma once
+
+#include <CLI/App.hpp>
+
+namespace perfduel::cli {
+
+// Each sub-command adds itself to `app`. Its callback runs the command and stores the
+// process exit code in `exit_code`; failures are thrown as perfduel::Error.
+
+// `compare`: the duel between a baseline and a candidate command.
+void add_compare_command(CLI::App& app, int& exit_code);
+
+// `analyze`: re-computes the verdict of a saved JSON report without running anything.
+void add_analyze_command(CLI::App& app, int& exit_code);
+
+// `record`: appends a report or plain measurements to the history database.
+void add_record_command(CLI::App& app, int& exit_code);
+
+// `trend`: groups a history series into trends and reports changes.
+void add_trend_command(CLI::App& app, int& exit_code);
+
+// `doctor`: checks whether this machine is fit to benchmark.
+void add_doctor_command(CLI::App& app, int& exit_code);
+
+}  // namespace perfduel::cli

@@ -1,0 +1,12 @@
+#include "cli/commands.hpp"
+
+#include "util/error.hpp"
+
+namespace perfduel::cli {
+
+void add_trend_command(CLI::App& app, int& /*exit_code*/) {
+  auto* command = app.add_subcommand("trend", "(not available in this build yet)");
+  command->callback([] { throw Error("the trend command is not available in this build yet"); });
+}
+
+}  // namespace perfduel::cli

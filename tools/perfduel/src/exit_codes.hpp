@@ -1,0 +1,18 @@
+#pragma once
+
+namespace perfduel {
+
+// Process exit codes of the perfduel driver. 77 is CTest's conventional skip code, so an
+// inconclusive gate shows up as "skipped" rather than passed or failed.
+enum class ExitCode : int {
+  pass = 0,              // every gated metric: no change or improvement
+  regression = 1,        // at least one gated metric is significantly worse
+  usage = 2,             // bad command line or configuration
+  benchmark_failed = 3,  // a run crashed, exited non-zero, timed out or lacked a metric
+  inconclusive = 77,     // the budget ran out before the confidence intervals were narrow enough
+  interrupted = 130,     // SIGINT or SIGTERM; children were killed, the partial report written
+};
+
+constexpr int to_int(ExitCode code) { return static_cast<int>(code); }
+
+}  // namespace perfduel

@@ -1,0 +1,54 @@
+// perfduel: wires the command line to the sub-commands; all behaviour lives in perfduel_core.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "cli/commands.hpp"
+#include "exit_codes.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+constexpr const char* k_exit_codes_help = R"(Exit codes:
+  0    pass: no gated metric regressed
+  1    regression: a gated metric is significantly worse
+  2    usage or configuration error
+  3    a benchmark run failed (crash, non-zero exit, timeout, missing metric)
+  77   inconclusive: budget spent before the intervals were narrow enough (CTest skip)
+  130  interrupted (SIGINT/SIGTERM): children killed, partial report written)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"perfduel: a performance regression gate. Runs a baseline and a candidate "
+               "alternately until the confidence interval of their ratio decides.",
+               "perfduel"};
+  app.footer(k_exit_codes_help);
+  app.set_version_flag("--version", PERFDUEL_VERSION);
+  app.require_subcommand(1);
+
+  int exit_code = 0;
+  perfduel::cli::add_compare_command(app, exit_code);
+  perfduel::cli::add_analyze_command(app, exit_code);
+  perfduel::cli::add_record_command(app, exit_code);
+  perfduel::cli::add_trend_command(app, exit_code);
+  perfduel::cli::add_doctor_command(app, exit_code);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : perfduel::to_int(perfduel::ExitCode::usage);
+  } catch (const perfduel::Error& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "perfduel: error: {}\n", e.what());
+    return perfduel::to_int(e.exit_code());
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "perfduel: internal error: {}\n", e.what());
+    return perfduel::to_int(perfduel::ExitCode::usage);
+  }
+  return exit_code;
+}

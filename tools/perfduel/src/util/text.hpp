@@ -1,0 +1,42 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/expected.hpp"
+
+namespace perfduel::util {
+
+// Parses all of `text` as a finite floating-point number; the error quotes the text.
+Expected<double> parse_double(std::string_view text);
+
+// Parses a relative amount: "2%" is 0.02, "0.02" is 0.02.
+Expected<double> parse_fraction(std::string_view text);
+
+// Parses a duration in seconds: "90", "90s", "1.5m", "250ms", "2h".
+Expected<double> parse_duration(std::string_view text);
+
+// Parses a CPU list such as "0-3,6" into {0,1,2,3,6}.
+Expected<std::vector<int>> parse_cpu_list(std::string_view text);
+
+// The candidate closest to `word` by edit distance, if close enough to be a likely typo.
+std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);
+
+// `text` without leading and trailing blanks.
+std::string_view trim(std::string_view text);
+
+// The last `max_lines` lines of `text` (at most `max_bytes`), for showing a benchmark's stderr.
+std::string tail_lines(std::string_view text, std::size_t max_lines, std::size_t max_bytes = 4096);
+
+// A duration in seconds as a short human string ("1.23 ms", "4.5 s", "2 min 3 s").
+std::string format_seconds(double seconds);
+
+// A byte count as a short human string ("12.3 MiB").
+std::string format_bytes(double bytes);
+
+// A signed percentage such as "+3.10 %" for `fraction` 0.031.
+std::string format_percent(double fraction, int decimals = 2);
+
+}  // namespace perfduel::util
