@@ -1,5 +1,5 @@
 # Everything comes from Debian bookworm packages; see the README for the apt-get line.
-find_package(Boost 1.81 REQUIRED CONFIG COMPONENTS headers)  # Boost.Process v2 (header-only), Boost.Math
+find_package(Boost 1.81 REQUIRED CONFIG COMPONENTS headers filesystem)  # Boost.Process v2 (uses Boost.Filesystem), Boost.Math
 find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)

@@ -1,12 +1,178 @@
-#include "cli/commands.hpp"
+#include <sched.h>
 
+#include <optional>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/report_output.hpp"
+#include "config/config.hpp"
+#include "duel/duel.hpp"
+#include "report/progress.hpp"
+#include "run/process_executor.hpp"
+#include "run/signals.hpp"
 #include "util/error.hpp"
+#include "util/shell_words.hpp"
+#include "util/text.hpp"
 
 namespace perfduel::cli {
 
-void add_compare_command(CLI::App& app, int& /*exit_code*/) {
-  auto* command = app.add_subcommand("compare", "(not available in this build yet)");
-  command->callback([] { throw Error("the compare command is not available in this build yet"); });
+namespace {
+
+struct CompareOptions {
+  std::string config_path;
+  std::string baseline;
+  std::string candidate;
+  std::optional<std::uint64_t> seed;
+  std::optional<double> max_seconds;
+  std::string cpus;
+  bool shell = false;
+  bool quiet = false;
+  ReportOutputs outputs;
+};
+
+// Puts `text` (from --baseline or --candidate) into `slot`, keeping the config's working
+// directory and environment for that side if it had any.
+void set_command(std::optional<CommandSpec>& slot, const std::string& text, bool shell, const std::string& option) {
+  CommandSpec command = slot.value_or(CommandSpec{});
+  if (shell) {
+    command.launch = Launch::shell;
+    command.argv = {text};
+  } else {
+    auto words = util::split_shell_words(text);
+    if (!words) {
+      throw Error(fmt::format("{}: {} in \"{}\"", option, words.error(), text));
+    }
+    command.launch = Launch::direct;
+    command.argv = std::move(words).value();
+  }
+  if (command.argv.empty() || command.argv.front().empty()) {
+    throw Error(fmt::format("{}: the command is empty", option));
+  }
+  slot = std::move(command);
+}
+
+// Fails before any run when a program cannot be started, naming where it came from.
+void check_command(const std::optional<CommandSpec>& command, const std::string& side, const std::string& origin) {
+  if (!command) {
+    throw Error(fmt::format("no {0} command: pass --{0} 'CMD ARGS...' or set \"{0}\" in the configuration", side));
+  }
+  if (command->launch == Launch::shell) {
+    return;
+  }
+  const auto resolved = resolve_program(command->argv.front(), command->working_directory);
+  if (!resolved) {
+    throw Error(fmt::format("{} ({}): {}", side, origin, resolved.error()));
+  }
+}
+
+// Every requested CPU must be one this process may run on, or the child's affinity call
+// would fail on every run.
+void check_cpus(const std::vector<int>& cpus, const std::string& origin) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (cpus.empty() || ::sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
+    return;
+  }
+  std::string usable;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed)) {
+      usable += (usable.empty() ? "" : ",") + std::to_string(cpu);
+    }
+  }
+  for (const int cpu : cpus) {
+    if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)) {
+      throw Error(fmt::format("{}: CPU {} is not available to this process (usable: {})", origin, cpu, usable));
+    }
+  }
+}
+
+int run_compare(const CompareOptions& options) {
+  Config config = options.config_path.empty() ? default_config() : load_config(options.config_path);
+  const std::string origin = options.config_path.empty() ? "command line" : options.config_path;
+  if (!options.baseline.empty()) {
+    set_command(config.baseline, options.baseline, options.shell, "--baseline");
+  }
+  if (!options.candidate.empty()) {
+    set_command(config.candidate, options.candidate, options.shell, "--candidate");
+  }
+  check_command(config.baseline, "baseline", options.baseline.empty() ? origin : "--baseline");
+  check_command(config.candidate, "candidate", options.candidate.empty() ? origin : "--candidate");
+  if (!options.cpus.empty()) {
+    auto cpus = util::parse_cpu_list(options.cpus);
+    if (!cpus) {
+      throw Error(fmt::format("--cpus: {}", cpus.error()));
+    }
+    config.cpus = std::move(cpus).value();
+  }
+  check_cpus(config.cpus, options.cpus.empty() ? origin : "--cpus");
+  if (options.max_seconds) {
+    config.max_seconds = std::min(config.max_seconds, *options.max_seconds);
+  }
+  if (options.seed) {
+    config.seed = options.seed;
+  }
+  if (!config.seed) {
+    config.seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32U) | std::random_device{}();
+  }
+
+  RunSummary summary;
+  summary.config = &config;
+  summary.started = now_iso8601();
+  summary.environment = read_environment();
+
+  install_interrupt_handlers();
+  ProcessExecutor executor;
+  Progress progress(options.quiet ? ProgressStyle::quiet : detect_progress_style(stderr), stderr);
+  const auto outcome = run_duel(config, executor, *config.seed,
+                                [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); });
+  progress.finish();
+  summary.outcome = &outcome;
+  switch (outcome.end) {
+    case DuelEnd::interrupted:
+      summary.exit_code = ExitCode::interrupted;
+      break;
+    case DuelEnd::benchmark_failed:
+      summary.exit_code = ExitCode::benchmark_failed;
+      break;
+    default:
+      summary.exit_code = exit_code_for(outcome.analysis.verdict, config.on_inconclusive);
+  }
+  write_outputs(summary, options.outputs);
+  if (outcome.end == DuelEnd::benchmark_failed) {
+    throw Error(outcome.failure, ExitCode::benchmark_failed);
+  }
+  if (outcome.end == DuelEnd::interrupted) {
+    throw Error(fmt::format("interrupted by signal {}; children killed{}", interrupt_signal(),
+                            options.outputs.json.empty() ? "" : ", partial report written to " + options.outputs.json),
+                ExitCode::interrupted);
+  }
+  return to_int(summary.exit_code);
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<CompareOptions>();
+  auto* command = app.add_subcommand(
+      "compare",
+      "Run the baseline and the candidate alternately until every gated metric's confidence interval is narrower "
+      "than its threshold, then give the verdict.");
+  command->add_option("-c,--config", options->config_path, "YAML configuration (thresholds, metrics, budget)")
+      ->check(CLI::ExistingFile);
+  command->add_option("-b,--baseline", options->baseline, "baseline command, split into words like a shell does");
+  command->add_option("-n,--candidate", options->candidate, "candidate command, split into words like a shell does");
+  command->add_flag("--shell", options->shell, "run --baseline and --candidate through /bin/sh -c");
+  command->add_option("--seed", options->seed, "seed of the random run order (default: drawn and reported)");
+  command->add_option("--max-seconds", options->max_seconds, "cap the time budget (seconds) below the config's")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--cpus", options->cpus, "pin runs to these CPUs, e.g. 1 or 2-3 (overrides the config)");
+  command->add_flag("-q,--quiet", options->quiet, "no progress line");
+  add_output_options(*command, options->outputs);
+  command->footer("Exit codes: 0 pass, 1 regression, 2 usage/config error, 3 benchmark failed, 77 inconclusive, "
+                  "130 interrupted.");
+  command->callback([options, &exit_code] { exit_code = run_compare(*options); });
 }
 
 }  // namespace perfduel::cli

@@ -1,12 +1,140 @@
-#include "cli/commands.hpp"
+// `perfduel record`: appends a compare report, or plain measurements, to the history database.
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
 
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "history/provenance.hpp"
+#include "history/report_import.hpp"
+#include "history/store.hpp"
+#include "stats/descriptive.hpp"
 #include "util/error.hpp"
 
 namespace perfduel::cli {
 
-void add_record_command(CLI::App& app, int& /*exit_code*/) {
-  auto* command = app.add_subcommand("record", "(not available in this build yet)");
-  command->callback([] { throw Error("the record command is not available in this build yet"); });
+namespace {
+
+struct RecordOptions {
+  std::optional<std::string> db;
+  std::optional<std::string> commit;
+  std::optional<std::string> branch;
+  std::optional<std::string> time;
+  std::optional<std::string> report;
+  std::optional<std::string> metric;
+  std::vector<double> values;
+  std::optional<std::string> unit;
+  bool higher_is_better = false;
+  bool lower_is_better = false;
+};
+
+history::Record read_report(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) {
+    throw Error(fmt::format("{}: cannot open the report", path));
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  const auto json = nlohmann::json::parse(text.str(), nullptr, false);
+  if (json.is_discarded()) {
+    throw Error(fmt::format("{}: not valid JSON (write the report with `perfduel compare --json FILE`)", path));
+  }
+  auto record = history::record_from_report(json, path);
+  if (!record) {
+    throw Error(record.error());
+  }
+  return std::move(record.value());
+}
+
+history::Record plain_values(const RecordOptions& options) {
+  history::Record record;
+  record.source = "values";
+  history::Measurement m;
+  m.metric = *options.metric;
+  m.samples = options.values;
+  // The median, as for a report's candidate: one slow outlier does not move the trend.
+  m.value = stats::median(options.values);
+  m.unit = options.unit;
+  if (options.higher_is_better) {
+    m.direction = "higher";
+  } else if (options.lower_is_better) {
+    m.direction = "lower";
+  }
+  record.measurements.push_back(std::move(m));
+  return record;
+}
+
+void run_record(const RecordOptions& options, int& exit_code) {
+  if (options.report && options.metric) {
+    throw Error("give either a report file or --metric with --value, not both");
+  }
+  if (!options.report && !options.metric) {
+    throw Error("nothing to record: give a compare report (perfduel record REPORT.json) or --metric NAME --value V");
+  }
+  if (options.metric && options.values.empty()) {
+    throw Error(fmt::format("--metric {} needs at least one --value", *options.metric));
+  }
+  if (!options.metric && !options.values.empty()) {
+    throw Error("--value needs --metric NAME");
+  }
+  if (options.time && !history::is_iso_time(*options.time)) {
+    throw Error(fmt::format("--time \"{}\": write an ISO 8601 time such as 2026-11-21T10:00:00Z", *options.time));
+  }
+
+  history::Record record = options.report ? read_report(*options.report) : plain_values(options);
+  if (options.time) {
+    record.recorded_at = *options.time;
+  } else if (record.recorded_at.empty()) {
+    record.recorded_at = history::utc_now_iso();
+  }
+  record.commit = options.commit ? options.commit : history::git_commit();
+  record.branch = options.branch ? options.branch : history::git_branch();
+  if (record.machine.empty()) {
+    record.machine = history::local_machine();
+  }
+  record.machine_id = history::machine_id(record.machine);
+
+  const auto path = history::history_path(options.db);
+  auto store = history::HistoryStore::open(path, history::CreateFile::yes);
+  if (!store) {
+    throw Error(store.error());
+  }
+  auto id = store.value().append(record);
+  if (!id) {
+    throw Error(id.error());
+  }
+  fmt::print("recorded #{} in {}: {} metric{}, commit {}, branch {}, {}\n", *id, path.string(),
+             record.measurements.size(), record.measurements.size() == 1 ? "" : "s",
+             record.commit ? record.commit->substr(0, 12) : "(none)", record.branch.value_or("(none)"),
+             record.recorded_at);
+  exit_code = 0;
+}
+
+}  // namespace
+
+void add_record_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<RecordOptions>();
+  auto* command = app.add_subcommand(
+      "record", "Append a compare report (or plain measurements) to the history database for `perfduel trend`.");
+  command->add_option("report", options->report, "A report written by `perfduel compare --json`")
+      ->check(CLI::ExistingFile);
+  command->add_option("--db", options->db,
+                      fmt::format("History database (default: $PERFDUEL_HISTORY, else ./{})", history::k_default_path));
+  command->add_option("--commit", options->commit, "Commit measured (default: git rev-parse HEAD)");
+  command->add_option("--branch", options->branch, "Branch measured (default: git rev-parse --abbrev-ref HEAD)");
+  command->add_option("--time", options->time, "When it was measured, ISO 8601 (default: the report's start, else now)");
+  command->add_option("--metric", options->metric, "Record plain measurements of this metric instead of a report");
+  command->add_option("--value", options->values, "A measurement of --metric (repeat for a run of several)");
+  command->add_option("--unit", options->unit, "Unit of the --value measurements (e.g. s, bytes)");
+  auto* higher = command->add_flag("--higher-is-better", options->higher_is_better, "For --metric: higher is better");
+  auto* lower = command->add_flag("--lower-is-better", options->lower_is_better, "For --metric: lower is better");
+  higher->excludes(lower);
+  command->callback([options, &exit_code] { run_record(*options, exit_code); });
 }
 
 }  // namespace perfduel::cli

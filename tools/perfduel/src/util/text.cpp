@@ -171,6 +171,17 @@ std::string tail_lines(std::string_view text, std::size_t max_lines, std::size_t
   return std::string(tail);
 }
 
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto newline = std::min(text.find('\n', start), text.size());
+    lines.emplace_back(text.substr(start, newline - start));
+    start = newline + 1;
+  }
+  return lines;
+}
+
 std::string format_seconds(double seconds) {
   const double magnitude = std::abs(seconds);
   if (magnitude < 1e-6) {

@@ -30,6 +30,9 @@ std::string_view trim(std::string_view text);
 // The last `max_lines` lines of `text` (at most `max_bytes`), for showing a benchmark's stderr.
 std::string tail_lines(std::string_view text, std::size_t max_lines, std::size_t max_bytes = 4096);
 
+// `text` split at newlines, without the newline characters.
+std::vector<std::string> split_lines(std::string_view text);
+
 // A duration in seconds as a short human string ("1.23 ms", "4.5 s", "2 min 3 s").
 std::string format_seconds(double seconds);
 

@@ -1,0 +1,347 @@
+# perfduel: builds the baseline of one perf gate. Run by the CTest fixture perf.<NAME>.baseline
+# and the target perfduel_baseline_<NAME> as
+#
+#   cmake -DPERFDUEL_GATE_FILE=<gates/NAME.cmake> -DPERFDUEL_BUILD_CONFIG=<config>
+#         -DPERFDUEL_BASELINE_LINK=<path> -P PerfDuelBaseline.cmake
+#
+# Steps: find the merge-base of HEAD and the gate's ref; check it out with
+# `git worktree add --detach` under the build tree; configure it like the current build;
+# build only the benchmark target; point PERFDUEL_BASELINE_LINK at the executable. Everything
+# is cached by commit id (and a hash of the configure arguments), so a second run builds
+# nothing and a new merge-base builds afresh. A script, not a shell, so it runs wherever
+# CMake does.
+cmake_minimum_required(VERSION 3.25)
+
+foreach(required PERFDUEL_GATE_FILE PERFDUEL_BASELINE_LINK)
+  if(NOT DEFINED ${required})
+    message(FATAL_ERROR "PerfDuelBaseline.cmake: -D${required}=... is required")
+  endif()
+endforeach()
+include("${PERFDUEL_GATE_FILE}")
+set(test_name "perf.${PERFDUEL_GATE_NAME}")
+
+# Prints the arguments, concatenated and unwrapped (message(FATAL_ERROR) re-flows paragraphs),
+# and stops. ARGV<i> rather than ARGN, so semicolons in the message survive.
+function(perfduel_fail)
+  set(text "")
+  math(EXPR last "${ARGC} - 1")
+  foreach(i RANGE ${last})
+    string(APPEND text "${ARGV${i}}")
+  endforeach()
+  message(NOTICE "perfduel: error: ${text}")
+  message(FATAL_ERROR "perfduel: the baseline of ${test_name} is not available (see above)")
+endfunction()
+
+function(perfduel_note)
+  set(text "")
+  math(EXPR last "${ARGC} - 1")
+  foreach(i RANGE ${last})
+    string(APPEND text "${ARGV${i}}")
+  endforeach()
+  message(STATUS "perfduel: ${text}")
+endfunction()
+
+# Runs git in `dir`; sets <prefix>_rc, <prefix>_out and <prefix>_err.
+function(perfduel_git prefix dir)
+  execute_process(COMMAND "${PERFDUEL_GIT_EXECUTABLE}" ${ARGN}
+    WORKING_DIRECTORY "${dir}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+    OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_STRIP_TRAILING_WHITESPACE)
+  set(${prefix}_rc "${rc}" PARENT_SCOPE)
+  set(${prefix}_out "${out}" PARENT_SCOPE)
+  set(${prefix}_err "${err}" PARENT_SCOPE)
+endfunction()
+
+# Like perfduel_git, but a failure stops the script with git's own message.
+function(perfduel_git_checked prefix dir)
+  perfduel_git(git "${dir}" ${ARGN})
+  if(NOT git_rc EQUAL 0)
+    list(JOIN ARGN " " command)
+    perfduel_fail("`git ${command}` failed in ${dir}:\n${git_err}")
+  endif()
+  set(${prefix}_out "${git_out}" PARENT_SCOPE)
+endfunction()
+
+# The last `count` lines of `file`, for error messages.
+function(perfduel_tail out_var file count)
+  file(STRINGS "${file}" lines)
+  list(LENGTH lines length)
+  if(length GREATER count)
+    math(EXPR first "${length} - ${count}")
+    list(SUBLIST lines ${first} ${count} lines)
+  endif()
+  list(JOIN lines "\n  | " text)
+  set(${out_var} "  | ${text}" PARENT_SCOPE)
+endfunction()
+
+# Runs a command with its output in `log`; on failure stops with the log's tail.
+function(perfduel_run_logged what log)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_FILE "${log}" ERROR_FILE "${log}")
+  if(NOT rc EQUAL 0)
+    perfduel_tail(tail "${log}" 40)
+    perfduel_fail("${what} failed (${rc}). Last lines of the log:\n${tail}\n"
+      "Full log: ${log}")
+  endif()
+endfunction()
+
+# --- 1. The repository, its history and the baseline commit ---------------------------------
+
+if(NOT PERFDUEL_GIT_EXECUTABLE OR NOT EXISTS "${PERFDUEL_GIT_EXECUTABLE}")
+  find_program(PERFDUEL_GIT_EXECUTABLE git)
+  if(NOT PERFDUEL_GIT_EXECUTABLE)
+    perfduel_fail("git is not installed; the baseline of ${test_name} is built from the "
+      "merge-base commit, which needs git (or use add_perf_gate(... BASELINE_EXECUTABLE ...))")
+  endif()
+endif()
+
+file(REAL_PATH "${PERFDUEL_SOURCE_DIR}" source_dir)
+perfduel_git(top "${source_dir}" rev-parse --show-toplevel)
+if(NOT top_rc EQUAL 0)
+  perfduel_fail("${source_dir} is not inside a git repository. ${test_name} compares against "
+    "the merge-base commit, so it needs the project's git history: run it in a git clone, "
+    "or give add_perf_gate() a prebuilt BASELINE_EXECUTABLE.")
+endif()
+file(REAL_PATH "${top_out}" repo_dir)
+file(RELATIVE_PATH project_subdir "${repo_dir}" "${source_dir}")
+
+perfduel_git(shallow "${repo_dir}" rev-parse --is-shallow-repository)
+if(shallow_out STREQUAL "true")
+  perfduel_fail("${repo_dir} is a shallow clone, so the merge-base with "
+    "${PERFDUEL_BASELINE_REF} may be missing or wrong. Fetch the full history: "
+    "`git fetch --unshallow` (GitHub Actions: actions/checkout with `fetch-depth: 0`; "
+    "GitLab CI: `GIT_DEPTH: 0`).")
+endif()
+
+perfduel_git(head "${repo_dir}" rev-parse --verify --quiet "HEAD^{commit}")
+if(NOT head_rc EQUAL 0)
+  perfduel_fail("${repo_dir} has no commit yet; commit first, the baseline is the merge-base "
+    "of HEAD and ${PERFDUEL_BASELINE_REF}.")
+endif()
+
+set(ref "${PERFDUEL_BASELINE_REF}")
+perfduel_git(ref "${repo_dir}" rev-parse --verify --quiet "${ref}^{commit}")
+if(NOT ref_rc EQUAL 0 AND ref STREQUAL "origin/main")
+  # The default ref; a repository without a remote (a local clone, a demo) has main only.
+  perfduel_git(ref "${repo_dir}" rev-parse --verify --quiet "main^{commit}")
+  if(ref_rc EQUAL 0)
+    perfduel_note("origin/main does not exist; using main")
+    set(ref "main")
+  endif()
+endif()
+if(NOT ref_rc EQUAL 0)
+  perfduel_fail("unknown git ref \"${PERFDUEL_BASELINE_REF}\" in ${repo_dir}. Fetch it "
+    "(e.g. `git fetch origin main`), or name an existing ref with add_perf_gate(... "
+    "BASELINE_REF <ref>) or -DPERFDUEL_BASELINE_REF=<ref>.")
+endif()
+
+perfduel_git(merge_base "${repo_dir}" merge-base HEAD "${ref}")
+if(NOT merge_base_rc EQUAL 0)
+  perfduel_fail("HEAD and ${ref} have no common ancestor in ${repo_dir}; expected a branch "
+    "that forked from ${ref}.")
+endif()
+set(commit "${merge_base_out}")
+perfduel_git_checked(describe "${repo_dir}" log -1 "--format=%h \"%s\"" "${commit}")
+set(commit_text "${describe_out}")
+
+# --- 2. The cache: one directory per (commit, configure arguments) ---------------------------
+
+if(PERFDUEL_BUILD_CONFIG STREQUAL "")
+  set(config_dir_name "default")
+else()
+  set(config_dir_name "${PERFDUEL_BUILD_CONFIG}")
+endif()
+string(SHA1 args_hash "${PERFDUEL_GENERATOR}|${PERFDUEL_GENERATOR_PLATFORM}|\
+${PERFDUEL_GENERATOR_TOOLSET}|${PERFDUEL_CMAKE_ARGS}")
+string(SUBSTRING "${commit}" 0 12 short_commit)
+string(SUBSTRING "${args_hash}" 0 8 short_hash)
+set(key "${short_commit}-${short_hash}")
+set(work_dir "${PERFDUEL_BASELINE_DIR}/${key}")
+set(worktree "${work_dir}/src")
+set(build_dir "${work_dir}/build")
+set(stamp "${work_dir}/targets/${config_dir_name}/${PERFDUEL_TARGET}.path")
+
+file(MAKE_DIRECTORY "${PERFDUEL_BASELINE_DIR}")
+# Gates share baseline builds; the lock keeps two builds (e.g. `make -j perfduel_baselines`)
+# from configuring one tree at once.
+file(LOCK "${PERFDUEL_BASELINE_DIR}/.lock" GUARD PROCESS TIMEOUT 7200 RESULT_VARIABLE lock_rc)
+if(NOT lock_rc STREQUAL "0")
+  perfduel_fail("cannot lock ${PERFDUEL_BASELINE_DIR}/.lock: ${lock_rc}")
+endif()
+
+# Points the gate's stable path at `executable`, records the use and ends the script.
+macro(perfduel_done executable)
+  cmake_path(GET PERFDUEL_BASELINE_LINK PARENT_PATH link_dir)
+  file(MAKE_DIRECTORY "${link_dir}")
+  file(REMOVE "${PERFDUEL_BASELINE_LINK}")
+  file(CREATE_LINK "${executable}" "${PERFDUEL_BASELINE_LINK}" SYMBOLIC COPY_ON_ERROR)
+  string(TIMESTAMP now "%Y%m%d%H%M%S" UTC)
+  file(WRITE "${work_dir}/last-used" "${now}\n")
+  perfduel_note("baseline of ${test_name}: ${executable}")
+endmacro()
+
+if(EXISTS "${stamp}")
+  file(READ "${stamp}" cached_executable)
+  string(STRIP "${cached_executable}" cached_executable)
+  if(EXISTS "${cached_executable}")
+    perfduel_note("merge-base of HEAD and ${ref} is ${commit_text}; cached, not rebuilt")
+    perfduel_done("${cached_executable}")
+    return()
+  endif()
+endif()
+perfduel_note("merge-base of HEAD and ${ref} is ${commit_text}; building ${PERFDUEL_TARGET} "
+  "in ${work_dir}")
+
+# --- 3. The worktree -------------------------------------------------------------------------
+
+# Registrations whose directory is gone (a deleted build tree) would block `worktree add`.
+perfduel_git_checked(prune "${repo_dir}" worktree prune)
+if(EXISTS "${worktree}")
+  # Reuse it only if it really is a worktree of this repository at this commit; a broken
+  # .git file would let git walk up to the enclosing repository.
+  perfduel_git(wt_top "${worktree}" rev-parse --show-toplevel)
+  perfduel_git(wt_head "${worktree}" rev-parse HEAD)
+  set(worktree_ok FALSE)
+  if(wt_top_rc EQUAL 0 AND wt_head_out STREQUAL commit)
+    file(REAL_PATH "${wt_top_out}" wt_top_real)
+    file(REAL_PATH "${worktree}" worktree_real)
+    if(wt_top_real STREQUAL worktree_real)
+      set(worktree_ok TRUE)
+    endif()
+  endif()
+  if(NOT worktree_ok)
+    perfduel_note("repairing the stale worktree ${worktree}")
+    perfduel_git(remove "${repo_dir}" worktree remove --force "${worktree}")
+    file(REMOVE_RECURSE "${worktree}")
+    perfduel_git_checked(prune "${repo_dir}" worktree prune)
+  endif()
+endif()
+if(NOT EXISTS "${worktree}")
+  perfduel_git(add "${repo_dir}" worktree add --detach "${worktree}" "${commit}")
+  if(NOT add_rc EQUAL 0)
+    # E.g. a registration that is locked or whose path was reused: force it once.
+    perfduel_git(add "${repo_dir}" worktree add --force --detach "${worktree}" "${commit}")
+    if(NOT add_rc EQUAL 0)
+      perfduel_fail("`git worktree add --detach ${worktree} ${commit}` failed:\n${add_err}")
+    endif()
+  endif()
+  if(EXISTS "${worktree}/.gitmodules")
+    perfduel_git_checked(submodules "${worktree}" submodule update --init --recursive)
+  endif()
+endif()
+
+set(baseline_source "${worktree}")
+if(NOT project_subdir STREQUAL "")
+  string(APPEND baseline_source "/${project_subdir}")
+endif()
+if(NOT EXISTS "${baseline_source}/CMakeLists.txt")
+  perfduel_fail("the baseline commit ${commit_text} has no ${project_subdir}/CMakeLists.txt, so "
+    "it has no target \"${PERFDUEL_TARGET}\" to compare against.")
+endif()
+
+# --- 4. Configure like the current build, then find the target ------------------------------
+
+# The CMake file API tells where the target's executable is, whatever the project's layout.
+file(WRITE "${build_dir}/.cmake/api/v1/query/client-perfduel/codemodel-v2" "")
+set(generator_args -G "${PERFDUEL_GENERATOR}")
+if(NOT PERFDUEL_GENERATOR_PLATFORM STREQUAL "")
+  list(APPEND generator_args -A "${PERFDUEL_GENERATOR_PLATFORM}")
+endif()
+if(NOT PERFDUEL_GENERATOR_TOOLSET STREQUAL "")
+  list(APPEND generator_args -T "${PERFDUEL_GENERATOR_TOOLSET}")
+endif()
+perfduel_run_logged("configuring the baseline ${commit_text}" "${work_dir}/configure.log"
+  "${CMAKE_COMMAND}" -S "${baseline_source}" -B "${build_dir}" ${generator_args}
+  ${PERFDUEL_CMAKE_ARGS} -DPERFDUEL_IS_BASELINE_BUILD=ON)
+
+file(GLOB indexes "${build_dir}/.cmake/api/v1/reply/index-*.json")
+list(SORT indexes)
+list(POP_BACK indexes index)
+if(NOT index)
+  perfduel_fail("the CMake file API wrote no reply in ${build_dir}")
+endif()
+file(READ "${index}" index_json)
+string(JSON codemodel_file GET "${index_json}" reply client-perfduel codemodel-v2 jsonFile)
+cmake_path(GET index PARENT_PATH reply_dir)
+file(READ "${reply_dir}/${codemodel_file}" codemodel)
+string(JSON config_count LENGTH "${codemodel}" configurations)
+set(config_index 0)
+math(EXPR last_config "${config_count} - 1")
+foreach(i RANGE ${last_config})
+  string(JSON config_name GET "${codemodel}" configurations ${i} name)
+  if(config_name STREQUAL PERFDUEL_BUILD_CONFIG)
+    set(config_index ${i})
+  endif()
+endforeach()
+string(JSON target_count LENGTH "${codemodel}" configurations ${config_index} targets)
+set(target_names "")
+set(target_file "")
+if(target_count GREATER 0)
+  math(EXPR last_target "${target_count} - 1")
+  foreach(i RANGE ${last_target})
+    string(JSON name GET "${codemodel}" configurations ${config_index} targets ${i} name)
+    list(APPEND target_names "${name}")
+    if(name STREQUAL PERFDUEL_TARGET)
+      string(JSON target_file GET "${codemodel}" configurations ${config_index} targets ${i}
+        jsonFile)
+    endif()
+  endforeach()
+endif()
+if(target_file STREQUAL "")
+  list(FILTER target_names EXCLUDE REGEX "^(perfduel_baseline|ALL_BUILD|ZERO_CHECK|RUN_TESTS)")
+  list(JOIN target_names ", " target_names)
+  perfduel_fail("the baseline commit ${commit_text} has no target \"${PERFDUEL_TARGET}\" "
+    "(its targets: ${target_names}). The benchmark probably does not exist on ${ref} yet: "
+    "${test_name} can gate once it is merged. Until then exclude it (ctest -LE perf) or give "
+    "add_perf_gate() a prebuilt BASELINE_EXECUTABLE.")
+endif()
+file(READ "${reply_dir}/${target_file}" target_json)
+string(JSON target_type GET "${target_json}" type)
+if(NOT target_type STREQUAL "EXECUTABLE")
+  perfduel_fail("in the baseline commit ${commit_text}, \"${PERFDUEL_TARGET}\" is a "
+    "${target_type}, not an executable.")
+endif()
+string(JSON artifact GET "${target_json}" artifacts 0 path)
+if(NOT IS_ABSOLUTE "${artifact}")
+  set(artifact "${build_dir}/${artifact}")
+endif()
+
+# --- 5. Build only the benchmark target ------------------------------------------------------
+
+set(build_args --build "${build_dir}" --target "${PERFDUEL_TARGET}")
+if(NOT PERFDUEL_BUILD_CONFIG STREQUAL "")
+  list(APPEND build_args --config "${PERFDUEL_BUILD_CONFIG}")
+endif()
+perfduel_run_logged("building ${PERFDUEL_TARGET} at the baseline ${commit_text}"
+  "${work_dir}/build.log" "${CMAKE_COMMAND}" ${build_args})
+if(NOT EXISTS "${artifact}")
+  perfduel_fail("the baseline build succeeded but ${artifact} does not exist. "
+    "Full log: ${work_dir}/build.log")
+endif()
+file(WRITE "${stamp}" "${artifact}\n")
+perfduel_done("${artifact}")
+
+# --- 6. Keep the PERFDUEL_BASELINE_KEEP most recently used baselines ------------------------
+
+file(GLOB work_dirs LIST_DIRECTORIES true "${PERFDUEL_BASELINE_DIR}/*")
+set(entries "")
+foreach(dir IN LISTS work_dirs)
+  if(IS_DIRECTORY "${dir}" AND EXISTS "${dir}/last-used")
+    file(READ "${dir}/last-used" used)
+    string(STRIP "${used}" used)
+    list(APPEND entries "${used}|${dir}")
+  endif()
+endforeach()
+list(SORT entries ORDER DESCENDING)
+list(LENGTH entries count)
+if(count GREATER PERFDUEL_BASELINE_KEEP)
+  list(SUBLIST entries ${PERFDUEL_BASELINE_KEEP} -1 old_entries)
+  foreach(entry IN LISTS old_entries)
+    string(REGEX REPLACE "^[^|]*\\|" "" dir "${entry}")
+    if(NOT dir STREQUAL work_dir)
+      perfduel_note("removing the old baseline ${dir}")
+      perfduel_git(remove "${repo_dir}" worktree remove --force "${dir}/src")
+      file(REMOVE_RECURSE "${dir}")
+    endif()
+  endforeach()
+  perfduel_git(prune "${repo_dir}" worktree prune)
+endif()

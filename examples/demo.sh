@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The perfduel demo: a perf gate failing on a slower commit and passing on an unchanged one.
+#
+#   examples/demo.sh
+#
+# 1. builds perfduel (in $PERFDUEL_BUILD_DIR, default build/) unless it is built already;
+# 2. copies examples/sort_gate into a throw-away git repository: main has commit 1;
+# 3. branch `slower`: commit 2 raises the sort's insertion-sort cutoff from 16 to 1024 (an
+#    algorithmic slowdown, no sleep); `ctest -L perf` must FAIL;
+# 4. branch `comment-only` off main: commit 2 changes a comment; `ctest -L perf` must PASS.
+# Each ctest builds the baseline (merge-base with main) in a git worktree under the build tree,
+# then duels it against the branch's build. Exit status 0 when both gates behave as expected.
+#
+# Environment: PERFDUEL_BUILD_DIR (perfduel build tree), DEMO_DIR (where the throw-away
+# repository goes; default a new directory under $TMPDIR), DEMO_JOBS (build parallelism, 2).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+perfduel_build=${PERFDUEL_BUILD_DIR:-$root/build}
+jobs=${DEMO_JOBS:-2}
+export CMAKE_BUILD_PARALLEL_LEVEL=$jobs
+generator=()
+if command -v ninja >/dev/null 2>&1; then
+  generator=(-G Ninja)
+fi
+
+say() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+
+# --- perfduel --------------------------------------------------------------------------------
+if [[ ! -x $perfduel_build/tools/perfduel/perfduel || ! -f $perfduel_build/PerfDuelConfig.cmake ]]; then
+  say "Building perfduel in $perfduel_build"
+  if [[ -f $perfduel_build/CMakeCache.txt ]]; then
+    cmake "$perfduel_build" >/dev/null
+  else
+    cmake -S "$root" -B "$perfduel_build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  fi
+fi
+# Always bring the driver up to date (a no-op when it is).
+cmake --build "$perfduel_build" --target perfduel >/dev/null
+
+# --- the throw-away repository ---------------------------------------------------------------
+work=${DEMO_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/perfduel-demo.XXXXXX")}
+repo=$work/sort_gate
+rm -rf "$repo"
+mkdir -p "$work"
+cp -R "$root/examples/sort_gate" "$repo"
+rm -rf "$repo/build"
+cd "$repo"
+# A demo must not depend on (or change) the user's git configuration.
+git_() {
+  git -c user.name="perfduel demo" -c user.email="demo@perfduel.invalid" \
+      -c commit.gpgsign=false -c init.defaultBranch=main "$@"
+}
+git_ init -q -b main
+git_ add -A
+git_ commit -q -m "sort_gate: hybrid quicksort with an insertion-sort cutoff of 16"
+say "Throw-away repository $repo: main = $(git log -1 --format='%h %s')"
+
+cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  "-DPerfDuel_DIR=$perfduel_build" >build-configure.log 2>&1 ||
+  { cat build-configure.log; exit 1; }
+
+# run_gate <branch>: builds the branch and runs ctest -L perf; prints ctest's output.
+run_gate() {
+  cmake --build build >/dev/null
+  local rc=0
+  (cd build && ctest -L perf --output-on-failure) || rc=$?
+  return $rc
+}
+
+# summary_of <report.json>: "REGRESSION (gated: metric +12.3% [+10.1%, +14.6%] regression)" -- read with CMake's JSON
+# support, so the demo needs neither jq nor python.
+summary_of() {
+  local report=$1
+  [[ -f $report ]] || { echo "no report written"; return; }
+  cmake -DREPORT="$report" -P "$work/summary.cmake" 2>&1 |
+  awk '$1 == "verdict" { verdict = $2 }
+       $1 == "metric" && $3 ~ /^-?[0-9.eE+-]+$/ {
+         metrics = metrics sprintf("%s%s %+.1f%% [%+.1f%%, %+.1f%%] %s", sep, $2, $3 * 100,
+                                   $5 * 100, $6 * 100, $4); sep = "; " }
+       END { print toupper(verdict) " (gated: " metrics ")" }'
+}
+
+cat >"$work/summary.cmake" <<'EOF'
+file(READ "${REPORT}" json)
+string(JSON verdict ERROR_VARIABLE error GET "${json}" verdict)
+message(NOTICE "verdict ${verdict}")
+string(JSON count ERROR_VARIABLE error LENGTH "${json}" metrics)
+if(NOT error AND count GREATER 0)
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name ERROR_VARIABLE e1 GET "${json}" metrics ${i} name)
+    string(JSON change ERROR_VARIABLE e2 GET "${json}" metrics ${i} change)
+    string(JSON metric_verdict ERROR_VARIABLE e3 GET "${json}" metrics ${i} verdict)
+    string(JSON gated ERROR_VARIABLE e4 GET "${json}" metrics ${i} gated)
+    string(JSON lo ERROR_VARIABLE e5 GET "${json}" metrics ${i} ci 0)
+    string(JSON hi ERROR_VARIABLE e6 GET "${json}" metrics ${i} ci 1)
+    if(gated)
+      message(NOTICE "metric ${name} ${change} ${metric_verdict} ${lo} ${hi}")
+    endif()
+  endforeach()
+endif()
+EOF
+
+# --- 1. a slower commit ----------------------------------------------------------------------
+git_ checkout -q -b slower
+sed -i.bak 's/k_insertion_sort_cutoff = 16;/k_insertion_sort_cutoff = 1024;/' src/sort.cpp
+rm -f src/sort.cpp.bak
+grep -q 'k_insertion_sort_cutoff = 1024;' src/sort.cpp
+git_ commit -q -am "sort: raise the insertion-sort cutoff to 1024"
+say "Branch slower: $(git log -1 --format='%h %s') -- expecting the gate to FAIL"
+slow_rc=0
+run_gate || slow_rc=$?
+slow_speed=$(summary_of build/perfduel/reports/sort_speed.json)
+slow_gbench=$(summary_of build/perfduel/reports/sort_gbench.json)
+
+# --- 2. an unchanged commit ------------------------------------------------------------------
+git_ checkout -q -b comment-only main
+sed -i.bak 's|^// Ranges up to this size are left to insertion sort|// Ranges up to this size (a few dozen) are left to insertion sort|' src/sort.cpp
+rm -f src/sort.cpp.bak
+git_ commit -q -am "sort: reword a comment"
+say "Branch comment-only: $(git log -1 --format='%h %s') -- expecting the gate to PASS"
+same_rc=0
+run_gate || same_rc=$?
+same_speed=$(summary_of build/perfduel/reports/sort_speed.json)
+same_gbench=$(summary_of build/perfduel/reports/sort_gbench.json)
+
+# --- summary ---------------------------------------------------------------------------------
+ok=true
+[[ $slow_rc -ne 0 ]] && slow_result="FAILED (as expected)" || { slow_result="passed (UNEXPECTED)"; ok=false; }
+[[ $same_rc -eq 0 ]] && same_result="PASSED (as expected)" || { same_result="failed (UNEXPECTED)"; ok=false; }
+say "Summary"
+cat <<EOF
+  branch slower        (insertion-sort cutoff 16 -> 1024)  ctest -L perf: $slow_result
+      perf.sort_speed   $slow_speed
+      perf.sort_gbench  $slow_gbench
+  branch comment-only  (a comment changed)                 ctest -L perf: $same_result
+      perf.sort_speed   $same_speed
+      perf.sort_gbench  $same_gbench
+
+  Repository: $repo
+  Reports:    $repo/build/perfduel/reports/ (JSON and Markdown of the last run)
+  Baselines:  $repo/build/perfduel/baselines/ (git worktree + build of the merge-base)
+EOF
+$ok

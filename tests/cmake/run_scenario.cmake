@@ -1,0 +1,570 @@
+# CMake-module tests: each scenario copies consumer/ into a throw-away git repository, runs the
+# real cmake and ctest there, and checks what a user would see.
+#
+#   cmake -DSCENARIO=<name> -DPERFDUEL_BUILD_DIR=<perfduel build tree>
+#         -DPERFDUEL_SOURCE_DIR=<perfduel source tree> -DWORK_ROOT=<scratch directory>
+#         -DGENERATOR=<generator> -P run_scenario.cmake
+cmake_minimum_required(VERSION 3.25)
+
+foreach(required SCENARIO PERFDUEL_BUILD_DIR PERFDUEL_SOURCE_DIR WORK_ROOT GENERATOR)
+  if(NOT DEFINED ${required})
+    message(FATAL_ERROR "run_scenario.cmake: -D${required}=... is required")
+  endif()
+endforeach()
+set(consumer_template "${CMAKE_CURRENT_LIST_DIR}/consumer")
+set(work "${WORK_ROOT}/${SCENARIO}")
+file(REMOVE_RECURSE "${work}")
+file(MAKE_DIRECTORY "${work}")
+
+# Reproducible git, whatever the machine's configuration: no user or system config (a fresh CI
+# runner has no user.name), a fixed identity, and no walking up into an enclosing repository
+# (the scratch directory usually lives inside perfduel's own clone).
+set(ENV{GIT_CONFIG_NOSYSTEM} 1)
+set(ENV{GIT_CONFIG_GLOBAL} /dev/null)
+set(ENV{GIT_AUTHOR_NAME} "perfduel test")
+set(ENV{GIT_AUTHOR_EMAIL} "test@perfduel.invalid")
+set(ENV{GIT_COMMITTER_NAME} "perfduel test")
+set(ENV{GIT_COMMITTER_EMAIL} "test@perfduel.invalid")
+set(ENV{GIT_CEILING_DIRECTORIES} "${WORK_ROOT}")
+unset(ENV{GIT_DIR})
+unset(ENV{GIT_WORK_TREE})
+set(ENV{CMAKE_BUILD_PARALLEL_LEVEL} 2)
+find_program(GIT git REQUIRED)
+
+# --- helpers ---------------------------------------------------------------------------------
+
+set(failures "")
+function(fail what)
+  set(failures "${failures}\n  - ${what}" PARENT_SCOPE)
+endfunction()
+
+# expect_equal(<what> <actual> <expected>): string equality (lists compare as ;-joined text).
+function(expect_equal what actual expected)
+  if(NOT actual STREQUAL expected)
+    set(failures "${failures}\n  - ${what}: got \"${actual}\", expected \"${expected}\""
+      PARENT_SCOPE)
+  endif()
+endfunction()
+
+# expect_rc(<what> <rc> 0|NONZERO): the exit status of a step, with its output on failure.
+function(expect_rc what rc expected output)
+  if(expected STREQUAL "NONZERO")
+    if(rc EQUAL 0)
+      set(failures "${failures}\n  - ${what}: succeeded, expected a failure. Output:\n${output}"
+        PARENT_SCOPE)
+    endif()
+  elseif(NOT rc EQUAL expected)
+    set(failures "${failures}\n  - ${what}: exit status ${rc}, expected ${expected}. Output:\n${output}"
+      PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(expect_exists path)
+  if(NOT EXISTS "${path}")
+    set(failures "${failures}\n  - ${path} does not exist" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(finish)
+  if(failures)
+    message(FATAL_ERROR "scenario ${SCENARIO} failed:${failures}")
+  endif()
+  message(STATUS "scenario ${SCENARIO}: ok")
+endfunction()
+
+# run(<prefix> [DIR <dir>] COMMAND...): sets <prefix>_rc and <prefix>_out (stdout + stderr).
+function(run prefix)
+  cmake_parse_arguments(PARSE_ARGV 1 _run "" "DIR" "")
+  if(NOT _run_DIR)
+    set(_run_DIR "${work}")
+  endif()
+  execute_process(COMMAND ${_run_UNPARSED_ARGUMENTS} WORKING_DIRECTORY "${_run_DIR}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  string(REPLACE ";" "," printable "${_run_UNPARSED_ARGUMENTS}")
+  message(STATUS "[${SCENARIO}] ${printable} -> ${rc}")
+  set(${prefix}_rc "${rc}" PARENT_SCOPE)
+  set(${prefix}_out "${out}" PARENT_SCOPE)
+endfunction()
+
+# Stops the scenario when a setup step fails: nothing after it would mean anything.
+function(run_checked prefix)
+  run(result ${ARGN})
+  if(NOT result_rc EQUAL 0)
+    message(FATAL_ERROR "scenario ${SCENARIO}: setup step failed:\n${result_out}")
+  endif()
+  set(${prefix}_out "${result_out}" PARENT_SCOPE)
+endfunction()
+
+function(git repo)
+  run_checked(git DIR "${repo}" "${GIT}" ${ARGN})
+  set(git_out "${git_out}" PARENT_SCOPE)
+endfunction()
+
+function(commit repo message)
+  git("${repo}" add -A)
+  git("${repo}" -c commit.gpgsign=false commit -q -m "${message}")
+endfunction()
+
+# Collapses whitespace so pinned messages survive CMake's re-flowing of FATAL_ERROR text.
+function(normalize out_var text)
+  string(REGEX REPLACE "[ \t\r\n]+" " " text "${text}")
+  set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# expect_text(<text> <expected>...): every expected string occurs in text (whitespace-blind).
+function(expect_text text)
+  normalize(text "${text}")
+  math(EXPR last "${ARGC} - 1")
+  foreach(i RANGE 1 ${last})
+    normalize(expected "${ARGV${i}}")  # ARGV<i>, not ARGN: keeps semicolons in the message
+    string(FIND "${text}" "${expected}" at)
+    if(at EQUAL -1)
+      set(failures "${failures}\n  - expected the output to contain \"${expected}\"; output:\n${text}")
+    endif()
+  endforeach()
+  set(failures "${failures}" PARENT_SCOPE)
+endfunction()
+
+# A consumer project at `dir`; optional `gate` is the content of gate.cmake.
+function(make_consumer dir gate)
+  file(COPY "${consumer_template}/" DESTINATION "${dir}")
+  file(WRITE "${dir}/gate.cmake" "${gate}")
+endfunction()
+
+function(make_repo dir gate)
+  make_consumer("${dir}" "${gate}")
+  git("${work}" init -q -b main "${dir}")
+  commit("${dir}" "commit 1: the consumer")
+endfunction()
+
+function(replace_in_file file from to)
+  file(READ "${file}" content)
+  string(REPLACE "${from}" "${to}" new_content "${content}")
+  if(new_content STREQUAL content)
+    message(FATAL_ERROR "scenario ${SCENARIO}: \"${from}\" not found in ${file}")
+  endif()
+  file(WRITE "${file}" "${new_content}")
+endfunction()
+
+# configure(<prefix> <source> <build> [cmake args]): sets <prefix>_rc and <prefix>_out.
+function(configure prefix source build)
+  run(result cmake -S "${source}" -B "${build}" -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=Release
+    "-DPerfDuel_DIR=${PERFDUEL_BUILD_DIR}" ${ARGN})
+  set(${prefix}_rc "${result_rc}" PARENT_SCOPE)
+  set(${prefix}_out "${result_out}" PARENT_SCOPE)
+endfunction()
+
+function(configure_and_build source build)
+  configure(result "${source}" "${build}" ${ARGN})
+  if(NOT result_rc EQUAL 0)
+    message(FATAL_ERROR "scenario ${SCENARIO}: configuring the consumer failed:\n${result_out}")
+  endif()
+  run_checked(result cmake --build "${build}")
+endfunction()
+
+function(ctest_perf prefix build)
+  run(result DIR "${build}" ctest -L perf --output-on-failure ${ARGN})
+  set(${prefix}_rc "${result_rc}" PARENT_SCOPE)
+  set(${prefix}_out "${result_out}" PARENT_SCOPE)
+endfunction()
+
+# show_tests(<build>): sets `tests_json` to ctest --show-only=json-v1's "tests" array.
+function(show_tests build)
+  run_checked(show DIR "${build}" ctest --show-only=json-v1)
+  string(JSON tests GET "${show_out}" tests)
+  set(tests_json "${tests}" PARENT_SCOPE)
+endfunction()
+
+# test_property(<out_var> <test name> <property>): value, or NOTFOUND (arrays as ;-lists).
+function(test_property out_var test property)
+  set(${out_var} NOTFOUND PARENT_SCOPE)
+  string(JSON count LENGTH "${tests_json}")
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${tests_json}" ${i} name)
+    if(NOT name STREQUAL test)
+      continue()
+    endif()
+    if(property STREQUAL "COMMAND")
+      # ctest omits the command when the executable does not exist (yet).
+      string(JSON length ERROR_VARIABLE error LENGTH "${tests_json}" ${i} command)
+      if(error)
+        return()
+      endif()
+      set(words "")
+      math(EXPR last_word "${length} - 1")
+      foreach(w RANGE ${last_word})
+        string(JSON word GET "${tests_json}" ${i} command ${w})
+        list(APPEND words "${word}")
+      endforeach()
+      set(${out_var} "${words}" PARENT_SCOPE)
+      return()
+    endif()
+    string(JSON nprops ERROR_VARIABLE error LENGTH "${tests_json}" ${i} properties)
+    if(error)
+      return()
+    endif()
+    math(EXPR last_prop "${nprops} - 1")
+    foreach(p RANGE ${last_prop})
+      string(JSON pname GET "${tests_json}" ${i} properties ${p} name)
+      if(pname STREQUAL property)
+        string(JSON type TYPE "${tests_json}" ${i} properties ${p} value)
+        if(type STREQUAL "ARRAY")
+          string(JSON n LENGTH "${tests_json}" ${i} properties ${p} value)
+          set(values "")
+          math(EXPR last_value "${n} - 1")
+          foreach(v RANGE ${last_value})
+            string(JSON value GET "${tests_json}" ${i} properties ${p} value ${v})
+            list(APPEND values "${value}")
+          endforeach()
+          set(${out_var} "${values}" PARENT_SCOPE)
+        else()
+          string(JSON value GET "${tests_json}" ${i} properties ${p} value)
+          set(${out_var} "${value}" PARENT_SCOPE)
+        endif()
+        return()
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
+function(test_names out_var)
+  set(names "")
+  string(JSON count LENGTH "${tests_json}")
+  if(count GREATER 0)
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON name GET "${tests_json}" ${i} name)
+      list(APPEND names "${name}")
+    endforeach()
+  endif()
+  set(${out_var} "${names}" PARENT_SCOPE)
+endfunction()
+
+# The perf config of the duel scenarios: small budgets and a fixed seed. CI machines are
+# shared and loaded, so the gate is on CPU time (less disturbed by other processes than wall
+# time), at 99 % confidence, with a 5 % tolerance: an identical program must not fail, and
+# three times the work must.
+set(quick_config [=[
+confidence: 0.99
+warmup: 1
+min_rounds: 8
+max_rounds: 60
+max_seconds: 40
+seed: 1
+metrics:
+  user_time: {threshold: 25%, tolerance: 5%, gate: true}
+  wall_time: {gate: false}
+  system_time: {gate: false}
+  max_rss: {gate: false}
+]=])
+set(standard_gate [=[
+add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml TIMEOUT 120)
+]=])
+
+# --- scenarios -------------------------------------------------------------------------------
+
+if(SCENARIO STREQUAL "registration")
+  make_consumer("${work}/project" [=[
+add_perf_gate(NAME spin TARGET spin ARGS --size "a b" "it's" CONFIG perf.yaml
+              LABELS smoke nightly TIMEOUT 120)
+add_perf_gate(NAME prebuilt TARGET spin BASELINE_EXECUTABLE /opt/old/spin
+              WORKING_DIRECTORY data JSON_REPORT reports/prebuilt.json)
+add_perf_gate(NAME defaults TARGET spin BASELINE_REF release)
+]=])
+  file(WRITE "${work}/project/perf.yaml" "${quick_config}")
+  configure(cfg "${work}/project" "${work}/project/build")
+  expect_rc("configure succeeds" "${cfg_rc}" 0 "${cfg_out}")
+  show_tests("${work}/project/build")
+  test_names(names)
+  expect_equal("tests registered" "${names}" "perf.spin;perf.spin.baseline;perf.prebuilt;perf.defaults;perf.defaults.baseline")
+
+  test_property(labels perf.spin LABELS)
+  expect_equal("perf.spin LABELS" "${labels}" "nightly;perf;smoke")
+  test_property(value perf.spin RUN_SERIAL)
+  expect_equal("perf.spin RUN_SERIAL" "${value}" "ON")
+  test_property(value perf.spin SKIP_RETURN_CODE)
+  expect_equal("perf.spin SKIP_RETURN_CODE" "${value}" "77")
+  test_property(value perf.spin TIMEOUT)
+  expect_equal("perf.spin TIMEOUT" "${value}" "120.0")
+  test_property(value perf.spin FIXTURES_REQUIRED)
+  expect_equal("perf.spin FIXTURES_REQUIRED" "${value}" "perf.spin.baseline")
+  test_property(value perf.spin ATTACHED_FILES)
+  expect_equal("perf.spin ATTACHED_FILES" "${value}" "${work}/project/build/perfduel/reports/spin.json")
+  test_property(value perf.spin WORKING_DIRECTORY)
+  expect_equal("perf.spin WORKING_DIRECTORY" "${value}" "${work}/project/build")
+  test_property(command perf.spin COMMAND)
+  list(GET command 0 driver)
+  expect_equal("perf.spin runs the driver from the build tree" "${driver}" "${PERFDUEL_BUILD_DIR}/tools/perfduel/perfduel")
+  list(SUBLIST command 1 -1 args)
+  set(b "${work}/project/build")
+  set(expected_args compare --config "${work}/project/perf.yaml"
+    --json "${b}/perfduel/reports/spin.json" --markdown "${b}/perfduel/reports/spin.md"
+    --max-seconds 108 --ctest-measurements
+    --baseline "'${b}/perfduel/bin/spin/spin' '--size' 'a b' 'it'\\''s'"
+    --candidate "'${b}/spin' '--size' 'a b' 'it'\\''s'")
+  expect_equal("perf.spin command" "${args}" "${expected_args}")
+
+  test_property(value perf.spin.baseline FIXTURES_SETUP)
+  expect_equal("perf.spin.baseline FIXTURES_SETUP" "${value}" "perf.spin.baseline")
+  test_property(value perf.spin.baseline RUN_SERIAL)
+  expect_equal("perf.spin.baseline RUN_SERIAL" "${value}" "ON")
+  test_property(labels perf.spin.baseline LABELS)
+  expect_equal("perf.spin.baseline LABELS" "${labels}" "nightly;perf;perf-baseline;smoke")
+  test_property(command perf.spin.baseline COMMAND)
+  expect_text("${command}" "PerfDuelBaseline.cmake")
+
+  test_property(value perf.prebuilt FIXTURES_REQUIRED)
+  expect_equal("perf.prebuilt FIXTURES_REQUIRED" "${value}" "NOTFOUND")
+  test_property(command perf.prebuilt COMMAND)
+  expect_text("${command}" "--baseline;'/opt/old/spin'"
+    "--json;${b}/reports/prebuilt.json;--markdown;${b}/reports/prebuilt.md"
+    "--max-seconds;1440")
+  test_property(value perf.prebuilt WORKING_DIRECTORY)
+  expect_equal("perf.prebuilt WORKING_DIRECTORY" "${value}" "${b}/data")
+  test_property(value perf.defaults TIMEOUT)
+  expect_equal("perf.defaults TIMEOUT" "${value}" "1500.0")
+  test_property(command perf.defaults COMMAND)
+  if("${command}" MATCHES "--config")
+    fail("perf.defaults has no --config: ${command}")
+  endif()
+  file(READ "${b}/perfduel/gates/defaults.cmake" gate_file)
+  expect_text("${gate_file}" "set(PERFDUEL_BASELINE_REF [==[release]==])"
+    "-DCMAKE_BUILD_TYPE:STRING=Release" "-DCMAKE_CXX_COMPILER:")
+  file(READ "${b}/perfduel/gates/spin.cmake" gate_file)
+  expect_text("${gate_file}" "set(PERFDUEL_BASELINE_REF [==[origin/main]==])")
+
+  run(target DIR "${b}" cmake --build . --target help)
+  if(GENERATOR MATCHES "Ninja|Makefiles")
+    expect_text("${target_out}" "perfduel_baselines" "perfduel_baseline_spin")
+  endif()
+
+elseif(SCENARIO STREQUAL "argument_errors")
+  make_consumer("${work}/project" "")
+  file(WRITE "${work}/project/perf.yaml" "${quick_config}")
+  configure(cfg "${work}/project" "${work}/build")
+  if(NOT cfg_rc EQUAL 0)
+    message(FATAL_ERROR "the consumer without a gate does not configure:\n${cfg_out}")
+  endif()
+  # error_case(<gate.cmake content> <pinned message>): configure fails with that message.
+  function(error_case call expected)
+    string(REPLACE "@work@" "${work}" expected "${expected}")
+    file(WRITE "${work}/project/gate.cmake" "${call}\n")
+    configure(cfg "${work}/project" "${work}/build")
+    expect_rc("configure fails for ${call}" "${cfg_rc}" NONZERO "${cfg_out}")
+    expect_text("${cfg_out}" "${expected}")
+    set(failures "${failures}" PARENT_SCOPE)
+  endfunction()
+  error_case([=[add_perf_gate(TARGET spin)]=]
+    [=[add_perf_gate: NAME is required (the test is called perf.<NAME>)]=])
+  error_case([=[add_perf_gate(NAME x)]=]
+    [=[add_perf_gate(NAME x): TARGET is required (the benchmark executable target to compare)]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin BOGUS 1)]=]
+    [=[add_perf_gate: unknown argument(s) "BOGUS 1"; expected keywords: NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT ARGS LABELS]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin TIMEOUT)]=]
+    [=[add_perf_gate: TIMEOUT needs a value]=])
+  error_case([=[add_perf_gate(NAME "a b" TARGET spin)]=]
+    [=[add_perf_gate: NAME "a b" is not valid; expected letters, digits and _.+- only]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin)
+add_perf_gate(NAME x TARGET spin)]=]
+    [=[add_perf_gate: a perf gate named "x" already exists; expected a unique NAME]=])
+  error_case([=[add_perf_gate(NAME x TARGET nosuch)]=]
+    [=[add_perf_gate(NAME x): TARGET "nosuch" is not a target; expected an executable target defined before add_perf_gate()]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin_options)]=]
+    [=[add_perf_gate(NAME x): TARGET "spin_options" is not an executable built by this project; expected a target from add_executable() (the baseline is built from source)]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin BASELINE_REF main BASELINE_EXECUTABLE /bin/true)]=]
+    [=[add_perf_gate(NAME x): BASELINE_REF and BASELINE_EXECUTABLE exclude each other; expected one of them (or neither)]=])
+  error_case([=[set(PERFDUEL_BASELINE_REF "")
+add_perf_gate(NAME x TARGET spin)]=]
+    [=[add_perf_gate(NAME x): BASELINE_REF "" is not valid; expected a git ref such as origin/main (see PERFDUEL_BASELINE_REF)]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin CONFIG missing.yaml)]=]
+    [=[add_perf_gate(NAME x): CONFIG file "@work@/project/missing.yaml" does not exist; expected a perfduel.yaml (see templates/perfduel.yaml)]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin TIMEOUT 1m)]=]
+    [=[add_perf_gate(NAME x): TIMEOUT "1m" is not valid; expected a whole number of seconds, at least 10]=])
+  error_case([=[set(PERFDUEL_TIMEOUT 5)
+add_perf_gate(NAME x TARGET spin)]=]
+    [=[add_perf_gate(NAME x): TIMEOUT "5" is not valid; expected a whole number of seconds, at least 10]=])
+
+elseif(SCENARIO STREQUAL "not_git_repository")
+  make_consumer("${work}/project" "${standard_gate}")
+  file(WRITE "${work}/project/perf.yaml" "${quick_config}")
+  configure_and_build("${work}/project" "${work}/project/build")
+  ctest_perf(ct "${work}/project/build")
+  expect_rc("ctest -L perf fails" "${ct_rc}" NONZERO "${ct_out}")
+  expect_text("${ct_out}" "perfduel: error: ${work}/project is not inside a git repository."
+    "give add_perf_gate() a prebuilt BASELINE_EXECUTABLE"
+    "perf.spin (Not Run)")
+
+elseif(SCENARIO STREQUAL "shallow_clone")
+  make_repo("${work}/origin" "${standard_gate}")
+  file(WRITE "${work}/origin/perf.yaml" "${quick_config}")
+  commit("${work}/origin" "commit 2: config")
+  git("${work}" clone -q --depth 1 "file://${work}/origin" clone)
+  configure_and_build("${work}/clone" "${work}/clone/build")
+  ctest_perf(ct "${work}/clone/build")
+  expect_rc("ctest -L perf fails" "${ct_rc}" NONZERO "${ct_out}")
+  expect_text("${ct_out}" "is a shallow clone, so the merge-base with origin/main may be missing"
+    "`git fetch --unshallow` (GitHub Actions: actions/checkout with `fetch-depth: 0`; GitLab CI: `GIT_DEPTH: 0`)")
+
+elseif(SCENARIO STREQUAL "unknown_ref")
+  make_repo("${work}/repo" [=[
+add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml BASELINE_REF no-such-branch)
+]=])
+  file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
+  configure_and_build("${work}/repo" "${work}/repo/build")
+  ctest_perf(ct "${work}/repo/build")
+  expect_rc("ctest -L perf fails" "${ct_rc}" NONZERO "${ct_out}")
+  expect_text("${ct_out}" "perfduel: error: unknown git ref \"no-such-branch\" in"
+    "-DPERFDUEL_BASELINE_REF=<ref>")
+
+elseif(SCENARIO STREQUAL "missing_target")
+  make_consumer("${work}/repo" "${standard_gate}")
+  file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
+  replace_in_file("${work}/repo/CMakeLists.txt" "add_executable(spin " "add_executable(spin_v1 ")
+  git("${work}" init -q -b main repo)
+  commit("${work}/repo" "commit 1: the benchmark is called spin_v1")
+  git("${work}/repo" checkout -q -b feature)
+  replace_in_file("${work}/repo/CMakeLists.txt" "add_executable(spin_v1 " "add_executable(spin ")
+  commit("${work}/repo" "commit 2: renamed to spin")
+  configure_and_build("${work}/repo" "${work}/repo/build")
+  ctest_perf(ct "${work}/repo/build")
+  expect_rc("ctest -L perf fails" "${ct_rc}" NONZERO "${ct_out}")
+  expect_text("${ct_out}" "\"commit 1: the benchmark is called spin_v1\" has no target \"spin\" (its targets: spin_v1)."
+    "spin_v1" "perf.spin can gate once it is merged")
+
+elseif(SCENARIO STREQUAL "baseline_build_failure")
+  make_consumer("${work}/repo" "${standard_gate}")
+  file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
+  replace_in_file("${work}/repo/spin.cpp" "int main() {" "#error broken at the baseline\nint main() {")
+  git("${work}" init -q -b main repo)
+  commit("${work}/repo" "commit 1: broken")
+  git("${work}/repo" checkout -q -b feature)
+  replace_in_file("${work}/repo/spin.cpp" "#error broken at the baseline\n" "")
+  commit("${work}/repo" "commit 2: fixed")
+  configure_and_build("${work}/repo" "${work}/repo/build")
+  ctest_perf(ct "${work}/repo/build")
+  expect_rc("ctest -L perf fails" "${ct_rc}" NONZERO "${ct_out}")
+  expect_text("${ct_out}" "perfduel: error: building spin at the baseline"
+    "\"commit 1: broken\" failed (1). Last lines of the log:" "broken at the baseline"
+    "Full log: ${work}/repo/build/perfduel/baselines/")
+
+elseif(SCENARIO STREQUAL "identical")
+  # Commit 2 changes a comment only: the gate passes. Also: the explicit target builds the
+  # baseline, ctest then finds it cached, and a deleted baseline tree is rebuilt after pruning
+  # its stale worktree registration.
+  make_repo("${work}/repo" "${standard_gate}")
+  file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
+  commit("${work}/repo" "commit 2: config")
+  git("${work}/repo" checkout -q -b feature)
+  replace_in_file("${work}/repo/spin.cpp" "(~15 ms)" "(about 15 ms)")
+  commit("${work}/repo" "commit 3: comment only")
+  configure_and_build("${work}/repo" "${work}/repo/build")
+  run(baselines cmake --build "${work}/repo/build" --target perfduel_baselines)
+  expect_rc("the perfduel_baselines target succeeds" "${baselines_rc}" 0 "${baselines_out}")
+  expect_text("${baselines_out}" "building spin in")
+  ctest_perf(ct "${work}/repo/build" -V)
+  expect_rc("ctest -L perf passes" "${ct_rc}" 0 "${ct_out}")
+  expect_text("${ct_out}" "cached, not rebuilt" "<CTestMeasurement" "100% tests passed")
+  expect_exists("${work}/repo/build/perfduel/reports/spin.json")
+  expect_exists("${work}/repo/build/perfduel/reports/spin.md")
+
+  file(REMOVE_RECURSE "${work}/repo/build/perfduel/baselines")
+  ctest_perf(ct "${work}/repo/build" -R "baseline")
+  expect_rc("the baseline is rebuilt after its tree was deleted" "${ct_rc}" 0 "${ct_out}")
+  git("${work}/repo" worktree list --porcelain)
+  string(REGEX MATCHALL "worktree [^\n]+" worktrees "${git_out}")
+  list(LENGTH worktrees worktree_count)
+  expect_equal("exactly one baseline worktree is registered" "${worktree_count}" "2")
+
+  # main moves on and the branch merges it: a new merge-base, so a new baseline build.
+  git("${work}/repo" checkout -q main)
+  replace_in_file("${work}/repo/spin.cpp" "  return 0;" "  return 0;  // main moved on")
+  commit("${work}/repo" "commit 4: main moves on")
+  git("${work}/repo" log -1 --format=%h main)
+  set(new_base "${git_out}")
+  string(STRIP "${new_base}" new_base)
+  git("${work}/repo" checkout -q feature)
+  git("${work}/repo" -c commit.gpgsign=false merge -q --no-edit main)
+  ctest_perf(ct "${work}/repo/build" -R "baseline" -V)
+  expect_rc("the baseline of the new merge-base builds" "${ct_rc}" 0 "${ct_out}")
+  expect_text("${ct_out}" "merge-base of HEAD and main is ${new_base} \"commit 4: main moves on\"; building spin in")
+
+elseif(SCENARIO STREQUAL "regression")
+  make_repo("${work}/repo" "${standard_gate}")
+  file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
+  commit("${work}/repo" "commit 2: config")
+  git("${work}/repo" checkout -q -b slower)
+  replace_in_file("${work}/repo/spin.cpp" "k_work = 1;" "k_work = 3;")
+  commit("${work}/repo" "commit 3: three times the work")
+  configure_and_build("${work}/repo" "${work}/repo/build")
+  ctest_perf(ct "${work}/repo/build")
+  expect_rc("ctest -L perf fails on the slower commit" "${ct_rc}" NONZERO "${ct_out}")
+  expect_text("${ct_out}" "perf.spin ..." "***Failed" "regression")
+  file(READ "${work}/repo/build/perfduel/reports/spin.json" report)
+  string(JSON verdict ERROR_VARIABLE error GET "${report}" verdict)
+  expect_equal("the report's verdict is regression" "${verdict}" "regression")
+
+elseif(SCENARIO STREQUAL "inconclusive")
+  make_repo("${work}/repo" "${standard_gate}")
+  file(WRITE "${work}/repo/perf.yaml" [=[
+warmup: 0
+min_rounds: 3
+max_rounds: 3
+seed: 1
+metrics:
+  wall_time: {threshold: 0.01%, gate: true}
+]=])
+  commit("${work}/repo" "commit 2: a budget too small to decide")
+  configure_and_build("${work}/repo" "${work}/repo/build")
+  ctest_perf(ct "${work}/repo/build")
+  expect_rc("ctest -L perf does not fail when inconclusive" "${ct_rc}" 0 "${ct_out}")
+  expect_text("${ct_out}" "perf.spin ..." "Skipped")
+
+elseif(SCENARIO STREQUAL "install_tree")
+  run_checked(install cmake --install "${PERFDUEL_BUILD_DIR}" --prefix "${work}/prefix")
+  expect_exists("${work}/prefix/bin/perfduel")
+  expect_exists("${work}/prefix/share/perfduel/templates")
+  make_consumer("${work}/project" "${standard_gate}")
+  file(WRITE "${work}/project/perf.yaml" "${quick_config}")
+  run(cfg cmake -S "${work}/project" -B "${work}/project/build" -G "${GENERATOR}"
+    "-DCMAKE_PREFIX_PATH=${work}/prefix")
+  expect_rc("configure with CMAKE_PREFIX_PATH=<prefix> succeeds" "${cfg_rc}" 0 "${cfg_out}")
+  show_tests("${work}/project/build")
+  test_property(command perf.spin COMMAND)
+  list(GET command 0 driver)
+  expect_equal("the installed driver runs the gate" "${driver}" "${work}/prefix/bin/perfduel")
+  test_property(command perf.spin.baseline COMMAND)
+  expect_text("${command}" "${work}/prefix/lib/cmake/PerfDuel/PerfDuelBaseline.cmake")
+
+elseif(SCENARIO STREQUAL "sub_project")
+  # add_subdirectory() and FetchContent: find_package(PerfDuel) is answered by the sub-project.
+  foreach(mode add_subdirectory fetchcontent)
+    if(mode STREQUAL "add_subdirectory")
+      set(package "add_subdirectory(\"${PERFDUEL_SOURCE_DIR}\" perfduel EXCLUDE_FROM_ALL)\n")
+      set(sub_build perfduel)
+    else()
+      set(package "include(FetchContent)\nFetchContent_Declare(perfduel SOURCE_DIR \"${PERFDUEL_SOURCE_DIR}\")\nFetchContent_MakeAvailable(perfduel)\n")
+      set(sub_build _deps/perfduel-build)
+    endif()
+    make_consumer("${work}/${mode}" "${standard_gate}")
+    file(WRITE "${work}/${mode}/perf.yaml" "${quick_config}")
+    file(WRITE "${work}/${mode}/package.cmake" "${package}")
+    run(cfg cmake -S "${work}/${mode}" -B "${work}/${mode}/build" -G "${GENERATOR}")
+    expect_rc("configure with ${mode} succeeds" "${cfg_rc}" 0 "${cfg_out}")
+    show_tests("${work}/${mode}/build")
+    test_names(names)
+    expect_equal("${mode}: only the consumer's tests" "${names}" "perf.spin;perf.spin.baseline")
+    # The driver is not built here, so ctest does not show the command: read the test file.
+    file(READ "${work}/${mode}/build/CTestTestfile.cmake" testfile)
+    expect_text("${testfile}"
+      "add_test([=[perf.spin]=] \"${work}/${mode}/build/${sub_build}/tools/perfduel/perfduel\"")
+    # Building the benchmark builds the driver too (it is EXCLUDE_FROM_ALL here).
+    run(build cmake --build "${work}/${mode}/build" --target spin -- -n)
+    expect_text("${build_out}" "tools/perfduel/perfduel")
+  endforeach()
+
+else()
+  message(FATAL_ERROR "run_scenario.cmake: unknown SCENARIO \"${SCENARIO}\"")
+endif()
+
+finish()

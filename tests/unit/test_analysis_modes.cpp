@@ -1,0 +1,162 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "duel/analysis.hpp"
+#include "stats/estimate.hpp"
+
+using namespace perfduel;
+
+namespace {
+
+MetricSpec gated_metric(const std::string& name, double threshold) {
+  MetricSpec spec;
+  spec.name = name;
+  spec.gating = Gating::gated;
+  spec.threshold = threshold;
+  return spec;
+}
+
+// Measured rounds 0..n−1 (no warm-up records), one value per metric and side.
+std::vector<RunRecord> make_runs(const std::vector<std::vector<double>>& baseline,
+                                 const std::vector<std::vector<double>>& candidate) {
+  std::vector<RunRecord> runs;
+  for (std::size_t round = 0; round < baseline.front().size(); ++round) {
+    RunRecord a{static_cast<int>(round), Side::baseline, false, {}};
+    RunRecord b{static_cast<int>(round), Side::candidate, false, {}};
+    for (std::size_t m = 0; m < baseline.size(); ++m) {
+      a.values.push_back(baseline[m][round]);
+      b.values.push_back(candidate[m][round]);
+    }
+    runs.push_back(a);
+    runs.push_back(b);
+  }
+  return runs;
+}
+
+// Candidate = baseline · exp(shift + noise): seeded log-normal noise around a true ratio.
+std::vector<double> shifted(const std::vector<double>& baseline, double shift, double sigma, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> noise(0.0, sigma);
+  std::vector<double> out;
+  for (const double v : baseline) {
+    out.push_back(v * std::exp(shift + noise(rng)));
+  }
+  return out;
+}
+
+bool has_note(const Analysis& analysis, const std::string& text) {
+  return std::any_of(analysis.notes.begin(), analysis.notes.end(),
+                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("Holm's step-down decides where Bonferroni cannot", "[analysis][stats]") {
+  // Metric "clear" is a certain regression; metric "edge" has a p-value between α/2 and α:
+  // Bonferroni (each at α/2) calls it no change, Holm (second step at α) a regression.
+  Config config;
+  config.metrics = {gated_metric("clear", 1.0), gated_metric("edge", 1.0)};
+  config.autocorrelation_limit = 1.0;  // keep the plain t interval so the p-value is known
+  const std::vector<double> ones(30, 1.0);
+  const auto clear = shifted(ones, 0.2, 0.01, 1);
+  // Find a seed whose "edge" p-value lands in (0.025, 0.05]: deterministic, and the test says
+  // what it needs instead of hard-coding a magic seed.
+  std::vector<double> edge;
+  for (std::uint64_t seed = 1; seed < 5000 && edge.empty(); ++seed) {
+    auto candidate = shifted(ones, 0.004, 0.01, seed);
+    stats::EstimatorOptions options;
+    options.autocorrelation_limit = 1.0;
+    const double p = stats::estimate(Estimator::mean, ones, candidate, options).p_value;
+    if (p > 0.025 && p <= 0.05 && stats::estimate(Estimator::mean, ones, candidate, options).center > 0) {
+      edge = candidate;
+    }
+  }
+  REQUIRE_FALSE(edge.empty());
+  const auto runs = make_runs({ones, ones}, {clear, edge});
+
+  config.correction = Correction::bonferroni;
+  const Analysis bonferroni = analyze(config, runs, Finality::final);
+  CHECK(bonferroni.metrics[0].verdict == Verdict::regression);
+  CHECK(bonferroni.metrics[1].verdict == Verdict::no_change);
+
+  config.correction = Correction::holm;
+  const Analysis holm = analyze(config, runs, Finality::final);
+  CHECK(holm.metrics[0].verdict == Verdict::regression);
+  CHECK(holm.metrics[1].verdict == Verdict::regression);
+  CHECK(holm.verdict == Verdict::regression);
+  CHECK(has_note(holm, "correction: Holm's step-down decides over 2 gated metrics"));
+  CHECK(has_note(holm, "edge: regression by Holm"));
+}
+
+TEST_CASE("detected warm-up drops the slow start and says so", "[analysis][stats]") {
+  Config config;
+  config.metrics = {gated_metric("wall_time", 0.5)};
+  std::vector<double> a(60, 1.0);
+  auto b = shifted(a, 0.0, 0.01, 3);
+  // The first 10 rounds of the candidate run 30 % slow (a cold cache on one side only).
+  for (std::size_t i = 0; i < 10; ++i) {
+    b[i] *= 1.3;
+  }
+  const auto runs = make_runs({a}, {b});
+  const Analysis plain = analyze(config, runs, Finality::final);
+  CHECK(plain.dropped_rounds == 0);
+  // The cold start biases the ratio by ~ +5 % and, as a step, looks like autocorrelation.
+  CHECK(plain.metrics[0].estimate.center > 0.04);
+  CHECK(plain.metrics[0].verdict != Verdict::no_change);
+
+  config.detect_warmup = true;
+  const Analysis detected = analyze(config, runs, Finality::final);
+  CHECK(detected.dropped_rounds >= 10);
+  CHECK(detected.dropped_rounds <= 15);
+  CHECK(detected.measured_rounds == 60);
+  CHECK(std::abs(detected.metrics[0].change) < 0.01);
+  CHECK(detected.metrics[0].verdict == Verdict::no_change);
+  CHECK(has_note(detected, "warm-up detected: dropped the first"));
+}
+
+TEST_CASE("anytime stopping fails a clear regression early", "[analysis][stats]") {
+  Config config;
+  config.metrics = {gated_metric("wall_time", 0.02)};
+  config.min_rounds = 20;
+  const std::vector<double> a(20, 1.0);
+  const auto b = shifted(a, std::log(1.10), 0.05, 4);  // +10 % = 5·T, noise σ 5 %
+  const auto runs = make_runs({a}, {b});
+
+  config.stopping = Stopping::width;
+  const Analysis width = analyze(config, runs, Finality::ongoing);
+  CHECK_FALSE(width.can_stop);  // a 2 % wide interval needs ~100 rounds at this noise
+  CHECK(width.verdict == Verdict::pending);
+
+  config.stopping = Stopping::anytime;
+  const Analysis anytime = analyze(config, runs, Finality::ongoing);
+  CHECK(anytime.can_stop);
+  CHECK(anytime.verdict == Verdict::regression);
+  // The sequence is wider than the fixed-sample interval: the price of peeking.
+  CHECK(anytime.metrics[0].ci.width() > width.metrics[0].ci.width());
+}
+
+TEST_CASE("anytime stopping waits for its burn-in and for evidence", "[analysis][stats]") {
+  Config config;
+  config.metrics = {gated_metric("wall_time", 0.02)};
+  config.stopping = Stopping::anytime;
+  const std::vector<double> a(10, 1.0);
+  const auto runs = make_runs({a}, {shifted(a, 0.3, 0.01, 5)});
+  const Analysis early = analyze(config, runs, Finality::ongoing);
+  CHECK_FALSE(early.can_stop);
+  CHECK(early.metrics[0].estimate.status == stats::EstimateStatus::insufficient_data);
+  CHECK(early.metrics[0].estimate.note == "anytime: burn-in of 20 rounds not reached");
+
+  // A/A with a tolerance band: the sequence settles "no change" once inside ±5 %, before it
+  // is 2 % wide.
+  config.metrics[0].tolerance = 0.05;
+  const std::vector<double> ones(40, 1.0);
+  const Analysis same = analyze(config, make_runs({ones}, {shifted(ones, 0.0, 0.03, 6)}), Finality::ongoing);
+  CHECK(same.metrics[0].ci.width() > 0.02);
+  CHECK(same.metrics[0].verdict == Verdict::no_change);
+  CHECK(same.can_stop);
+}

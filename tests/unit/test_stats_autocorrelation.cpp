@@ -1,0 +1,99 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "stats/autocorrelation.hpp"
+#include "stats/estimate.hpp"
+#include "stats/paired.hpp"
+#include "stats_simulation.hpp"
+
+using namespace perfduel::stats;
+
+TEST_CASE("lag-1 autocorrelation matches hand-computed values", "[stats]") {
+  // x̄ = 3, centred −2 −1 0 1 2: Σ products of neighbours 2 + 0 + 0 + 2 = 4, Σ squares 10.
+  CHECK(lag1_autocorrelation(std::vector<double>{1, 2, 3, 4, 5}) == Approx(0.4));
+  // Alternating ±1 (n = 6): every neighbour product is −1, five of them, Σ squares 6.
+  CHECK(lag1_autocorrelation(std::vector<double>{1, -1, 1, -1, 1, -1}) == Approx(-5.0 / 6.0));
+}
+
+TEST_CASE("lag-1 autocorrelation degenerate cases are NaN", "[stats]") {
+  CHECK(std::isnan(lag1_autocorrelation(std::vector<double>{})));
+  CHECK(std::isnan(lag1_autocorrelation(std::vector<double>{1, 2})));
+  CHECK(std::isnan(lag1_autocorrelation(std::vector<double>{4, 4, 4, 4})));
+}
+
+TEST_CASE("batch means leave the oldest remainder out", "[stats]") {
+  const std::vector<double> x{100, 1, 2, 3, 4};
+  CHECK(batch_means(x, 2) == std::vector<double>{1.5, 3.5});
+  CHECK(batch_means(x, 5) == std::vector<double>{22});
+  CHECK(batch_means(x, 0).empty());
+  CHECK(batch_means(x, 6).empty());
+}
+
+TEST_CASE("batching leaves independent series alone and batches AR(1)", "[stats]") {
+  std::mt19937_64 rng(11);
+  const auto iid = perfduel::test::ar1(rng, 2000, 0.0, 1.0);
+  const Batching flat = choose_batching(iid, 0.1, 20);
+  CHECK(flat.batch_size == 1);
+  CHECK(flat.settled);
+
+  const auto correlated = perfduel::test::ar1(rng, 2000, 0.7, 1.0);
+  const Batching batched = choose_batching(correlated, 0.1, 20);
+  CHECK(batched.lag1 > 0.6);
+  CHECK(batched.batch_size > 1);
+  CHECK(batched.batches >= 20);
+  CHECK(std::abs(batched.batch_lag1) <= 0.1);
+  CHECK(batched.settled);
+  CHECK_THAT(batched.note, Catch::Contains("batches"));
+}
+
+TEST_CASE("too few rounds to batch a clearly autocorrelated series: keep sampling", "[stats]") {
+  std::mt19937_64 rng(5);
+  const auto x = perfduel::test::ar1(rng, 30, 0.95, 1.0);
+  const Batching b = choose_batching(x, 0.1, 20);
+  REQUIRE(b.lag1 > 0.5);
+  CHECK_FALSE(b.settled);
+  CHECK(b.batch_size == 1);
+  CHECK_THAT(b.note, Catch::Contains("keep sampling"));
+  CHECK_FALSE(clearly_autocorrelated(0.3, 30, 0.1));  // 1.96/√30 = 0.36: could be chance
+  CHECK(clearly_autocorrelated(0.3, 400, 0.1));
+  CHECK_FALSE(clearly_autocorrelated(std::nan(""), 400, 0.1));
+}
+
+TEST_CASE("batching restores the coverage of the mean's interval under AR(1)", "[stats]") {
+  // d follows AR(1) with ρ = 0.5, so the variance of its mean is (1+ρ)/(1−ρ) = 3 times what
+  // the plain t interval assumes: its coverage falls to about 75 %. Batch means fix it.
+  std::mt19937_64 rng(2024);
+  constexpr int k_trials = 1000;
+  int naive_covered = 0;
+  int batched_covered = 0;
+  int unsettled = 0;
+  EstimatorOptions options;
+  std::vector<double> baseline(400, 1.0);
+  for (int trial = 0; trial < k_trials; ++trial) {
+    const auto d = perfduel::test::ar1(rng, 400, 0.5, 0.05);
+    std::vector<double> candidate(d.size());
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      candidate[i] = std::exp(d[i]);
+    }
+    naive_covered += t_interval(d, 0.95)->ci.contains(0.0) ? 1 : 0;
+    const Estimate e = estimate(perfduel::Estimator::mean, baseline, candidate, options);
+    // Rarely the largest batches still look clearly correlated by chance: the duel would
+    // keep sampling, so that trial gives no interval to judge.
+    if (e.status != EstimateStatus::ok) {
+      ++unsettled;
+      continue;
+    }
+    batched_covered += e.ci.contains(0.0) ? 1 : 0;
+  }
+  const double naive = naive_covered / double{k_trials};
+  const double batched = batched_covered / double(k_trials - unsettled);
+  CHECK(unsettled < k_trials / 50);
+  CHECK(naive < 0.82);
+  // Pilot's rule stops at the first q whose batch r1 is inside the band, which sometimes
+  // happens by chance while some correlation remains: coverage comes close to, not exactly
+  // to, the nominal level.
+  CHECK(batched > 0.90);
+}

@@ -1,0 +1,708 @@
+// perfduel_validate: the statistical validation of issue 4, reproducible with fixed seeds.
+//
+// Simulates many gates under several noise models and runs each through the REAL decision
+// code (perfduel::analyze, the function the driver calls after every round), side by side with
+// the two methods perfduel replaces: unpaired Welch on randomly ordered runs (cbdr) and
+// A-then-B with a fixed N. Every method sees the same simulated machine (same seed per gate),
+// so the comparison is paired. A real-process part runs a program whose run time follows the
+// drift model in wall-clock time through the perfduel binary and through an A-then-B loop.
+// Prints Markdown tables; docs/validation.md holds the results and the command.
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <numbers>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "config/config.hpp"
+#include "duel/analysis.hpp"
+#include "stats/descriptive.hpp"
+#include "stats/welch.hpp"
+
+extern char** environ;
+
+namespace {
+
+using namespace perfduel;
+using Rng = std::mt19937_64;
+
+constexpr double k_lambda = 0.010;  // nominal run time, seconds (drives the drift clock)
+constexpr int k_max_rounds = 1000;  // simulated budget (the driver's default is 2000)
+constexpr int k_min_rounds = 20;
+
+enum class Kind { iid, drift, pareto, ar1_shared, ar1_side, bimodal };
+
+struct NoiseModel {
+  std::string name;
+  Kind kind;
+  double rho;        // AR(1) coefficient where it applies
+  double threshold;  // T: the gate's target CI width, chosen so the width rule needs ~50–300 rounds
+  std::string description;
+};
+
+const std::vector<NoiseModel> k_models{
+    {"iid", Kind::iid, 0, 0.02, "iid log-normal, σ = 0.03 per run"},
+    {"drift", Kind::drift, 0, 0.10, "λ·α(t)·β: α = 1.5 + 0.5 sin(2πt/60 s + φ), β log-normal σ = 0.28"},
+    {"pareto", Kind::pareto, 0, 0.04, "log-normal σ = 0.02; 3 % of runs × (1 + Pareto(x_m = 0.2, shape 1.5))"},
+    {"ar1-0.5", Kind::ar1_shared, 0.5, 0.02, "machine noise AR(1) ρ = 0.5 over runs in time order, σ = 0.05, + iid 0.01"},
+    {"ar1-0.9", Kind::ar1_shared, 0.9, 0.02, "machine noise AR(1) ρ = 0.9 over runs in time order, σ = 0.05, + iid 0.01"},
+    {"ar1-side-0.5", Kind::ar1_side, 0.5, 0.04,
+     "each binary's own AR(1) ρ = 0.5 over its runs, σ = 0.03 (d itself is AR(1): tests batching)"},
+    {"bimodal", Kind::bimodal, 0, 0.04, "30 % of runs in a slow mode × 1.15, log-normal σ = 0.01"},
+};
+
+// The simulated machine: a clock and the noise state of one gate.
+class Machine {
+public:
+  Machine(const NoiseModel& model, std::uint64_t seed) : m_model(model), m_rng(seed) {
+    std::uniform_real_distribution<double> phase(0.0, 2.0 * std::numbers::pi);
+    m_phase = phase(m_rng);
+    std::normal_distribution<double> start(0.0, 1.0);
+    m_shared = start(m_rng) * 0.05;
+    m_side[0] = start(m_rng) * 0.03;
+    m_side[1] = start(m_rng) * 0.03;
+  }
+
+  // One run of `side` whose true time is λ·`factor`; advances the clock.
+  double run(Side side, double factor) {
+    const double latency = k_lambda * factor * noise(side);
+    m_clock += latency;
+    return latency;
+  }
+
+  bool coin() { return std::uniform_int_distribution<int>(0, 1)(m_rng) == 1; }
+  Rng& rng() { return m_rng; }
+
+private:
+  double normal(double sigma) { return std::normal_distribution<double>(0.0, sigma)(m_rng); }
+  double uniform() { return std::uniform_real_distribution<double>(0.0, 1.0)(m_rng); }
+
+  double noise(Side side) {
+    switch (m_model.kind) {
+      case Kind::iid:
+        return std::exp(normal(0.03));
+      case Kind::drift: {
+        const double alpha = 1.5 + 0.5 * std::sin(2.0 * std::numbers::pi * m_clock / 60.0 + m_phase);
+        return alpha * std::exp(normal(0.28));
+      }
+      case Kind::pareto: {
+        double spike = 1.0;
+        if (uniform() < 0.03) {
+          spike += 0.2 / std::pow(1.0 - uniform(), 1.0 / 1.5);  // Pareto by inversion
+        }
+        return std::exp(normal(0.02)) * spike;
+      }
+      case Kind::ar1_shared: {
+        const double rho = m_model.rho;
+        m_shared = rho * m_shared + normal(0.05 * std::sqrt(1.0 - rho * rho));
+        return std::exp(m_shared + normal(0.01));
+      }
+      case Kind::ar1_side: {
+        const double rho = m_model.rho;
+        double& state = m_side[side == Side::baseline ? 0 : 1];
+        state = rho * state + normal(0.03 * std::sqrt(1.0 - rho * rho));
+        return std::exp(state);
+      }
+      case Kind::bimodal:
+        return (uniform() < 0.3 ? 1.15 : 1.0) * std::exp(normal(0.01));
+    }
+    return 1.0;
+  }
+
+  const NoiseModel& m_model;
+  Rng m_rng;
+  double m_clock = 0;
+  double m_phase = 0;
+  double m_shared = 0;
+  double m_side[2] = {0, 0};
+};
+
+enum class Method { gate_mean, gate_median, gate_min, gate_anytime, welch_random, a_then_b };
+
+std::string method_name(Method method) {
+  switch (method) {
+    case Method::gate_mean:
+      return "perfduel default (mean, width rule)";
+    case Method::gate_median:
+      return "perfduel median";
+    case Method::gate_min:
+      return "perfduel min (tim)";
+    case Method::gate_anytime:
+      return "perfduel anytime";
+    case Method::welch_random:
+      return "unpaired Welch, random order (cbdr)";
+    case Method::a_then_b:
+      return "A-then-B, fixed N";
+  }
+  return "";
+}
+
+struct GateResult {
+  Verdict verdict = Verdict::inconclusive;
+  int rounds = 0;
+  bool has_ci = false;
+  bool covered = false;
+};
+
+Config gate_config(const NoiseModel& model, Estimator estimator, Stopping stopping, int metric_count,
+                   Correction correction) {
+  Config config;
+  config.min_rounds = k_min_rounds;
+  config.max_rounds = k_max_rounds;
+  config.stopping = stopping;
+  config.correction = correction;
+  for (int m = 0; m < metric_count; ++m) {
+    MetricSpec spec;
+    spec.name = fmt::format("metric{}", m);
+    spec.gating = Gating::gated;
+    spec.threshold = model.threshold;
+    spec.estimator = estimator;
+    config.metrics.push_back(spec);
+  }
+  return config;
+}
+
+// One gate through perfduel::analyze, exactly as the driver does it: one warm-up round, then
+// rounds in random order, analysed after every round, stopping when the analysis says so or
+// the budget is spent, and a final analysis for the verdict. With several metrics, metric 0
+// follows the model and the others are independent iid noise (the worst case for the
+// family-wise error of Bonferroni and Holm).
+GateResult simulate_gate(const Config& config, const NoiseModel& model, double delta, std::uint64_t seed) {
+  Machine machine(model, seed);
+  std::normal_distribution<double> extra(0.0, 0.03);
+  const std::size_t metric_count = config.metrics.size();
+  std::vector<RunRecord> runs;
+  runs.reserve(2 * k_max_rounds + 2);
+  auto make_run = [&](int round, Side side, bool warmup) {
+    RunRecord record{round, side, warmup, {}};
+    const double factor = side == Side::candidate ? 1.0 + delta : 1.0;
+    record.values.push_back(machine.run(side, factor));
+    for (std::size_t m = 1; m < metric_count; ++m) {
+      record.values.push_back(factor * std::exp(extra(machine.rng())));
+    }
+    return record;
+  };
+  GateResult result;
+  for (int round = 0; round <= k_max_rounds; ++round) {
+    const bool warmup = round == 0;
+    const bool candidate_first = machine.coin();
+    const Side first = candidate_first ? Side::candidate : Side::baseline;
+    const Side second = candidate_first ? Side::baseline : Side::candidate;
+    runs.push_back(make_run(round, first, warmup));
+    runs.push_back(make_run(round, second, warmup));
+    if (round >= config.min_rounds && analyze(config, runs, Finality::ongoing).can_stop) {
+      break;
+    }
+  }
+  const Analysis final_analysis = analyze(config, runs, Finality::final);
+  result.verdict = final_analysis.verdict;
+  result.rounds = final_analysis.measured_rounds;
+  const auto& metric = final_analysis.metrics.front();
+  result.has_ci = metric.estimate.status == stats::EstimateStatus::ok;
+  result.covered = result.has_ci && metric.estimate.ci.contains(std::log1p(delta));
+  // With several metrics, a false alarm is any metric's decision.
+  if (metric_count > 1) {
+    for (const auto& m : final_analysis.metrics) {
+      if (m.verdict == Verdict::regression || m.verdict == Verdict::improvement) {
+        result.verdict = m.verdict;
+      }
+    }
+  }
+  return result;
+}
+
+Verdict judge_welch(const stats::WelchComparison& w, double threshold, bool width_rule) {
+  const double lo = std::expm1(w.ci.lo);
+  const double hi = std::expm1(w.ci.hi);
+  if (lo > 0) {
+    return Verdict::regression;
+  }
+  if (hi < 0) {
+    return Verdict::improvement;
+  }
+  return !width_rule || hi - lo <= threshold ? Verdict::no_change : Verdict::inconclusive;
+}
+
+// cbdr: the same randomly ordered runs, analysed as two independent samples (Welch on the
+// logs), with the same width rule and budget as the gate.
+GateResult simulate_welch(const NoiseModel& model, double delta, std::uint64_t seed) {
+  Machine machine(model, seed);
+  std::vector<double> a;
+  std::vector<double> b;
+  GateResult result;
+  std::optional<stats::WelchComparison> w;
+  for (int round = 0; round <= k_max_rounds; ++round) {
+    const bool candidate_first = machine.coin();
+    double va = 0;
+    double vb = 0;
+    if (candidate_first) {
+      vb = machine.run(Side::candidate, 1.0 + delta);
+      va = machine.run(Side::baseline, 1.0);
+    } else {
+      va = machine.run(Side::baseline, 1.0);
+      vb = machine.run(Side::candidate, 1.0 + delta);
+    }
+    if (round == 0) {
+      continue;  // warm-up
+    }
+    a.push_back(std::log(va));
+    b.push_back(std::log(vb));
+    if (static_cast<int>(a.size()) >= k_min_rounds) {
+      w = stats::welch(a, b, 0.95);
+      if (std::expm1(w->ci.hi) - std::expm1(w->ci.lo) <= model.threshold) {
+        break;
+      }
+    }
+  }
+  result.rounds = static_cast<int>(a.size());
+  result.verdict = judge_welch(*w, model.threshold, true);
+  result.has_ci = true;
+  result.covered = w->ci.contains(std::log1p(delta));
+  return result;
+}
+
+// The traditional method: N runs of A, then N runs of B, Welch on the logs, no stopping rule.
+GateResult simulate_a_then_b(const NoiseModel& model, double delta, std::uint64_t seed, int n) {
+  Machine machine(model, seed);
+  std::vector<double> a;
+  std::vector<double> b;
+  machine.run(Side::baseline, 1.0);  // warm-up
+  for (int i = 0; i < n; ++i) {
+    a.push_back(std::log(machine.run(Side::baseline, 1.0)));
+  }
+  for (int i = 0; i < n; ++i) {
+    b.push_back(std::log(machine.run(Side::candidate, 1.0 + delta)));
+  }
+  const auto w = stats::welch(a, b, 0.95);
+  GateResult result;
+  result.rounds = n;
+  result.verdict = judge_welch(*w, model.threshold, false);
+  result.has_ci = true;
+  result.covered = w->ci.contains(std::log1p(delta));
+  return result;
+}
+
+struct Tally {
+  long gates = 0;
+  long regressions = 0;
+  long improvements = 0;
+  long undecided = 0;  // inconclusive, unstable or pending
+  long with_ci = 0;
+  long covered = 0;
+  double rounds = 0;
+
+  void add(const GateResult& r) {
+    ++gates;
+    regressions += r.verdict == Verdict::regression ? 1 : 0;
+    improvements += r.verdict == Verdict::improvement ? 1 : 0;
+    undecided += (r.verdict == Verdict::inconclusive || r.verdict == Verdict::unstable ||
+                  r.verdict == Verdict::pending)
+                     ? 1
+                     : 0;
+    with_ci += r.has_ci ? 1 : 0;
+    covered += r.covered ? 1 : 0;
+    rounds += r.rounds;
+  }
+  void merge(const Tally& o) {
+    gates += o.gates;
+    regressions += o.regressions;
+    improvements += o.improvements;
+    undecided += o.undecided;
+    with_ci += o.with_ci;
+    covered += o.covered;
+    rounds += o.rounds;
+  }
+  double rate(long count) const { return gates ? static_cast<double>(count) / static_cast<double>(gates) : 0; }
+  double false_alarm() const { return rate(regressions + improvements); }
+  double coverage() const { return with_ci ? static_cast<double>(covered) / static_cast<double>(with_ci) : 0; }
+  double mean_rounds() const { return gates ? rounds / static_cast<double>(gates) : 0; }
+};
+
+int g_threads = 2;
+
+// Runs `count` gates on the worker threads; `gate(i)` must depend only on i (seeded), so the
+// result does not depend on the number of threads.
+Tally run_gates(long count, const std::function<GateResult(long)>& gate) {
+  std::vector<Tally> tallies(static_cast<std::size_t>(g_threads));
+  std::atomic<long> next{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < g_threads; ++t) {
+    workers.emplace_back([&, t] {
+      for (long i = next++; i < count; i = next++) {
+        tallies[static_cast<std::size_t>(t)].add(gate(i));
+      }
+    });
+  }
+  for (auto& w : workers) {
+    w.join();
+  }
+  Tally total;
+  for (const auto& t : tallies) {
+    total.merge(t);
+  }
+  return total;
+}
+
+std::uint64_t gate_seed(std::size_t model, int delta_index, long gate) {
+  // SplitMix-style mixing of the three indices: distinct, reproducible streams.
+  std::uint64_t z = 0x9E3779B97F4A7C15ULL * (model + 1) + 0xBF58476D1CE4E5B9ULL * static_cast<std::uint64_t>(delta_index + 7) +
+                    0x94D049BB133111EBULL * static_cast<std::uint64_t>(gate + 13);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+std::string pct(double x) { return fmt::format("{:.2f} %", 100 * x); }
+
+struct Options {
+  long gates = 10000;           // A/A gates per model and method
+  long detection_gates = 2000;  // gates per model, method and δ
+  std::vector<std::string> models;
+  std::string perfduel;        // path of the driver for the real-process part; empty: skip
+  std::string drift_program;
+  double real_seconds = 60;
+  int real_repeats = 2;
+};
+
+struct ModelSummary {
+  std::string name;
+  double default_false_alarm = 0;
+  double default_rounds_aa = 0;
+  double welch_rounds_aa = 0;
+  double default_rounds_5t = 0;
+  double anytime_rounds_5t = 0;
+};
+
+ModelSummary validate_model(std::size_t index, const Options& options) {
+  const NoiseModel& model = k_models[index];
+  const double t = model.threshold;
+  const std::vector<double> deltas{0.0, t / 2, t, 2 * t, 5 * t};
+  const std::vector<Method> methods{Method::gate_mean,    Method::gate_median,  Method::gate_min,
+                                    Method::gate_anytime, Method::welch_random, Method::a_then_b};
+  fmt::print("\n### Model `{}`: {} (T = {:.0f} %)\n\n", model.name, model.description, 100 * t);
+  fmt::print("| method | A/A false alarm (reg + imp) | A/A regression | A/A CI coverage | A/A undecided | "
+             "detect T/2 | detect T | detect 2T | detect 5T | mean rounds A/A | mean rounds 5T |\n");
+  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  ModelSummary summary;
+  summary.name = model.name;
+  int fixed_n = 0;
+  for (const Method method : methods) {
+    std::vector<Tally> tallies;
+    for (std::size_t di = 0; di < deltas.size(); ++di) {
+      const double delta = deltas[di];
+      const long count = di == 0 ? options.gates : options.detection_gates;
+      const int delta_index = static_cast<int>(di);
+      std::function<GateResult(long)> gate;
+      switch (method) {
+        case Method::gate_mean:
+        case Method::gate_median:
+        case Method::gate_min:
+        case Method::gate_anytime: {
+          const Estimator estimator = method == Method::gate_median ? Estimator::median
+                                      : method == Method::gate_min  ? Estimator::min
+                                                                    : Estimator::mean;
+          const Stopping stopping = method == Method::gate_anytime ? Stopping::anytime : Stopping::width;
+          const Config config = gate_config(model, estimator, stopping, 1, Correction::bonferroni);
+          gate = [=, &model](long i) { return simulate_gate(config, model, delta, gate_seed(index, delta_index, i)); };
+          break;
+        }
+        case Method::welch_random:
+          gate = [=, &model](long i) { return simulate_welch(model, delta, gate_seed(index, delta_index, i)); };
+          break;
+        case Method::a_then_b:
+          gate = [=, &model](long i) {
+            return simulate_a_then_b(model, delta, gate_seed(index, delta_index, i), fixed_n);
+          };
+          break;
+      }
+      tallies.push_back(run_gates(count, gate));
+    }
+    const Tally& aa = tallies[0];
+    if (method == Method::gate_mean) {
+      fixed_n = std::max(k_min_rounds, static_cast<int>(std::lround(aa.mean_rounds())));
+      summary.default_false_alarm = aa.false_alarm();
+      summary.default_rounds_aa = aa.mean_rounds();
+      summary.default_rounds_5t = tallies[4].mean_rounds();
+    }
+    if (method == Method::gate_anytime) {
+      summary.anytime_rounds_5t = tallies[4].mean_rounds();
+    }
+    if (method == Method::welch_random) {
+      summary.welch_rounds_aa = aa.mean_rounds();
+    }
+    const std::string name =
+        method == Method::a_then_b ? fmt::format("{} (N = {})", method_name(method), fixed_n) : method_name(method);
+    fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1f} | {:.1f} |\n", name, pct(aa.false_alarm()),
+               pct(aa.rate(aa.regressions)), pct(aa.coverage()), pct(aa.rate(aa.undecided)),
+               pct(tallies[1].rate(tallies[1].regressions)), pct(tallies[2].rate(tallies[2].regressions)),
+               pct(tallies[3].rate(tallies[3].regressions)), pct(tallies[4].rate(tallies[4].regressions)),
+               aa.mean_rounds(), tallies[4].mean_rounds());
+    std::fflush(stdout);
+  }
+  return summary;
+}
+
+// Family-wise false alarms with four gated metrics on identical programs.
+std::vector<double> validate_family(const Options& options) {
+  const NoiseModel& model = k_models[0];
+  fmt::print("\n### Family-wise false alarm, 4 gated metrics (A/A, metric 0 `iid`, others independent iid σ = 0.03, "
+             "T = 2 %)\n\n| decision rule | any metric decided (family-wise false alarm) | mean rounds |\n|---|---|---|\n");
+  std::vector<double> rates;
+  const std::pair<std::string, Config> rules[] = {
+      {"Bonferroni, width rule", gate_config(model, Estimator::mean, Stopping::width, 4, Correction::bonferroni)},
+      {"Holm, width rule", gate_config(model, Estimator::mean, Stopping::width, 4, Correction::holm)},
+      {"Bonferroni, anytime", gate_config(model, Estimator::mean, Stopping::anytime, 4, Correction::bonferroni)},
+  };
+  for (const auto& [name, config] : rules) {
+    const Tally tally = run_gates(options.gates, [&](long i) {
+      return simulate_gate(config, model, 0.0, gate_seed(100, 0, i));
+    });
+    rates.push_back(tally.false_alarm());
+    fmt::print("| {} | {} | {:.1f} |\n", name, pct(tally.false_alarm()), tally.mean_rounds());
+    std::fflush(stdout);
+  }
+  return rates;
+}
+
+// The seed drift claim: the ratio error of the paired estimate and of A-then-B with the same
+// number of runs, as the estimate of the true ratio 1 (A/A).
+std::pair<double, double> validate_drift_accuracy() {
+  const NoiseModel& model = k_models[1];
+  fmt::print("\n### Drift model: ratio error on identical programs (1,000 simulations each)\n\n"
+             "| runs per side | paired (interleaved) median abs error | paired 95th pct | "
+             "A-then-B median abs error | A-then-B 95th pct |\n|---|---|---|---|---|\n");
+  std::pair<double, double> at_large{};
+  for (const int n : {2000, 10000}) {
+    std::vector<double> paired(1000);
+    std::vector<double> sequential(1000);
+    std::vector<std::thread> workers;
+    for (int t = 0; t < g_threads; ++t) {
+      workers.emplace_back([&, t] {
+        for (int s = t; s < 1000; s += g_threads) {
+          const auto idx = static_cast<std::size_t>(s);
+          Machine inter(model, gate_seed(200, n, s));
+          double sum_d = 0;
+          for (int i = 0; i < n; ++i) {
+            const bool cand_first = inter.coin();
+            double a = 0;
+            double b = 0;
+            if (cand_first) {
+              b = inter.run(Side::candidate, 1.0);
+              a = inter.run(Side::baseline, 1.0);
+            } else {
+              a = inter.run(Side::baseline, 1.0);
+              b = inter.run(Side::candidate, 1.0);
+            }
+            sum_d += std::log(b / a);
+          }
+          paired[idx] = std::abs(std::expm1(sum_d / n));
+          Machine block(model, gate_seed(200, n, s));
+          double sum_a = 0;
+          double sum_b = 0;
+          for (int i = 0; i < n; ++i) {
+            sum_a += std::log(block.run(Side::baseline, 1.0));
+          }
+          for (int i = 0; i < n; ++i) {
+            sum_b += std::log(block.run(Side::candidate, 1.0));
+          }
+          sequential[idx] = std::abs(std::expm1((sum_b - sum_a) / n));
+        }
+      });
+    }
+    for (auto& w : workers) {
+      w.join();
+    }
+    const double pm = stats::median(paired);
+    const double sm = stats::median(sequential);
+    fmt::print("| {} | {} | {} | {} | {} |\n", n, pct(pm), pct(stats::quantile(paired, 0.95)), pct(sm),
+               pct(stats::quantile(sequential, 0.95)));
+    at_large = {pm, sm};
+  }
+  return at_large;
+}
+
+// ---- Real processes ----
+
+double spawn_and_time(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const auto& a : argv) {
+    args.push_back(const_cast<char*>(a.c_str()));
+  }
+  args.push_back(nullptr);
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  if (posix_spawn(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0) {
+    throw std::runtime_error("cannot start " + argv[0]);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void validate_real(const Options& options) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / fmt::format("perfduel_validate_{}", ::getpid());
+  fs::create_directories(dir);
+  const fs::path config = dir / "drift.yaml";
+  std::ofstream(config) << fmt::format(
+      "# A/A on the drift program: wall time gated at a 10 % width, budget {} s\n"
+      "metrics:\n  wall_time: {{threshold: 10%, gate: true}}\nmin_rounds: 20\nmax_rounds: 100000\nmax_seconds: {}\n",
+      options.real_seconds, options.real_seconds);
+  fmt::print("\n### Real processes: the drift program A/A (λ = 5 ms, α period 60 s, β σ = 0.28)\n\n"
+             "| repeat | perfduel rounds | perfduel estimated change | perfduel verdict | A-then-B N | A-then-B "
+             "estimated change (geometric means) |\n|---|---|---|---|---|---|\n");
+  for (int r = 0; r < options.real_repeats; ++r) {
+    const fs::path json = dir / fmt::format("report{}.json", r);
+    const std::string command = fmt::format(
+        "'{}' compare --quiet --seed {} --config '{}' --baseline '{} 5' --candidate '{} 5' --json '{}' > '{}' 2>&1",
+        options.perfduel, r + 1, config.string(), options.drift_program, options.drift_program, json.string(),
+        (dir / "out.txt").string());
+    const int status = std::system(command.c_str());
+    (void)status;  // a verdict is an exit code; the JSON report carries the numbers
+    std::ifstream in(json);
+    if (!in) {
+      fmt::print("| {} | perfduel wrote no report (see {}) | | | | |\n", r + 1, (dir / "out.txt").string());
+      continue;
+    }
+    const auto report = nlohmann::json::parse(in);
+    double change = 0;
+    int rounds = 0;
+    std::string verdict;
+    for (const auto& metric : report.at("metrics")) {
+      if (metric.at("name") == "wall_time") {
+        change = metric.at("change").get<double>();
+        rounds = metric.at("rounds").get<int>();
+        verdict = metric.at("verdict").get<std::string>();
+      }
+    }
+    // A-then-B with the same number of runs per side, started right after.
+    double log_a = 0;
+    double log_b = 0;
+    const std::vector<std::string> argv{options.drift_program, "5"};
+    for (int i = 0; i < rounds; ++i) {
+      log_a += std::log(spawn_and_time(argv));
+    }
+    for (int i = 0; i < rounds; ++i) {
+      log_b += std::log(spawn_and_time(argv));
+    }
+    const double sequential = std::expm1((log_b - log_a) / std::max(rounds, 1));
+    fmt::print("| {} | {} | {:+.2f} % | {} | {} | {:+.2f} % |\n", r + 1, rounds, 100 * change, verdict, rounds,
+               100 * sequential);
+    std::fflush(stdout);
+  }
+  fs::remove_all(dir);
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  for (std::string part; std::getline(stream, part, ',');) {
+    parts.push_back(part);
+  }
+  return parts;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "perfduel_validate: " << arg << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (arg == "--gates") {
+      options.gates = std::stol(value());
+    } else if (arg == "--detection-gates") {
+      options.detection_gates = std::stol(value());
+    } else if (arg == "--models") {
+      options.models = split(value());
+    } else if (arg == "--threads") {
+      g_threads = std::max(1, std::stoi(value()));
+    } else if (arg == "--real") {
+      options.perfduel = value();
+      options.drift_program = value();
+    } else if (arg == "--real-seconds") {
+      options.real_seconds = std::stod(value());
+    } else if (arg == "--real-repeats") {
+      options.real_repeats = std::stoi(value());
+    } else {
+      std::cerr << "usage: perfduel_validate [--gates N] [--detection-gates N] [--models a,b,...] [--threads N]\n"
+                   "                         [--real PERFDUEL DRIFT_PROGRAM] [--real-seconds S] [--real-repeats R]\n";
+      return 2;
+    }
+  }
+  const auto start = std::chrono::steady_clock::now();
+  fmt::print("## Simulated gates\n\nα = 0.05 (95 % intervals), min rounds {}, budget {} rounds, one warm-up round, "
+             "random order per round. A/A: {} gates per model and method; detection: {} gates per δ. "
+             "Seeds fixed (gate i of model m and δ j uses the same machine for every method).\n",
+             k_min_rounds, k_max_rounds, options.gates, options.detection_gates);
+  std::vector<ModelSummary> summaries;
+  for (std::size_t m = 0; m < k_models.size(); ++m) {
+    if (options.models.empty() ||
+        std::find(options.models.begin(), options.models.end(), k_models[m].name) != options.models.end()) {
+      summaries.push_back(validate_model(m, options));
+    }
+  }
+  const auto family = validate_family(options);
+  const auto [paired_error, sequential_error] = validate_drift_accuracy();
+
+  fmt::print("\n## Targets\n\n| target | figure | met |\n|---|---|---|\n");
+  double worst = 0;
+  std::string worst_name;
+  for (const auto& s : summaries) {
+    if (s.default_false_alarm >= worst) {
+      worst = s.default_false_alarm;
+      worst_name = s.name;
+    }
+  }
+  fmt::print("| false alarm ≤ 5.5 % for every model (default) | worst {} ({}) | {} |\n", pct(worst), worst_name,
+             worst <= 0.055 ? "yes" : "NO");
+  fmt::print("| family-wise ≤ 5.5 % with 4 gated metrics | Bonferroni {}, Holm {}, anytime {} | {} |\n",
+             pct(family[0]), pct(family[1]), pct(family[2]),
+             *std::max_element(family.begin(), family.end()) <= 0.055 ? "yes" : "NO");
+  fmt::print("| drift: paired within 0.5 % where A-then-B errs ≥ 20 % (median abs error, 10,000 runs per side) | "
+             "paired {}, A-then-B {} | {} |\n",
+             pct(paired_error), pct(sequential_error), paired_error <= 0.005 && sequential_error >= 0.2 ? "yes" : "NO");
+  for (const auto& s : summaries) {
+    if (s.name == "drift") {
+      const double ratio = s.default_rounds_aa / s.welch_rounds_aa;
+      fmt::print("| drift: ≤ 0.5× the rounds of unpaired Welch for the same width (A/A mean rounds) | {:.1f} / {:.1f} "
+                 "= {:.2f}× | {} |\n",
+                 s.default_rounds_aa, s.welch_rounds_aa, ratio, ratio <= 0.5 ? "yes" : "NO");
+    }
+  }
+  for (const auto& s : summaries) {
+    const double ratio = s.anytime_rounds_5t / s.default_rounds_5t;
+    fmt::print("| anytime on a 5·T regression ≤ 0.25× the width rule's rounds (`{}`) | {:.1f} / {:.1f} = {:.2f}× | {} |\n",
+               s.name, s.anytime_rounds_5t, s.default_rounds_5t, ratio, ratio <= 0.25 ? "yes" : "NO");
+  }
+  std::fflush(stdout);
+  if (!options.perfduel.empty()) {
+    validate_real(options);
+  }
+  fmt::print("\nTotal time {:.0f} s on {} threads.\n",
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), g_threads);
+  return 0;
+}

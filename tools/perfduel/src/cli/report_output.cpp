@@ -1,0 +1,38 @@
+#include "cli/report_output.hpp"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "report/table.hpp"
+#include "util/error.hpp"
+
+namespace perfduel::cli {
+
+void add_output_options(CLI::App& command, ReportOutputs& outputs) {
+  command.add_option("--json", outputs.json, "write the full report, raw samples included, to this file");
+  command.add_option("--markdown", outputs.markdown, "write a Markdown summary (pull-request comment, job summary)");
+  command.add_flag("--ctest-measurements", outputs.ctest_measurements,
+                   "print <CTestMeasurement> tags so CDash shows the numbers");
+}
+
+void write_outputs(const RunSummary& summary, const ReportOutputs& outputs) {
+  // The JSON goes first: it is the record that must survive whatever happens next.
+  if (!outputs.json.empty()) {
+    write_json_file(outputs.json, report_to_json(summary));
+  }
+  fmt::print("{}", format_table(summary));
+  if (outputs.ctest_measurements) {
+    fmt::print("{}", format_ctest_measurements(summary));
+  }
+  std::fflush(stdout);
+  if (!outputs.markdown.empty()) {
+    std::ofstream file(outputs.markdown);
+    file << format_markdown(summary);
+    if (!file) {
+      throw Error(fmt::format("{}: cannot write the Markdown report", outputs.markdown));
+    }
+  }
+}
+
+}  // namespace perfduel::cli

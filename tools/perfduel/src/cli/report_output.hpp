@@ -1,0 +1,24 @@
+#pragma once
+
+#include <string>
+
+#include <CLI/App.hpp>
+
+#include "report/json_report.hpp"
+
+namespace perfduel::cli {
+
+// Where the reports of a compare or analyze run go, besides the table on stdout.
+struct ReportOutputs {
+  std::string json;       // --json FILE
+  std::string markdown;   // --markdown FILE
+  bool ctest_measurements = false;
+};
+
+// Adds --json, --markdown and --ctest-measurements to `command`, filling `outputs`.
+void add_output_options(CLI::App& command, ReportOutputs& outputs);
+
+// Prints the table (and CTest measurements if asked) on stdout and writes the files.
+void write_outputs(const RunSummary& summary, const ReportOutputs& outputs);
+
+}  // namespace perfduel::cli

@@ -1,0 +1,122 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfduel {
+
+// Which way is better for a metric.
+enum class Direction { lower_is_better, higher_is_better };
+
+// Whether a metric can fail the gate or is only reported.
+enum class Gating { gated, report_only };
+
+// Where a metric's value comes from.
+enum class MetricSource {
+  wall_time,         // steady clock around the run, seconds
+  user_time,         // rusage user CPU, seconds
+  system_time,       // rusage system CPU, seconds
+  max_rss,           // rusage peak resident set, bytes
+  regex,             // first capture group of a regex over stdout
+  json_pointer,      // a number at a JSON pointer in stdout
+  google_benchmark,  // a field of one benchmark in Google Benchmark's JSON on stdout
+};
+
+// How a metric's change and its interval are estimated from the paired runs.
+enum class Estimator {
+  mean,    // mean of the log-ratios with a t interval (batched when autocorrelated)
+  median,  // median of the log-ratios with a sign-test interval
+  min,     // mean of the best runs per batch on each side (the tim method)
+};
+
+// In which order the two runs of a round are made.
+enum class Order {
+  random,  // a seeded coin per round
+  abba,    // alternating blocks: AB, BA, AB, ...
+};
+
+// When to stop sampling.
+enum class Stopping {
+  width,    // every gated interval narrower than its threshold (fixed-width rule)
+  anytime,  // a confidence sequence decides, valid under continuous monitoring
+};
+
+// How the family of gated metrics is protected against multiple comparisons.
+enum class Correction { bonferroni, holm };
+
+// What an inconclusive verdict does to the exit status.
+enum class InconclusivePolicy { skip, fail, pass };
+
+// How the command is started.
+enum class Launch { direct, shell };
+
+struct MetricSpec {
+  std::string name;
+  MetricSource source = MetricSource::wall_time;
+  std::string pattern;    // regex (source regex) or JSON pointer (source json_pointer)
+  std::string benchmark;  // Google Benchmark name (source google_benchmark)
+  std::string field;      // real_time, cpu_time or a counter (source google_benchmark)
+  std::string unit;       // for display only
+  Direction direction = Direction::lower_is_better;
+  Gating gating = Gating::report_only;
+  double threshold = 0.02;  // target full width of the relative-change interval
+  double tolerance = 0.0;   // changes within ±tolerance count as no change
+  Estimator estimator = Estimator::mean;
+};
+
+struct CommandSpec {
+  std::vector<std::string> argv;  // argv[0] is the program; with Launch::shell, argv = {script}
+  Launch launch = Launch::direct;
+  std::filesystem::path working_directory;     // empty: the current directory
+  std::map<std::string, std::string> environment;  // added to (or replacing) the inherited environment
+};
+
+struct Config {
+  std::string origin = "<defaults>";  // file name or "<command line>", for messages
+  std::optional<CommandSpec> baseline;
+  std::optional<CommandSpec> candidate;
+  std::vector<MetricSpec> metrics;  // built-in metrics first, then parsed ones
+
+  double confidence = 0.95;
+  int warmup = 1;            // rounds run and discarded before measuring
+  bool detect_warmup = false;  // also drop an initial unstable phase found as a change point
+  int min_rounds = 20;
+  int max_rounds = 2000;
+  double max_seconds = 540;  // whole measuring budget, seconds
+  double run_timeout = 60;   // per run, seconds
+  std::vector<int> cpus;     // empty: no pinning
+  Order order = Order::random;
+  std::optional<std::uint64_t> seed;  // empty: drawn at start and reported
+  Stopping stopping = Stopping::width;
+  Correction correction = Correction::bonferroni;
+  InconclusivePolicy on_inconclusive = InconclusivePolicy::skip;
+
+  // Estimator settings (see stats/estimate.hpp).
+  double autocorrelation_limit = 0.1;  // |lag-1 r| above this triggers batching
+  int min_batches = 20;
+  int min_best_of = 3;                 // `min` estimator: best k runs per batch
+  double stability_limit = 0.02;       // `min` estimator: allowed gap between halves
+
+  // Metrics that can fail the gate.
+  std::vector<const MetricSpec*> gated_metrics() const;
+};
+
+// Loads `path`, validates it and fills in defaults. Throws perfduel::Error with
+// "<path>:<line>: <message>" on any problem.
+Config load_config(const std::filesystem::path& path);
+
+// Same as load_config for YAML (or JSON) `text`; `origin` names it in messages.
+Config parse_config(const std::string& text, const std::string& origin);
+
+// The configuration with defaults only: wall time gated at 2 %, user and system CPU time
+// and max RSS reported.
+Config default_config();
+
+// The effective configuration as JSON text that parse_config reads back to the same Config.
+std::string config_to_json(const Config& config);
+
+}  // namespace perfduel

@@ -1,0 +1,423 @@
+#include "duel/analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "stats/autocorrelation.hpp"
+#include "stats/changepoint.hpp"
+#include "stats/descriptive.hpp"
+#include "stats/multiple.hpp"
+#include "stats/sequential.hpp"
+#include "util/error.hpp"
+
+namespace perfduel {
+
+namespace {
+
+// The measured rounds that have both runs, in round order: per metric, the baseline and
+// candidate series paired by index.
+struct PairedSeries {
+  std::vector<std::vector<double>> baseline;  // [metric][round]
+  std::vector<std::vector<double>> candidate;
+  std::vector<int> rounds;                    // round number of each pair
+};
+
+PairedSeries pair_rounds(std::size_t metric_count, std::span<const RunRecord> runs) {
+  std::map<int, std::pair<const RunRecord*, const RunRecord*>> by_round;
+  for (const auto& run : runs) {
+    if (run.warmup) {
+      continue;
+    }
+    auto& slot = by_round[run.round];
+    (run.side == Side::baseline ? slot.first : slot.second) = &run;
+  }
+  PairedSeries series;
+  series.baseline.resize(metric_count);
+  series.candidate.resize(metric_count);
+  for (const auto& [round, pair] : by_round) {
+    if (pair.first == nullptr || pair.second == nullptr) {
+      continue;  // an interrupted round has only one side
+    }
+    series.rounds.push_back(round);
+    for (std::size_t m = 0; m < metric_count; ++m) {
+      series.baseline[m].push_back(pair.first->values.at(m));
+      series.candidate[m].push_back(pair.second->values.at(m));
+    }
+  }
+  return series;
+}
+
+bool is_worse(Direction direction, double change) {
+  return direction == Direction::lower_is_better ? change > 0 : change < 0;
+}
+
+// The verdict rules of the design, on the relative interval [lo, hi] with tolerance τ:
+// entirely worse than τ → regression; entirely better than −τ → improvement; otherwise no
+// change once the interval is narrower than the threshold (and the minimum rounds are in),
+// else still pending.
+Verdict judge(const MetricResult& result, bool enough_rounds) {
+  const auto& spec = result.spec;
+  const double tau = spec.tolerance;
+  const bool above = result.ci.lo > tau;
+  const bool below = result.ci.hi < -tau;
+  if (above || below) {
+    return is_worse(spec.direction, above ? 1.0 : -1.0) ? Verdict::regression : Verdict::improvement;
+  }
+  if (result.width_reached && enough_rounds) {
+    return Verdict::no_change;
+  }
+  return Verdict::pending;
+}
+
+bool all_positive(const std::vector<double>& values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return v > 0 && std::isfinite(v); });
+}
+
+// The first round whose value is not positive, for the error message.
+std::string first_non_positive(const PairedSeries& series, std::size_t metric) {
+  for (std::size_t i = 0; i < series.rounds.size(); ++i) {
+    for (const auto* side : {&series.baseline, &series.candidate}) {
+      const double value = (*side)[metric][i];
+      if (!(value > 0) || !std::isfinite(value)) {
+        return fmt::format("{} value {} in round {}", side == &series.baseline ? "baseline" : "candidate", value,
+                           series.rounds[i] + 1);
+      }
+    }
+  }
+  return "a non-positive value";
+}
+
+
+// ---- Statistics options (issue 4): detected warm-up, anytime stopping, Holm's step-down. ----
+
+// Drops the leading measured rounds that stats::detect_warmup finds as an unstable initial
+// phase in any gated metric: in either side's log run series (a cold cache slows one
+// binary) or in the log-ratios (a warm-up that does not cancel within a round). The whole
+// round goes, both sides, so pairs stay pairs. Returns the number dropped and says why.
+int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector<std::string>& notes) {
+  std::size_t drop = 0;
+  std::string where;
+  double shift = 0;
+  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
+    const auto& a = series.baseline[m];
+    const auto& b = series.candidate[m];
+    if (config.metrics[m].gating != Gating::gated || !all_positive(a) || !all_positive(b)) {
+      continue;
+    }
+    std::vector<double> log_a;
+    std::vector<double> log_b;
+    std::vector<double> d;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      log_a.push_back(std::log(a[i]));
+      log_b.push_back(std::log(b[i]));
+      d.push_back(log_b.back() - log_a.back());
+    }
+    const std::pair<const char*, const std::vector<double>*> candidates[] = {
+        {"baseline", &log_a}, {"candidate", &log_b}, {"candidate/baseline ratio", &d}};
+    for (const auto& [label, values] : candidates) {
+      const stats::WarmupDetection found = stats::detect_warmup(*values);
+      if (found.drop > drop) {
+        drop = found.drop;
+        shift = found.shift;
+        where = fmt::format("{} {}", config.metrics[m].name, label);
+      }
+    }
+  }
+  if (drop == 0) {
+    return 0;
+  }
+  const auto cut = static_cast<std::ptrdiff_t>(drop);
+  for (auto* sides : {&series.baseline, &series.candidate}) {
+    for (auto& values : *sides) {
+      values.erase(values.begin(), values.begin() + cut);
+    }
+  }
+  series.rounds.erase(series.rounds.begin(), series.rounds.begin() + cut);
+  notes.push_back(fmt::format("warm-up detected: dropped the first {} measured rounds ({} {:+.1f} % against the rest)",
+                              drop, where, 100 * std::expm1(shift)));
+  return static_cast<int>(drop);
+}
+
+// Anytime mode: replaces the fixed-sample interval of a `mean` metric by the asymptotic
+// confidence sequence (stats/sequential.hpp), which stays valid however often it is looked
+// at, so the duel may stop the moment it excludes the tolerance band. Burn-in and tuning
+// point are the minimum rounds: before them nothing is decided anyway. When the log-ratios
+// needed batching, the sequence runs over the batch means (burn-in: the minimum batches);
+// this is approximate, since batch boundaries move as rounds arrive. The `median` and `min`
+// estimators keep their fixed-sample intervals (there is no confidence sequence for them
+// here), which the note says.
+void apply_confidence_sequence(const Config& config, MetricResult& result, const std::vector<double>& a,
+                               const std::vector<double>& b) {
+  auto& estimate = result.estimate;
+  if (result.spec.estimator != Estimator::mean) {
+    estimate.note += std::string(estimate.note.empty() ? "" : "; ") +
+                     "anytime stopping uses the confidence sequence of the mean only; this interval is fixed-sample";
+    return;
+  }
+  if (estimate.status != stats::EstimateStatus::ok) {
+    return;
+  }
+  const auto d = stats::log_ratios(a, b);
+  const std::vector<double> units = estimate.batch_size > 1 ? stats::batch_means(*d, estimate.batch_size) : *d;
+  const auto burn_in = static_cast<std::size_t>(
+      std::max(estimate.batch_size > 1 ? config.min_batches : config.min_rounds, 2));
+  const auto sequence =
+      stats::asymptotic_confidence_sequence(units, result.confidence, burn_in, static_cast<double>(burn_in));
+  if (!sequence) {
+    estimate.status = stats::EstimateStatus::insufficient_data;
+    estimate.note = fmt::format("anytime: burn-in of {} {} not reached", burn_in,
+                                estimate.batch_size > 1 ? "batches" : "rounds");
+    return;
+  }
+  estimate.center = sequence->center;
+  estimate.ci = sequence->ci;
+}
+
+// Anytime mode's early pass: a sequence inside the tolerance band settles "no change" even
+// before it is as narrow as the threshold.
+void pass_inside_band(MetricResult& result) {
+  const double tau = result.spec.tolerance;
+  if (result.verdict == Verdict::pending && tau > 0 && result.ci.lo >= -tau && result.ci.hi <= tau) {
+    result.verdict = Verdict::no_change;
+  }
+}
+
+// Whether a gated metric lets the duel stop: the width rule needs the interval narrower than
+// the threshold; anytime mode also stops on any decided verdict.
+bool metric_settled(const Config& config, const MetricResult& result) {
+  if (result.estimate.status != stats::EstimateStatus::ok) {
+    return false;
+  }
+  if (config.stopping == Stopping::anytime &&
+      (result.verdict == Verdict::regression || result.verdict == Verdict::improvement ||
+       result.verdict == Verdict::no_change)) {
+    return true;
+  }
+  return result.width_reached;
+}
+
+// Holm's step-down (stats/multiple.hpp) as the decision rule over the gated metrics: each
+// estimate's p-value tests "inside the tolerance band"; rejected ones are regressions or
+// improvements by their side, the others are judged as no change or still pending. The
+// intervals stay at the Bonferroni level (Holm has no simultaneous intervals), so a metric
+// can be a regression by Holm while its shown interval still touches the band; the note says
+// which. Anytime mode keeps Bonferroni: the p-values of fixed-sample tests are not valid
+// under continuous monitoring.
+void apply_holm(const Config& config, Analysis& analysis, bool enough_rounds, Finality finality) {
+  if (config.stopping == Stopping::anytime) {
+    analysis.notes.push_back("correction: Holm requested, but anytime stopping decides with Bonferroni-level "
+                             "confidence sequences");
+    return;
+  }
+  std::vector<MetricResult*> gated;
+  std::vector<double> p_values;
+  for (auto& result : analysis.metrics) {
+    if (result.spec.gating == Gating::gated) {
+      gated.push_back(&result);
+      p_values.push_back(result.estimate.status == stats::EstimateStatus::ok ? result.estimate.p_value
+                                                                              : std::nan(""));
+    }
+  }
+  const double alpha = 1.0 - config.confidence;
+  const auto rejected = stats::holm_rejections(p_values, alpha);
+  const auto levels = stats::holm_levels(p_values, alpha);
+  analysis.notes.push_back(fmt::format(
+      "correction: Holm's step-down decides over {} gated metrics at family-wise {:.4g} % confidence; "
+      "intervals are shown at the Bonferroni level",
+      gated.size(), 100 * config.confidence));
+  for (std::size_t i = 0; i < gated.size(); ++i) {
+    MetricResult& result = *gated[i];
+    if (result.estimate.status != stats::EstimateStatus::ok) {
+      continue;
+    }
+    const bool was_decided = result.verdict == Verdict::regression || result.verdict == Verdict::improvement;
+    if (rejected[i]) {
+      result.verdict = is_worse(result.spec.direction, result.estimate.center) ? Verdict::regression
+                                                                                : Verdict::improvement;
+      if (!was_decided) {
+        analysis.notes.push_back(fmt::format("{}: {} by Holm (p = {:.3g} ≤ {:.3g}); its Bonferroni interval "
+                                             "still touches the tolerance band",
+                                             result.spec.name, to_string(result.verdict), result.estimate.p_value,
+                                             levels[i]));
+      }
+    } else if (was_decided) {
+      // Cannot happen with consistent p-values (a Bonferroni exclusion is a Holm rejection);
+      // kept so that the two rules never contradict each other silently.
+      result.verdict = result.width_reached && enough_rounds ? Verdict::no_change : Verdict::pending;
+      if (finality == Finality::final && result.verdict == Verdict::pending) {
+        result.verdict = Verdict::inconclusive;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::pending:
+      return "pending";
+    case Verdict::no_change:
+      return "no-change";
+    case Verdict::improvement:
+      return "improvement";
+    case Verdict::regression:
+      return "regression";
+    case Verdict::inconclusive:
+      return "inconclusive";
+    case Verdict::unstable:
+      return "unstable";
+  }
+  return "pending";
+}
+
+Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality finality) {
+  Analysis analysis;
+  auto series = pair_rounds(config.metrics.size(), runs);
+  analysis.measured_rounds = static_cast<int>(series.rounds.size());
+  if (config.detect_warmup) {
+    analysis.dropped_rounds = drop_detected_warmup(config, series, analysis.notes);
+  }
+  const bool enough_rounds = static_cast<int>(series.rounds.size()) >= config.min_rounds;
+
+  // Bonferroni: with m gated metrics each interval is built at 1 − α/m, so that the chance
+  // of any false alarm in the family stays below α. Report-only metrics are not part of the
+  // family and get the plain level.
+  const std::size_t gated_count = config.gated_metrics().size();
+  const double gated_confidence = stats::bonferroni_confidence(config.confidence, gated_count);
+  if (gated_count > 1) {
+    analysis.notes.push_back(fmt::format(
+        "Bonferroni: {} gated metrics, each interval at {:.4g} % confidence (family-wise {:.4g} %)", gated_count,
+        100 * gated_confidence, 100 * config.confidence));
+  }
+
+  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
+    MetricResult result;
+    result.spec = config.metrics[m];
+    const bool gated = result.spec.gating == Gating::gated;
+    result.confidence = gated ? gated_confidence : config.confidence;
+    const auto& a = series.baseline[m];
+    const auto& b = series.candidate[m];
+    result.baseline_median = a.empty() ? 0.0 : stats::median(a);
+    result.candidate_median = b.empty() ? 0.0 : stats::median(b);
+    result.estimate.rounds = a.size();
+
+    if (!all_positive(a) || !all_positive(b)) {
+      const auto where = first_non_positive(series, m);
+      if (gated) {
+        throw Error(fmt::format("metric \"{}\": {}; a ratio needs positive values (is the metric read correctly?)",
+                                result.spec.name, where),
+                    ExitCode::benchmark_failed);
+      }
+      // Report-only metrics such as system time of a short program are often exactly zero;
+      // they are shown without a ratio rather than stopping the gate.
+      result.estimate.note = fmt::format("no ratio: {}", where);
+      result.verdict = finality == Finality::final ? Verdict::inconclusive : Verdict::pending;
+      analysis.metrics.push_back(std::move(result));
+      continue;
+    }
+
+    stats::EstimatorOptions options;
+    options.confidence = result.confidence;
+    options.autocorrelation_limit = config.autocorrelation_limit;
+    options.min_batches = static_cast<std::size_t>(config.min_batches);
+    options.min_best_of = static_cast<std::size_t>(config.min_best_of);
+    options.stability_limit = config.stability_limit;
+    options.null_band = {std::log1p(-std::min(result.spec.tolerance, 0.999)), std::log1p(result.spec.tolerance)};
+    result.estimate = stats::estimate(result.spec.estimator, a, b, options);
+    if (config.stopping == Stopping::anytime) {
+      apply_confidence_sequence(config, result, a, b);
+    }
+
+    if (result.estimate.status == stats::EstimateStatus::ok) {
+      result.change = std::expm1(result.estimate.center);
+      result.ci = {std::expm1(result.estimate.ci.lo), std::expm1(result.estimate.ci.hi)};
+      // The width is judged on the ratio scale: upper bound / lower bound − 1 ≤ T. Near no
+      // change this equals the relative width; for a large change it stays reachable
+      // (a +300 % change known to ±1 % is decided, although its relative width is 8 %).
+      result.width_reached = std::expm1(result.estimate.ci.width()) <= result.spec.threshold;
+      result.verdict = judge(result, enough_rounds);
+      if (config.stopping == Stopping::anytime && enough_rounds) {
+        pass_inside_band(result);
+      }
+    } else if (result.estimate.status == stats::EstimateStatus::unstable) {
+      result.change = std::expm1(result.estimate.center);
+      result.verdict = finality == Finality::final ? Verdict::unstable : Verdict::pending;
+    } else {
+      result.verdict = Verdict::pending;
+    }
+    if (finality == Finality::final && result.verdict == Verdict::pending) {
+      result.verdict = Verdict::inconclusive;
+    }
+    if (gated && !result.estimate.note.empty()) {
+      analysis.notes.push_back(fmt::format("{}: {}", result.spec.name, result.estimate.note));
+    }
+    analysis.metrics.push_back(std::move(result));
+  }
+  if (config.correction == Correction::holm) {
+    apply_holm(config, analysis, enough_rounds, finality);
+  }
+
+  // Overall: a regression in any gated metric fails; an undecided gated metric makes the
+  // whole gate undecided; otherwise it passes (improvement if any gated metric improved).
+  bool any_regression = false;
+  bool any_undecided = false;
+  bool any_improvement = false;
+  bool all_settled = enough_rounds;
+  for (const auto& result : analysis.metrics) {
+    if (result.spec.gating != Gating::gated) {
+      continue;
+    }
+    any_regression |= result.verdict == Verdict::regression;
+    any_improvement |= result.verdict == Verdict::improvement;
+    any_undecided |= result.verdict == Verdict::pending || result.verdict == Verdict::inconclusive ||
+                     result.verdict == Verdict::unstable;
+    all_settled &= metric_settled(config, result);
+  }
+  // A confidence sequence that excludes the band is valid whenever it is looked at: anytime
+  // mode fails the gate on the first clear regression (early fail).
+  const bool early_fail = config.stopping == Stopping::anytime && any_regression;
+  if (any_regression && (finality == Finality::final || all_settled || early_fail)) {
+    analysis.verdict = Verdict::regression;
+  } else if (any_undecided) {
+    analysis.verdict = finality == Finality::final ? Verdict::inconclusive : Verdict::pending;
+  } else if (finality == Finality::ongoing && !all_settled) {
+    analysis.verdict = Verdict::pending;
+  } else {
+    analysis.verdict = any_improvement ? Verdict::improvement : Verdict::no_change;
+  }
+  analysis.can_stop = all_settled || early_fail;
+  return analysis;
+}
+
+}  // namespace perfduel
+
+namespace perfduel {
+
+ExitCode exit_code_for(Verdict verdict, InconclusivePolicy policy) {
+  switch (verdict) {
+    case Verdict::regression:
+      return ExitCode::regression;
+    case Verdict::inconclusive:
+    case Verdict::unstable:
+    case Verdict::pending:
+      switch (policy) {
+        case InconclusivePolicy::skip:
+          return ExitCode::inconclusive;
+        case InconclusivePolicy::fail:
+          return ExitCode::regression;
+        case InconclusivePolicy::pass:
+          return ExitCode::pass;
+      }
+      return ExitCode::inconclusive;
+    case Verdict::no_change:
+    case Verdict::improvement:
+      return ExitCode::pass;
+  }
+  return ExitCode::pass;
+}
+
+}  // namespace perfduel

@@ -1,0 +1,139 @@
+#include "duel/duel.hpp"
+
+#include <csignal>
+#include <chrono>
+#include <cstring>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "run/metric_extractor.hpp"
+#include "run/signals.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+const char* side_name(Side side) { return side == Side::baseline ? "baseline" : "candidate"; }
+
+// One line saying how a run failed, or empty when it succeeded.
+std::string describe_failure(const RunResult& run, double timeout_seconds) {
+  switch (run.status) {
+    case RunStatus::exited:
+      return run.exit_code == 0 ? std::string() : fmt::format("exited with code {}", run.exit_code);
+    case RunStatus::signaled:
+      return fmt::format("was killed by signal {} ({})", run.signal, ::strsignal(run.signal));
+    case RunStatus::timed_out:
+      return fmt::format("timed out after {} and was killed (raise \"timeout\" in the config?)",
+                         util::format_seconds(timeout_seconds));
+    case RunStatus::failed_to_start:
+      return fmt::format("could not be started: {}", run.error);
+    case RunStatus::interrupted:
+      return "was interrupted";
+  }
+  return "failed";
+}
+
+}  // namespace
+
+bool candidate_first(Order order, int round, std::uint64_t seed) {
+  if (order == Order::abba) {
+    return round % 2 == 1;
+  }
+  // A fresh generator per round keyed by (seed, round) keeps the order of round r the same
+  // however many rounds came before, so a report can be checked against its seed.
+  std::seed_seq sequence{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32U),
+                         static_cast<std::uint32_t>(round)};
+  std::mt19937 generator(sequence);
+  return (generator() & 1U) != 0;
+}
+
+DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed, const ProgressCallback& progress) {
+  DuelOutcome outcome;
+  outcome.seed = seed;
+  const MetricExtractor extractor(config.metrics);
+  const RunLimits limits{config.run_timeout, config.cpus};
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  double longest_round = 0;
+
+  for (int round = 0;; ++round) {
+    const bool warmup = round < config.warmup;
+    const int measured = round - config.warmup;
+    if (!warmup) {
+      if (measured >= config.max_rounds) {
+        outcome.end = DuelEnd::round_budget;
+        break;
+      }
+      // Stop before a round that would overrun the time budget, not after it.
+      if (elapsed() + longest_round > config.max_seconds) {
+        outcome.end = DuelEnd::time_budget;
+        break;
+      }
+    }
+    const auto round_start = elapsed();
+    const bool b_first = candidate_first(config.order, std::max(measured, 0), seed);
+    bool failed = false;
+    for (const Side side : {b_first ? Side::candidate : Side::baseline, b_first ? Side::baseline : Side::candidate}) {
+      const auto& command = side == Side::baseline ? *config.baseline : *config.candidate;
+      const RunResult result = executor.run(command, limits);
+      if (result.status == RunStatus::interrupted || interrupt_requested()) {
+        outcome.end = DuelEnd::interrupted;
+        failed = true;
+        break;
+      }
+      auto cause = describe_failure(result, config.run_timeout);
+      std::vector<double> values;
+      if (cause.empty()) {
+        auto extracted = extractor.extract(result);
+        if (extracted) {
+          values = std::move(extracted).value();
+        } else {
+          cause = extracted.error();
+        }
+      }
+      if (!cause.empty()) {
+        outcome.end = DuelEnd::benchmark_failed;
+        outcome.failure = fmt::format("{} run in round {}{}: {}", side_name(side), round + 1, warmup ? " (warm-up)" : "", cause);
+        outcome.failure_stderr = util::tail_lines(result.err, 10);
+        failed = true;
+        break;
+      }
+      outcome.runs.push_back({round, side, warmup, std::move(values)});
+    }
+    if (failed) {
+      break;
+    }
+    longest_round = std::max(longest_round, elapsed() - round_start);
+    if (warmup) {
+      continue;
+    }
+    try {
+      const auto analysis = analyze(config, outcome.runs, Finality::ongoing);
+      if (progress) {
+        progress(analysis, elapsed());
+      }
+      if (analysis.can_stop) {
+        outcome.end = DuelEnd::decided;
+        break;
+      }
+    } catch (const Error& e) {
+      outcome.end = DuelEnd::benchmark_failed;
+      outcome.failure = e.what();
+      break;
+    }
+  }
+
+  outcome.elapsed_seconds = elapsed();
+  try {
+    outcome.analysis = analyze(config, outcome.runs, Finality::final);
+  } catch (const Error& e) {
+    outcome.end = DuelEnd::benchmark_failed;
+    outcome.failure = e.what();
+  }
+  return outcome;
+}
+
+}  // namespace perfduel

@@ -1,0 +1,113 @@
+#include "history/provenance.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+
+#include <fmt/core.h>
+
+#include "util/text.hpp"
+
+namespace perfduel::history {
+
+namespace {
+
+// The first line of the standard output of `command` (a fixed string), or none when it fails.
+std::optional<std::string> first_output_line(const char* command) {
+  FILE* pipe = popen(command, "r");
+  if (pipe == nullptr) {
+    return std::nullopt;
+  }
+  std::string output;
+  std::array<char, 256> buffer{};
+  while (fgets(buffer.data(), static_cast<int>(buffer.size()), pipe) != nullptr) {
+    output += buffer.data();
+  }
+  const int status = pclose(pipe);
+  if (status != 0) {
+    return std::nullopt;
+  }
+  const auto line = util::trim(std::string_view(output).substr(0, output.find('\n')));
+  if (line.empty()) {
+    return std::nullopt;
+  }
+  return std::string(line);
+}
+
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.starts_with("model name")) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) {
+        return std::string(util::trim(std::string_view(line).substr(colon + 1)));
+      }
+    }
+  }
+  return "unknown CPU";
+}
+
+}  // namespace
+
+std::string utc_now_iso() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text.data();
+}
+
+bool is_iso_time(std::string_view text) {
+  // YYYY-MM-DD, optionally followed by 'T' or ' ' and a time.
+  if (text.size() < 10) {
+    return false;
+  }
+  for (std::size_t i = 0; i < 10; ++i) {
+    const bool dash = i == 4 || i == 7;
+    if (dash ? text[i] != '-' : std::isdigit(static_cast<unsigned char>(text[i])) == 0) {
+      return false;
+    }
+  }
+  return text.size() == 10 || ((text[10] == 'T' || text[10] == ' ') && text.size() >= 16);
+}
+
+std::optional<std::string> git_commit() { return first_output_line("git rev-parse HEAD 2>/dev/null"); }
+
+std::optional<std::string> git_branch() {
+  auto branch = first_output_line("git rev-parse --abbrev-ref HEAD 2>/dev/null");
+  if (branch && *branch == "HEAD") {
+    return std::nullopt;  // detached
+  }
+  return branch;
+}
+
+std::string machine_description(std::string_view host, std::string_view cpu_model, std::string_view kernel) {
+  return fmt::format("{} | {} | {}", host, cpu_model, kernel);
+}
+
+std::string local_machine() {
+  std::array<char, 256> host{};
+  if (gethostname(host.data(), host.size() - 1) != 0) {
+    host[0] = '\0';
+  }
+  utsname names{};
+  const std::string kernel = uname(&names) == 0 ? names.release : "unknown kernel";
+  return machine_description(host.data(), cpu_model(), kernel);
+}
+
+std::string machine_id(std::string_view machine) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const char c : machine) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", hash);
+}
+
+}  // namespace perfduel::history

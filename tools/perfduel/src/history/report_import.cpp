@@ -1,0 +1,99 @@
+#include "history/report_import.hpp"
+
+#include <fmt/core.h>
+
+#include "history/provenance.hpp"
+
+namespace perfduel::history {
+
+namespace {
+
+std::optional<double> optional_number(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_number()) {
+    return std::nullopt;
+  }
+  return it->get<double>();
+}
+
+std::optional<std::string> optional_string(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_string()) {
+    return std::nullopt;
+  }
+  return it->get<std::string>();
+}
+
+}  // namespace
+
+util::Expected<Record> record_from_report(const nlohmann::json& report, std::string_view source) {
+  const auto failure = [&](const std::string& what) {
+    return util::Expected<Record>::failure(fmt::format("{}: {}", source, what));
+  };
+  if (!report.is_object() || !report.contains("metrics") || !report.at("metrics").is_array()) {
+    return failure("not a perfduel compare report (no \"metrics\" array; write one with `perfduel compare --json`)");
+  }
+  Record record;
+  record.source = "report";
+  record.verdict = optional_string(report, "verdict");
+  record.perfduel_version = optional_string(report, "perfduel_version");
+  if (auto started = optional_string(report, "started"); started && is_iso_time(*started)) {
+    record.recorded_at = *started;
+  }
+  if (const auto env = report.find("environment"); env != report.end() && env->is_object()) {
+    const auto host = optional_string(*env, "host");
+    const auto cpu = optional_string(*env, "cpu_model");
+    const auto kernel = optional_string(*env, "kernel");
+    if (host || cpu || kernel) {
+      record.machine = machine_description(host.value_or("?"), cpu.value_or("?"), kernel.value_or("?"));
+    }
+  }
+
+  const auto& metrics = report.at("metrics");
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    const auto& metric = metrics[i];
+    const auto name = metric.is_object() ? optional_string(metric, "name") : std::nullopt;
+    if (!name) {
+      return failure(fmt::format("metric {} has no \"name\"", i));
+    }
+    const auto candidate = optional_number(metric, "candidate_median");
+    if (!candidate) {
+      return failure(fmt::format("metric \"{}\" has no \"candidate_median\"", *name));
+    }
+    Measurement m;
+    m.metric = *name;
+    m.value = *candidate;
+    m.unit = optional_string(metric, "unit");
+    m.direction = optional_string(metric, "direction");
+    m.baseline = optional_number(metric, "baseline_median");
+    m.change = optional_number(metric, "change");
+    if (const auto ci = metric.find("ci"); ci != metric.end() && ci->is_array() && ci->size() == 2 &&
+                                          (*ci)[0].is_number() && (*ci)[1].is_number()) {
+      m.ci_low = (*ci)[0].get<double>();
+      m.ci_high = (*ci)[1].get<double>();
+    }
+    m.verdict = optional_string(metric, "verdict");
+    record.measurements.push_back(std::move(m));
+  }
+
+  // Raw candidate samples of the measured rounds, per metric.
+  if (const auto runs = report.find("runs"); runs != report.end() && runs->is_array()) {
+    for (const auto& run : *runs) {
+      if (!run.is_object() || run.value("side", "") != "candidate" || run.value("warmup", false)) {
+        continue;
+      }
+      const auto values = run.find("values");
+      if (values == run.end() || !values->is_object()) {
+        continue;
+      }
+      for (Measurement& m : record.measurements) {
+        if (const auto v = values->find(m.metric); v != values->end() && v->is_number()) {
+          m.samples.push_back(v->get<double>());
+        }
+      }
+    }
+  }
+  return record;
+}
+
+}  // namespace perfduel::history

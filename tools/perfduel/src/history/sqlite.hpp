@@ -1,0 +1,88 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <sqlite3.h>
+
+#include "util/expected.hpp"
+
+// A small RAII layer over the SQLite C API: a connection, prepared statements, and errors
+// as messages rather than result codes.
+namespace perfduel::history {
+
+// The value of an Expected that carries no value.
+struct Done {};
+
+// Whether opening may create a missing database file.
+enum class CreateFile { yes, no };
+
+class Statement {
+public:
+  // Binds `value` to the 1-based parameter `index`; none binds NULL.
+  void bind(int index, double value);
+  void bind(int index, std::int64_t value);
+  void bind(int index, std::string_view value);
+  void bind(int index, const std::optional<double>& value);
+  void bind(int index, const std::optional<std::string>& value);
+
+  // Makes the statement ready to run again with new bindings.
+  void reset();
+
+  // Runs the statement one step: true when a row is ready, false when done.
+  util::Expected<bool> step();
+
+  // Column `index` (0-based) of the current row.
+  double column_double(int index) const;
+  std::int64_t column_int64(int index) const;
+  std::string column_text(int index) const;
+  std::optional<double> column_optional_double(int index) const;
+  bool column_is_null(int index) const;
+
+private:
+  friend class Database;
+  struct Finalizer {
+    void operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
+  };
+  Statement(sqlite3* database, sqlite3_stmt* statement) : m_database(database), m_statement(statement) {}
+
+  sqlite3* m_database;
+  std::unique_ptr<sqlite3_stmt, Finalizer> m_statement;
+};
+
+class Database {
+public:
+  // Opens `path` for reading and writing; `create` says whether a missing file is created.
+  static util::Expected<Database> open(const std::filesystem::path& path, CreateFile create);
+
+  // Runs `sql` (one or more statements, no results).
+  util::Expected<Done> execute(std::string_view sql);
+
+  // Compiles `sql`.
+  util::Expected<Statement> prepare(std::string_view sql);
+
+  // Runs `sql`, which yields one integer (a PRAGMA, a count).
+  util::Expected<std::int64_t> query_int(std::string_view sql);
+
+  // Waits up to `milliseconds` for another connection's lock instead of failing at once.
+  void set_busy_timeout(int milliseconds);
+
+  std::int64_t last_insert_rowid() const { return sqlite3_last_insert_rowid(m_database.get()); }
+
+  // The message of the last failure on this connection.
+  std::string error_message() const { return sqlite3_errmsg(m_database.get()); }
+
+private:
+  struct Closer {
+    void operator()(sqlite3* database) const { sqlite3_close_v2(database); }
+  };
+  explicit Database(sqlite3* database) : m_database(database) {}
+
+  std::unique_ptr<sqlite3, Closer> m_database;
+};
+
+}  // namespace perfduel::history

@@ -1,0 +1,205 @@
+#include "report/json_report.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "util/error.hpp"
+
+namespace perfduel {
+
+namespace {
+
+const char* direction_name(Direction direction) {
+  return direction == Direction::lower_is_better ? "lower" : "higher";
+}
+
+nlohmann::ordered_json metric_to_json(const MetricResult& result) {
+  nlohmann::ordered_json json;
+  const auto& spec = result.spec;
+  json["name"] = spec.name;
+  json["unit"] = spec.unit;
+  json["direction"] = direction_name(spec.direction);
+  json["gated"] = spec.gating == Gating::gated;
+  json["baseline_median"] = result.baseline_median;
+  json["candidate_median"] = result.candidate_median;
+  const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
+  json["change"] = has_interval || result.estimate.status == stats::EstimateStatus::unstable
+                       ? nlohmann::ordered_json(result.change)
+                       : nlohmann::ordered_json(nullptr);
+  json["ci"] = has_interval ? nlohmann::ordered_json::array({result.ci.lo, result.ci.hi})
+                            : nlohmann::ordered_json(nullptr);
+  json["confidence"] = result.confidence;
+  json["threshold"] = spec.threshold;
+  json["tolerance"] = spec.tolerance;
+  json["verdict"] = to_string(result.verdict);
+  json["rounds"] = result.estimate.rounds;
+  const auto& estimate = result.estimate;
+  json["estimator"] = {{"batch_size", estimate.batch_size},
+                       {"batches", estimate.batches},
+                       {"lag1", std::isfinite(estimate.lag1) ? nlohmann::ordered_json(estimate.lag1) : nullptr},
+                       {"p_value", estimate.p_value},
+                       {"note", estimate.note}};
+  return json;
+}
+
+}  // namespace
+
+namespace {
+constexpr std::pair<DuelEnd, const char*> k_end_names[] = {{DuelEnd::decided, "decided"},
+                                                           {DuelEnd::round_budget, "round-budget"},
+                                                           {DuelEnd::time_budget, "time-budget"},
+                                                           {DuelEnd::benchmark_failed, "benchmark-failed"},
+                                                           {DuelEnd::interrupted, "interrupted"}};
+}  // namespace
+
+std::string to_string(DuelEnd end) {
+  for (const auto& [value, name] : k_end_names) {
+    if (value == end) {
+      return name;
+    }
+  }
+  return "decided";
+}
+
+DuelEnd duel_end_from_string(const std::string& text) {
+  for (const auto& [value, name] : k_end_names) {
+    if (text == name) {
+      return value;
+    }
+  }
+  return DuelEnd::decided;
+}
+
+std::string overall_verdict(const DuelOutcome& outcome) {
+  if (outcome.end == DuelEnd::benchmark_failed) {
+    return "error";
+  }
+  if (outcome.end == DuelEnd::interrupted) {
+    return "interrupted";
+  }
+  return to_string(outcome.analysis.verdict);
+}
+
+nlohmann::ordered_json report_to_json(const RunSummary& summary) {
+  const auto& config = *summary.config;
+  const auto& outcome = *summary.outcome;
+  nlohmann::ordered_json json;
+  json["perfduel_version"] = PERFDUEL_VERSION;
+  json["verdict"] = overall_verdict(outcome);
+  json["exit_code"] = to_int(summary.exit_code);
+  if (!outcome.failure.empty()) {
+    json["error"] = outcome.failure;
+    json["error_stderr"] = outcome.failure_stderr;
+  }
+  json["end"] = to_string(outcome.end);
+  json["started"] = summary.started;
+  json["elapsed_seconds"] = outcome.elapsed_seconds;
+  json["measured_rounds"] = outcome.analysis.measured_rounds;
+  json["seed"] = outcome.seed;
+  json["baseline"] = {{"command", config.baseline ? config.baseline->argv : std::vector<std::string>{}}};
+  json["candidate"] = {{"command", config.candidate ? config.candidate->argv : std::vector<std::string>{}}};
+  auto metrics = nlohmann::ordered_json::array();
+  for (const auto& result : outcome.analysis.metrics) {
+    metrics.push_back(metric_to_json(result));
+  }
+  json["metrics"] = metrics;
+  json["notes"] = outcome.analysis.notes;
+  json["config"] = nlohmann::ordered_json::parse(config_to_json(config));
+  const auto& environment = summary.environment;
+  json["environment"] = {{"host", environment.host},         {"cpu_model", environment.cpu_model},
+                         {"cpu_count", environment.cpu_count}, {"kernel", environment.kernel},
+                         {"load", environment.load},           {"governor", environment.governor}};
+  auto runs = nlohmann::ordered_json::array();
+  for (const auto& run : outcome.runs) {
+    nlohmann::ordered_json values;
+    for (std::size_t m = 0; m < config.metrics.size() && m < run.values.size(); ++m) {
+      values[config.metrics[m].name] = run.values[m];
+    }
+    runs.push_back({{"round", run.round},
+                    {"side", run.side == Side::baseline ? "baseline" : "candidate"},
+                    {"warmup", run.warmup},
+                    {"values", values}});
+  }
+  json["runs"] = runs;
+  return json;
+}
+
+void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_json& json) {
+  auto temporary = path;
+  temporary += fmt::format(".tmp.{}", ::getpid());
+  {
+    std::ofstream file(temporary);
+    if (!file) {
+      throw Error(fmt::format("{}: cannot write the report (does the directory exist?)", path.string()));
+    }
+    file << json.dump(2) << '\n';
+    if (!file.flush()) {
+      throw Error(fmt::format("{}: write failed", path.string()));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) {
+    std::filesystem::remove(temporary, ec);
+    throw Error(fmt::format("{}: cannot write the report: {}", path.string(), ec.message()));
+  }
+}
+
+SavedReport load_report(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  if (!file) {
+    throw Error(fmt::format("{}: cannot read the report", path.string()));
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  const auto json = nlohmann::json::parse(text.str(), nullptr, false);
+  if (json.is_discarded() || !json.is_object()) {
+    throw Error(fmt::format("{}: not a JSON report (is it the file written by compare --json?)", path.string()));
+  }
+  for (const char* key : {"config", "runs"}) {
+    if (!json.contains(key)) {
+      throw Error(fmt::format("{}: the report has no \"{}\"; it was not written by perfduel compare --json",
+                              path.string(), key));
+    }
+  }
+  SavedReport report;
+  // The config section uses the YAML file's keys, and JSON is YAML, so the one parser reads both.
+  report.config = parse_config(json["config"].dump(), path.string() + " (config)");
+  report.verdict = json.value("verdict", "");
+  report.end = duel_end_from_string(json.value("end", "decided"));
+  report.failure = json.value("error", "");
+  report.elapsed_seconds = json.value("elapsed_seconds", 0.0);
+  report.seed = json.value("seed", std::uint64_t{0});
+  for (const auto& item : json["runs"]) {
+    RunRecord run;
+    try {
+      run.round = item.at("round").get<int>();
+      run.side = item.at("side").get<std::string>() == "candidate" ? Side::candidate : Side::baseline;
+      run.warmup = item.at("warmup").get<bool>();
+      for (const auto& metric : report.config.metrics) {
+        run.values.push_back(item.at("values").at(metric.name).get<double>());
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(fmt::format("{}: run {} is malformed: {}", path.string(), report.runs.size() + 1, e.what()));
+    }
+    report.runs.push_back(std::move(run));
+  }
+  return report;
+}
+
+std::string now_iso8601() {
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace perfduel

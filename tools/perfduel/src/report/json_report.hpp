@@ -1,0 +1,58 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/config.hpp"
+#include "duel/duel.hpp"
+#include "exit_codes.hpp"
+#include "report/environment.hpp"
+
+namespace perfduel {
+
+// Everything a compare run knows at its end, the input of every report format.
+struct RunSummary {
+  const Config* config = nullptr;
+  const DuelOutcome* outcome = nullptr;
+  Environment environment;
+  std::string started;  // ISO 8601 UTC
+  ExitCode exit_code = ExitCode::pass;
+};
+
+// The overall verdict word of a finished duel: the analysis verdict, or "error" /
+// "interrupted" when the duel did not run to its end.
+std::string overall_verdict(const DuelOutcome& outcome);
+
+// The full JSON report: verdict, per-metric results, notes, the effective config, the
+// environment and every run's raw values, enough for `perfduel analyze` to re-decide.
+nlohmann::ordered_json report_to_json(const RunSummary& summary);
+
+// Writes `json` to `path` atomically (a temporary file renamed into place), so a reader or
+// an interrupted run never sees half a report. Throws perfduel::Error naming the file.
+void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_json& json);
+
+// A saved report read back: its configuration and runs, and the verdict it recorded.
+struct SavedReport {
+  Config config;
+  std::vector<RunRecord> runs;
+  std::string verdict;
+  DuelEnd end = DuelEnd::decided;
+  std::string failure;
+  double elapsed_seconds = 0;
+  std::uint64_t seed = 0;
+};
+
+// The report word for `end` ("decided", "round-budget", ...) and back.
+std::string to_string(DuelEnd end);
+DuelEnd duel_end_from_string(const std::string& text);
+
+// Reads a JSON report written by `compare --json`. Throws perfduel::Error naming `path`.
+SavedReport load_report(const std::filesystem::path& path);
+
+// Current time as ISO 8601 UTC, e.g. 2026-11-21T10:00:00Z.
+std::string now_iso8601();
+
+}  // namespace perfduel

@@ -1,0 +1,196 @@
+#include "report/table.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "util/shell_words.hpp"
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+std::string change_text(const MetricResult& result) {
+  if (result.estimate.status == stats::EstimateStatus::insufficient_data) {
+    return "n/a";
+  }
+  return util::format_percent(result.change);
+}
+
+std::string interval_text(const MetricResult& result) {
+  if (result.estimate.status != stats::EstimateStatus::ok) {
+    return "n/a";
+  }
+  return fmt::format("[{}, {}]", util::format_percent(result.ci.lo), util::format_percent(result.ci.hi));
+}
+
+std::string verdict_text(const MetricResult& result) {
+  auto text = to_string(result.verdict);
+  if (result.spec.gating == Gating::report_only) {
+    text += " (info)";
+  }
+  return text;
+}
+
+std::vector<std::vector<std::string>> rows(const RunSummary& summary) {
+  std::vector<std::vector<std::string>> table;
+  table.push_back({"metric", "baseline", "candidate", "change", "interval", "verdict"});
+  for (const auto& result : summary.outcome->analysis.metrics) {
+    table.push_back({result.spec.name, format_value(result.baseline_median, result.spec.unit),
+                     format_value(result.candidate_median, result.spec.unit), change_text(result),
+                     interval_text(result), verdict_text(result)});
+  }
+  return table;
+}
+
+std::string headline(const RunSummary& summary) {
+  const auto& outcome = *summary.outcome;
+  const auto verdict = overall_verdict(outcome);
+  std::string reason;
+  switch (outcome.end) {
+    case DuelEnd::decided:
+      reason = "every gated interval reached its threshold";
+      break;
+    case DuelEnd::round_budget:
+      reason = "the round budget (max_rounds) ran out";
+      break;
+    case DuelEnd::time_budget:
+      reason = "the time budget (max_seconds) ran out";
+      break;
+    case DuelEnd::benchmark_failed:
+      reason = outcome.failure;
+      break;
+    case DuelEnd::interrupted:
+      reason = "interrupted; partial results";
+      break;
+  }
+  std::string upper = verdict;
+  std::transform(upper.begin(), upper.end(), upper.begin(), [](char c) { return static_cast<char>(std::toupper(c)); });
+  return fmt::format("verdict: {} after {} rounds in {} ({}); exit code {}", upper,
+                     outcome.analysis.measured_rounds, util::format_seconds(outcome.elapsed_seconds), reason,
+                     to_int(summary.exit_code));
+}
+
+std::vector<std::string> notes(const RunSummary& summary) {
+  const auto& config = *summary.config;
+  std::vector<std::string> lines = summary.outcome->analysis.notes;
+  for (const auto& result : summary.outcome->analysis.metrics) {
+    if (result.spec.gating == Gating::gated) {
+      lines.push_back(fmt::format("{}: {:.4g} % interval, threshold {} wide{}", result.spec.name,
+                                  100 * result.confidence, util::format_percent(result.spec.threshold).substr(1),
+                                  result.spec.tolerance > 0
+                                      ? fmt::format(", tolerance ±{}", util::format_percent(result.spec.tolerance).substr(1))
+                                      : ""));
+    } else if (!result.estimate.note.empty()) {
+      lines.push_back(fmt::format("{}: {}", result.spec.name, result.estimate.note));
+    }
+  }
+  if (!config.cpus.empty()) {
+    std::string cpus;
+    for (const int cpu : config.cpus) {
+      cpus += (cpus.empty() ? "" : ",") + std::to_string(cpu);
+    }
+    lines.push_back(fmt::format("runs pinned to CPU {}", cpus));
+  }
+  const auto& load = summary.environment.load;
+  if (!load.empty() && load[0] > 0.5 * summary.environment.cpu_count) {
+    lines.push_back(fmt::format("machine load {:.2f} on {} CPUs: expect wide intervals", load[0],
+                                summary.environment.cpu_count));
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::string format_value(double value, const std::string& unit) {
+  if (unit == "s") {
+    return util::format_seconds(value);
+  }
+  if (unit == "B") {
+    return util::format_bytes(value);
+  }
+  return unit.empty() ? fmt::format("{:.6g}", value) : fmt::format("{:.6g} {}", value, unit);
+}
+
+std::string format_table(const RunSummary& summary) {
+  const auto table = rows(summary);
+  std::vector<std::size_t> widths(table.front().size(), 0);
+  for (const auto& row : table) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      // Count code points, not bytes, so "µs" lines up.
+      const auto length = static_cast<std::size_t>(
+          std::count_if(row[c].begin(), row[c].end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U; }));
+      widths[c] = std::max(widths[c], length);
+    }
+  }
+  std::string text;
+  for (const auto& row : table) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const auto length = static_cast<std::size_t>(
+          std::count_if(row[c].begin(), row[c].end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U; }));
+      const std::string pad(widths[c] - length, ' ');
+      line += (c == 0 || c == row.size() - 1) ? row[c] + pad : pad + row[c];
+      line += c + 1 < row.size() ? "  " : "";
+    }
+    text += std::string(util::trim(line)) + "\n";
+  }
+  for (const auto& note : notes(summary)) {
+    text += "note: " + note + "\n";
+  }
+  if (!summary.outcome->failure_stderr.empty()) {
+    text += "stderr of the failing run (last lines):\n";
+    for (const auto& line : util::split_lines(summary.outcome->failure_stderr)) {
+      text += "  | " + line + "\n";
+    }
+  }
+  text += headline(summary) + "\n";
+  return text;
+}
+
+std::string format_markdown(const RunSummary& summary) {
+  const auto& config = *summary.config;
+  std::string text = fmt::format("### perfduel: {}\n\n", overall_verdict(*summary.outcome));
+  if (config.baseline && config.candidate) {
+    text += fmt::format("Baseline `{}` against candidate `{}`.\n\n", util::join_shell_words(config.baseline->argv),
+                        util::join_shell_words(config.candidate->argv));
+  }
+  const auto table = rows(summary);
+  for (std::size_t r = 0; r < table.size(); ++r) {
+    text += "|";
+    for (const auto& cell : table[r]) {
+      text += " " + cell + " |";
+    }
+    text += "\n";
+    if (r == 0) {
+      text += "|---|---:|---:|---:|---:|---|\n";
+    }
+  }
+  text += "\n";
+  for (const auto& note : notes(summary)) {
+    text += "- " + note + "\n";
+  }
+  text += "\n" + headline(summary) + "\n";
+  return text;
+}
+
+std::string format_ctest_measurements(const RunSummary& summary) {
+  std::string text;
+  const auto tag = [&](const std::string& name, double value) {
+    text += fmt::format("<CTestMeasurement type=\"numeric/double\" name=\"{}\">{:.6g}</CTestMeasurement>\n", name, value);
+  };
+  for (const auto& result : summary.outcome->analysis.metrics) {
+    if (result.estimate.status != stats::EstimateStatus::ok) {
+      continue;
+    }
+    tag(result.spec.name + ".change", result.change);
+    tag(result.spec.name + ".ci_lo", result.ci.lo);
+    tag(result.spec.name + ".ci_hi", result.ci.hi);
+    tag(result.spec.name + ".rounds", static_cast<double>(result.estimate.rounds));
+  }
+  text += "CTEST_FULL_OUTPUT\n";
+  return text;
+}
+
+}  // namespace perfduel

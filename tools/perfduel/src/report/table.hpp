@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+
+#include "report/json_report.hpp"
+
+namespace perfduel {
+
+// `value` in the metric's `unit`: seconds and bytes get human units, others a plain number.
+std::string format_value(double value, const std::string& unit);
+
+// The final table for a terminal or log: metric, baseline, candidate, change, interval,
+// verdict; then notes and a one-line summary.
+std::string format_table(const RunSummary& summary);
+
+// The same content as GitHub-flavoured Markdown, for a pull-request comment or job summary.
+std::string format_markdown(const RunSummary& summary);
+
+// CTest measurement tags (change, ci_lo, ci_hi, rounds per metric) that CDash shows.
+std::string format_ctest_measurements(const RunSummary& summary);
+
+}  // namespace perfduel

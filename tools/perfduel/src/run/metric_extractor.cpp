@@ -1,0 +1,152 @@
+#include "run/metric_extractor.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "stats/descriptive.hpp"
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+using Value = util::Expected<double>;
+
+Value from_regex(const MetricSpec& metric, const std::regex& regex, const std::string& out) {
+  std::smatch match;
+  if (!std::regex_search(out, match, regex) || !match[1].matched) {
+    return Value::failure(fmt::format("no match for regex \"{}\" in the output", metric.pattern));
+  }
+  auto value = util::parse_double(match[1].str());
+  if (!value) {
+    return Value::failure(fmt::format("regex \"{}\" captured \"{}\", which is not a number", metric.pattern, match[1].str()));
+  }
+  return value;
+}
+
+Value from_json_pointer(const MetricSpec& metric, const nlohmann::json& document) {
+  const nlohmann::json::json_pointer pointer(metric.pattern);
+  if (!document.contains(pointer)) {
+    return Value::failure(fmt::format("the JSON output has nothing at {}", metric.pattern));
+  }
+  const auto& value = document.at(pointer);
+  if (!value.is_number()) {
+    return Value::failure(fmt::format("the JSON output has {} at {}, not a number", value.dump(), metric.pattern));
+  }
+  return value.get<double>();
+}
+
+double seconds_per_unit(const std::string& unit) {
+  if (unit == "ns") {
+    return 1e-9;
+  }
+  if (unit == "us") {
+    return 1e-6;
+  }
+  if (unit == "ms") {
+    return 1e-3;
+  }
+  return 1.0;
+}
+
+// Google Benchmark's JSON: {"benchmarks": [{"name", "run_type", "real_time", "cpu_time",
+// "time_unit", <counters>...}]}. With --benchmark_repetitions the same name appears once per
+// repetition; their median is taken so that one repetition's hiccup does not decide.
+Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& document) {
+  if (!document.contains("benchmarks") || !document["benchmarks"].is_array()) {
+    return Value::failure("the output is JSON but not Google Benchmark's (no \"benchmarks\" array); "
+                          "pass --benchmark_format=json");
+  }
+  std::vector<double> values;
+  std::vector<std::string> names;
+  for (const auto& entry : document["benchmarks"]) {
+    const auto name = entry.value("name", "");
+    if (name != metric.benchmark || entry.value("run_type", "iteration") == "aggregate") {
+      if (names.size() < 8 && std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
+      }
+      continue;
+    }
+    if (entry.contains("error_occurred") && entry["error_occurred"].get<bool>()) {
+      return Value::failure(fmt::format("benchmark \"{}\" reported an error: {}", name, entry.value("error_message", "")));
+    }
+    if (!entry.contains(metric.field) || !entry[metric.field].is_number()) {
+      return Value::failure(fmt::format("benchmark \"{}\" has no numeric field \"{}\"", name, metric.field));
+    }
+    double value = entry[metric.field].get<double>();
+    if (metric.field == "real_time" || metric.field == "cpu_time") {
+      value *= seconds_per_unit(entry.value("time_unit", "ns"));
+    }
+    values.push_back(value);
+  }
+  if (values.empty()) {
+    std::string known;
+    for (const auto& name : names) {
+      known += (known.empty() ? "" : ", ") + name;
+    }
+    return Value::failure(fmt::format("no benchmark named \"{}\" in the output (found: {})", metric.benchmark, known));
+  }
+  return stats::median(values);
+}
+
+}  // namespace
+
+MetricExtractor::MetricExtractor(std::span<const MetricSpec> metrics) : m_metrics(metrics) {
+  for (const auto& metric : metrics) {
+    if (metric.source == MetricSource::regex) {
+      m_regexes.emplace_back(std::regex(metric.pattern, std::regex::ECMAScript | std::regex::multiline));
+    } else {
+      m_regexes.emplace_back();
+    }
+  }
+}
+
+util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& run) const {
+  using Result = util::Expected<std::vector<double>>;
+  std::vector<double> values;
+  std::optional<nlohmann::json> document;  // parsed on first need, once per run
+  for (std::size_t i = 0; i < m_metrics.size(); ++i) {
+    const auto& metric = m_metrics[i];
+    Value value = 0.0;
+    switch (metric.source) {
+      case MetricSource::wall_time:
+        value = run.wall_seconds;
+        break;
+      case MetricSource::user_time:
+        value = run.user_seconds;
+        break;
+      case MetricSource::system_time:
+        value = run.system_seconds;
+        break;
+      case MetricSource::max_rss:
+        value = run.max_rss_bytes;
+        break;
+      case MetricSource::regex:
+        value = from_regex(metric, *m_regexes[i], run.out);
+        break;
+      case MetricSource::json_pointer:
+      case MetricSource::google_benchmark:
+        if (!document) {
+          document = nlohmann::json::parse(run.out, nullptr, false);
+        }
+        if (document->is_discarded()) {
+          value = Value::failure(fmt::format("stdout is not valid JSON (starts with \"{}\")",
+                                             util::trim(run.out.substr(0, 40))));
+        } else if (metric.source == MetricSource::json_pointer) {
+          value = from_json_pointer(metric, *document);
+        } else {
+          value = from_google_benchmark(metric, *document);
+        }
+        break;
+    }
+    if (!value) {
+      return Result::failure(fmt::format("metric \"{}\": {}", metric.name, value.error()));
+    }
+    values.push_back(*value);
+  }
+  return values;
+}
+
+}  // namespace perfduel

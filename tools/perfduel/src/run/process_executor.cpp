@@ -1,0 +1,298 @@
+#include "run/process_executor.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/process/v2/environment.hpp>
+#include <boost/process/v2/process.hpp>
+#include <boost/process/v2/start_dir.hpp>
+#include <boost/process/v2/stdio.hpp>
+#include <fmt/format.h>
+
+#include "run/signals.hpp"
+
+extern char** environ;  // NOLINT(readability-redundant-declaration)
+
+namespace perfduel {
+
+namespace bp = boost::process::v2;
+
+namespace {
+
+constexpr std::size_t k_max_stdout_bytes = 64U << 20U;  // metrics come from stdout; keep all of a sane amount
+constexpr std::size_t k_max_stderr_bytes = 64U << 10U;  // only the tail is ever shown
+
+// A pipe whose ends close themselves.
+class Pipe {
+public:
+  Pipe() {
+    if (::pipe2(m_fds.data(), O_CLOEXEC) != 0) {
+      m_fds = {-1, -1};
+    }
+  }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+  ~Pipe() {
+    close_read();
+    close_write();
+  }
+  bool ok() const { return m_fds[0] >= 0; }
+  int read_end() const { return m_fds[0]; }
+  int write_end() const { return m_fds[1]; }
+  void close_read() { close_end(0); }
+  void close_write() { close_end(1); }
+
+private:
+  void close_end(std::size_t end) {
+    if (m_fds[end] >= 0) {
+      ::close(m_fds[end]);
+      m_fds[end] = -1;
+    }
+  }
+  std::array<int, 2> m_fds{-1, -1};
+};
+
+// Runs in the child between fork and exec: its own process group (so a timeout kills
+// everything it started) and the CPU affinity, so the benchmark never runs unpinned.
+struct ChildSetup {
+  const std::vector<int>* cpus;
+
+  template <typename Launcher>
+  bp::error_code on_exec_setup(Launcher& /*launcher*/, const bp::filesystem::path& /*executable*/,
+                               const char* const* /*argv*/) const {
+    if (::setpgid(0, 0) != 0) {
+      return {errno, bp::system_category()};
+    }
+    if (!cpus->empty()) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      for (const int cpu : *cpus) {
+        CPU_SET(cpu, &set);
+      }
+      if (::sched_setaffinity(0, sizeof(set), &set) != 0) {
+        return {errno, bp::system_category()};
+      }
+    }
+    return {};
+  }
+};
+
+std::vector<std::string> merged_environment(const std::map<std::string, std::string>& overrides) {
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    const auto name = text.substr(0, text.find('='));
+    if (overrides.find(std::string(name)) == overrides.end()) {
+      environment.emplace_back(text);
+    }
+  }
+  for (const auto& [name, value] : overrides) {
+    environment.push_back(name + "=" + value);
+  }
+  return environment;
+}
+
+double seconds(const timeval& time) {
+  return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) * 1e-6;
+}
+
+// Appends what is readable on `fd` to `buffer`, keeping at most `cap` bytes (the head for
+// stdout, the tail for stderr). Returns false at end of file.
+bool drain(int fd, std::string& buffer, std::size_t cap, bool keep_tail) {
+  std::array<char, 65536> chunk{};
+  const auto count = ::read(fd, chunk.data(), chunk.size());
+  if (count <= 0) {
+    return count < 0 && (errno == EINTR || errno == EAGAIN);
+  }
+  const auto size = static_cast<std::size_t>(count);
+  if (keep_tail) {
+    buffer.append(chunk.data(), size);
+    if (buffer.size() > cap) {
+      buffer.erase(0, buffer.size() - cap);
+    }
+  } else if (buffer.size() < cap) {
+    buffer.append(chunk.data(), std::min(size, cap - buffer.size()));
+  }
+  return true;
+}
+
+}  // namespace
+
+util::Expected<std::filesystem::path> resolve_program(const std::string& program,
+                                                      const std::filesystem::path& working_directory) {
+  using Result = util::Expected<std::filesystem::path>;
+  std::filesystem::path path;
+  if (program.find('/') == std::string::npos) {
+    path = bp::environment::find_executable(program).string();
+    if (path.empty()) {
+      return Result::failure(fmt::format("'{}': command not found on PATH", program));
+    }
+  } else {
+    path = program;
+    if (path.is_relative() && !working_directory.empty()) {
+      path = working_directory / path;
+    }
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    return Result::failure(fmt::format("'{}': no such file", program));
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    return Result::failure(fmt::format("'{}' is a directory, not a program", program));
+  }
+  if (::access(path.c_str(), X_OK) != 0) {
+    return Result::failure(fmt::format("'{}' is not executable (chmod +x?)", program));
+  }
+  return std::filesystem::absolute(path);
+}
+
+RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limits) {
+  RunResult result;
+  bp::filesystem::path executable;
+  std::vector<std::string> arguments;
+  if (command.launch == Launch::shell) {
+    executable = "/bin/sh";
+    arguments = {"-c", command.argv.front()};
+  } else {
+    auto resolved = resolve_program(command.argv.front(), command.working_directory);
+    if (!resolved) {
+      result.error = resolved.error();
+      return result;
+    }
+    executable = resolved.value().string();
+    arguments.assign(command.argv.begin() + 1, command.argv.end());
+  }
+
+  Pipe out;
+  Pipe err;
+  if (!out.ok() || !err.ok()) {
+    result.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
+    return result;
+  }
+  const bp::filesystem::path directory =
+      (command.working_directory.empty() ? std::filesystem::current_path() : command.working_directory).string();
+  const ChildSetup setup{&limits.cpus};
+
+  boost::asio::io_context context;
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<bp::process> child;
+  try {
+    if (command.environment.empty()) {
+      child.emplace(context, executable, arguments, bp::process_stdio{nullptr, out.write_end(), err.write_end()},
+                    bp::process_start_dir{directory}, setup);
+    } else {
+      child.emplace(context, executable, arguments, bp::process_stdio{nullptr, out.write_end(), err.write_end()},
+                    bp::process_start_dir{directory}, bp::process_environment{merged_environment(command.environment)},
+                    setup);
+    }
+  } catch (const std::exception& e) {
+    result.error = e.what();
+    return result;
+  }
+  out.close_write();
+  err.close_write();
+  const pid_t pid = child->id();
+  // Boost 1.81's process::native_handle() does not compile, so open our own pidfd: it
+  // becomes readable when the child exits and lets one poll() wait for exit, pipes and
+  // timeout together.
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+
+  // One poll loop waits for the exit (pidfd), drains both pipes so the child never blocks
+  // on a full pipe, and watches the deadline and our own interrupt signal.
+  const auto deadline = start + std::chrono::duration<double>(limits.timeout_seconds);
+  bool out_open = true;
+  bool err_open = true;
+  bool exited = false;
+  std::chrono::steady_clock::time_point end;
+  while (!exited) {
+    std::array<pollfd, 4> fds{};
+    fds[0] = {pidfd, POLLIN, 0};
+    fds[1] = {out_open ? out.read_end() : -1, POLLIN, 0};
+    fds[2] = {err_open ? err.read_end() : -1, POLLIN, 0};
+    fds[3] = {interrupt_fd(), POLLIN, 0};
+    const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto wait_ms = static_cast<int>(std::max<std::int64_t>(remaining.count(), 0) + 1);
+    if (pidfd < 0) {
+      wait_ms = std::min(wait_ms, 2);  // kernels before 5.3 have no pidfd: poll for the exit
+    }
+    const int ready = ::poll(fds.data(), fds.size(), wait_ms);
+    if (interrupt_requested()) {
+      result.status = RunStatus::interrupted;
+      break;
+    }
+    if (ready < 0 && errno != EINTR) {
+      result.error = fmt::format("poll failed: {}", std::strerror(errno));
+      break;
+    }
+    if (fds[1].revents != 0) {
+      out_open = drain(out.read_end(), result.out, k_max_stdout_bytes, false);
+    }
+    if (fds[2].revents != 0) {
+      err_open = drain(err.read_end(), result.err, k_max_stderr_bytes, true);
+    }
+    siginfo_t info{};
+    if (fds[0].revents != 0 ||
+        (pidfd < 0 && ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0)) {
+      end = std::chrono::steady_clock::now();
+      exited = true;
+    } else if (std::chrono::steady_clock::now() >= deadline) {
+      result.status = RunStatus::timed_out;
+      break;
+    }
+  }
+
+  // The leader is a zombie now (or still running on timeout/interrupt), so its process
+  // group id cannot have been reused: kill whatever is left of the group.
+  ::kill(-pid, SIGKILL);
+  while (out_open || err_open) {
+    std::array<pollfd, 2> fds{{{out_open ? out.read_end() : -1, POLLIN, 0}, {err_open ? err.read_end() : -1, POLLIN, 0}}};
+    if (::poll(fds.data(), fds.size(), 1000) <= 0) {
+      break;  // a process outside the group still holds the pipe; stop waiting for it
+    }
+    if (fds[0].revents != 0) {
+      out_open = drain(out.read_end(), result.out, k_max_stdout_bytes, false);
+    }
+    if (fds[1].revents != 0) {
+      err_open = drain(err.read_end(), result.err, k_max_stderr_bytes, true);
+    }
+  }
+
+  int status = 0;
+  rusage usage{};
+  while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  child->detach();
+  if (pidfd >= 0) {
+    ::close(pidfd);
+  }  // reaped here with wait4, which Boost.Process's own wait cannot give us
+
+  result.user_seconds = seconds(usage.ru_utime);
+  result.system_seconds = seconds(usage.ru_stime);
+  result.max_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;  // Linux reports KiB
+  if (exited) {
+    result.wall_seconds = std::chrono::duration<double>(end - start).count();
+    if (WIFEXITED(status)) {
+      result.status = RunStatus::exited;
+      result.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+      result.status = RunStatus::signaled;
+      result.signal = WTERMSIG(status);
+    }
+  } else {
+    result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  return result;
+}
+
+}  // namespace perfduel

@@ -1,0 +1,19 @@
+#pragma once
+
+namespace perfduel {
+
+// Installs SIGINT and SIGTERM handlers that record the request instead of ending the
+// process, so the duel can kill its children and write the partial report.
+void install_interrupt_handlers();
+
+// Whether SIGINT or SIGTERM arrived since the handlers were installed.
+bool interrupt_requested();
+
+// A file descriptor that becomes readable when an interrupt arrives (a self-pipe), for
+// poll() loops that wait on a child; -1 before install_interrupt_handlers().
+int interrupt_fd();
+
+// The signal number that arrived (0 if none).
+int interrupt_signal();
+
+}  // namespace perfduel

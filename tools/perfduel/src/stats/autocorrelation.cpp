@@ -1,0 +1,100 @@
+#include "stats/autocorrelation.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "stats/descriptive.hpp"
+
+namespace perfduel::stats {
+
+namespace {
+constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+// Two-sided 95 % normal quantile for the "clearly autocorrelated" test.
+constexpr double k_z95 = 1.959964;
+}  // namespace
+
+double lag1_autocorrelation(std::span<const double> x) {
+  if (x.size() < 3) {
+    return k_nan;
+  }
+  const double m = mean(x);
+  double numerator = 0;
+  double denominator = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double centred = x[i] - m;
+    denominator += centred * centred;
+    if (i + 1 < x.size()) {
+      numerator += centred * (x[i + 1] - m);
+    }
+  }
+  // Exactly zero only when all values are equal; rounding leaves tiny positive sums otherwise.
+  if (!(denominator > 0)) {
+    return k_nan;
+  }
+  return numerator / denominator;
+}
+
+std::vector<double> batch_means(std::span<const double> x, std::size_t batch_size) {
+  std::vector<double> means;
+  if (batch_size == 0 || batch_size > x.size()) {
+    return means;
+  }
+  const std::size_t count = x.size() / batch_size;
+  const std::size_t skip = x.size() - count * batch_size;  // oldest values left out
+  means.reserve(count);
+  for (std::size_t b = 0; b < count; ++b) {
+    means.push_back(mean(x.subspan(skip + b * batch_size, batch_size)));
+  }
+  return means;
+}
+
+bool clearly_autocorrelated(double r, std::size_t count, double limit) {
+  if (std::isnan(r) || count == 0) {
+    return false;
+  }
+  const double chance = k_z95 / std::sqrt(static_cast<double>(count));
+  return std::abs(r) > limit && std::abs(r) > chance;
+}
+
+Batching choose_batching(std::span<const double> x, double limit, std::size_t min_batches) {
+  Batching result;
+  result.batches = x.size();
+  result.lag1 = lag1_autocorrelation(x);
+  result.batch_lag1 = result.lag1;
+  // Undefined r1 (tiny or constant series): nothing to correct.
+  if (std::isnan(result.lag1) || std::abs(result.lag1) <= limit) {
+    return result;
+  }
+  const std::size_t floor_batches = std::max<std::size_t>(min_batches, 2);
+  const std::size_t max_q = x.size() / floor_batches;
+  if (max_q < 2) {
+    if (clearly_autocorrelated(result.lag1, x.size(), limit)) {
+      result.settled = false;
+      result.note = fmt::format(
+          "lag-1 autocorrelation {:.2f} over {} rounds; batching needs at least {} rounds, keep sampling",
+          result.lag1, x.size(), 2 * floor_batches);
+    }
+    return result;
+  }
+  for (std::size_t q = 2; q <= max_q; ++q) {
+    const std::vector<double> means = batch_means(x, q);
+    const double r = lag1_autocorrelation(means);
+    result.batch_size = q;
+    result.batches = means.size();
+    result.batch_lag1 = r;
+    if (std::isnan(r) || std::abs(r) <= limit) {
+      result.note = fmt::format("lag-1 autocorrelation {:.2f}: batched {} rounds per batch, {} batches (batch r1 {:.2f})",
+                                result.lag1, q, means.size(), r);
+      return result;
+    }
+  }
+  result.settled = !clearly_autocorrelated(result.batch_lag1, result.batches, limit);
+  result.note = fmt::format(
+      "lag-1 autocorrelation {:.2f}: even {} rounds per batch ({} batches) leave batch r1 {:.2f}{}", result.lag1,
+      result.batch_size, result.batches, result.batch_lag1, result.settled ? "" : ", keep sampling");
+  return result;
+}
+
+}  // namespace perfduel::stats

@@ -1,0 +1,139 @@
+#include "stats/estimate.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "stats/autocorrelation.hpp"
+#include "stats/descriptive.hpp"
+#include "stats/multiple.hpp"
+#include "stats/robust.hpp"
+
+namespace perfduel::stats {
+
+namespace {
+
+// Medians of consecutive batches, the oldest n mod q values left out as in batch_means.
+std::vector<double> batch_medians(std::span<const double> x, std::size_t batch_size) {
+  std::vector<double> medians;
+  if (batch_size == 0 || batch_size > x.size()) {
+    return medians;
+  }
+  const std::size_t count = x.size() / batch_size;
+  const std::size_t skip = x.size() - count * batch_size;
+  for (std::size_t b = 0; b < count; ++b) {
+    medians.push_back(median(x.subspan(skip + b * batch_size, batch_size)));
+  }
+  return medians;
+}
+
+// Shared start of the mean and median estimators: the log-ratios' lag-1 autocorrelation and
+// the Pilot batching decision, recorded in `result`.
+Batching apply_batching(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
+  Batching batching = choose_batching(d, options.autocorrelation_limit, options.min_batches);
+  result.lag1 = batching.lag1;
+  result.batch_size = batching.batch_size;
+  result.batches = batching.batches;
+  result.note = batching.note;
+  return batching;
+}
+
+// Mean of d with a Student-t interval, on batch means when the rounds are autocorrelated
+// (Pilot). The default: efficient for the near-normal log-ratios of run times.
+void estimate_mean(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
+  const Batching batching = apply_batching(d, options, result);
+  const std::vector<double> units =
+      batching.batch_size > 1 ? batch_means(d, batching.batch_size) : std::vector<double>(d.begin(), d.end());
+  const auto interval = t_interval(units, options.confidence);
+  if (!interval) {
+    result.note = "needs at least 2 rounds for an interval";
+    return;
+  }
+  result.center = interval->mean;
+  result.ci = interval->ci;
+  const double n = static_cast<double>(units.size());
+  result.p_value = t_test_p_value(interval->mean, interval->stddev / std::sqrt(n), n - 1.0, options.null_band);
+  result.status = batching.settled ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+}
+
+// Median of d with the sign-test interval; on batch medians when autocorrelated, since the
+// sign test needs independent values as much as the t interval does.
+void estimate_median(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
+  const Batching batching = apply_batching(d, options, result);
+  const std::vector<double> units =
+      batching.batch_size > 1 ? batch_medians(d, batching.batch_size) : std::vector<double>(d.begin(), d.end());
+  const auto interval = sign_test_interval(units, options.confidence);
+  if (!interval) {
+    result.center = units.empty() ? 0.0 : median(units);
+    result.note = fmt::format("the sign-test interval at {:.4g} % confidence needs more than {} {}",
+                              100 * options.confidence, units.size(), batching.batch_size > 1 ? "batches" : "rounds");
+    return;
+  }
+  result.center = interval->median;
+  result.ci = interval->ci;
+  result.p_value = sign_test_p_value(units, options.null_band);
+  result.status = batching.settled ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+}
+
+void estimate_min(std::span<const double> baseline, std::span<const double> candidate, std::span<const double> d,
+                  const EstimatorOptions& options, Estimate& result) {
+  result.lag1 = lag1_autocorrelation(d);
+  MinOptions min_options;
+  min_options.best_of = options.min_best_of;
+  min_options.confidence = options.confidence;
+  min_options.stability_limit = options.stability_limit;
+  min_options.null_band = options.null_band;
+  const MinEstimate m = min_estimate(baseline, candidate, min_options);
+  result.center = m.center;
+  result.ci = m.ci;
+  result.batch_size = m.batch_size;
+  result.batches = m.batches;
+  result.p_value = m.p_value;
+  result.note = m.note;
+  switch (m.status) {
+    case MinStatus::ok:
+      result.status = EstimateStatus::ok;
+      break;
+    case MinStatus::unstable:
+      result.status = EstimateStatus::unstable;
+      break;
+    case MinStatus::insufficient_data:
+      result.status = EstimateStatus::insufficient_data;
+      break;
+  }
+}
+
+}  // namespace
+
+Estimate estimate(Estimator estimator, std::span<const double> baseline, std::span<const double> candidate,
+                  const EstimatorOptions& options) {
+  Estimate result;
+  auto d = log_ratios(baseline, candidate);
+  if (!d) {
+    // The caller checks values before; should one slip through, say so instead of guessing.
+    result.note = d.error();
+    return result;
+  }
+  result.rounds = d->size();
+  result.batches = d->size();
+  if (d->size() < 2) {
+    result.center = d->empty() ? 0.0 : d.value()[0];
+    result.note = "needs at least 2 rounds for an interval";
+    return result;
+  }
+  switch (estimator) {
+    case Estimator::mean:
+      estimate_mean(*d, options, result);
+      break;
+    case Estimator::median:
+      estimate_median(*d, options, result);
+      break;
+    case Estimator::min:
+      estimate_min(baseline, candidate, *d, options, result);
+      break;
+  }
+  return result;
+}
+
+}  // namespace perfduel::stats

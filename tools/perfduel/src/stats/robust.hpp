@@ -1,0 +1,88 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "stats/paired.hpp"
+
+namespace perfduel::stats {
+
+// 1-based ranks of the order statistics x_(lower) ≤ median ≤ x_(upper) that bound the
+// sign-test interval, and the interval's exact coverage.
+struct OrderStatisticRanks {
+  std::size_t lower = 0;
+  std::size_t upper = 0;
+  double coverage = 0;  // 1 − 2·P(Bin(n, ½) ≤ lower − 1) ≥ the confidence asked for
+};
+
+// The distribution-free interval for a median (Hollander, Wolfe & Chicken, "Nonparametric
+// Statistical Methods", §3.6; Conover, "Practical Nonparametric Statistics", §3.2): with `n`
+// independent values, [x_(k), x_(n−k+1)] covers the median with probability
+// 1 − 2·P(Bin(n, ½) ≤ k − 1), whatever the distribution. k is the largest rank that keeps the
+// coverage ≥ `confidence` (Boost.Math binomial CDF). Empty when even [x_(1), x_(n)] is not
+// enough (n < 6 at 95 %: 1 − 2/2⁶ = 96.9 %, but 1 − 2/2⁵ = 93.8 %).
+std::optional<OrderStatisticRanks> sign_test_ranks(std::size_t n, double confidence);
+
+struct MedianInterval {
+  double median = 0;
+  Interval ci;
+  std::size_t n = 0;
+  double coverage = 0;  // exact coverage of the chosen order statistics
+};
+
+// Median of `x` with the sign-test interval at `confidence`. Chosen over a bootstrap of the
+// median because it is exact for any continuous distribution (heavy tails and spikes
+// included) and needs no resampling. Ties only make it conservative. Empty when n is too
+// small for `confidence` (see sign_test_ranks).
+std::optional<MedianInterval> sign_test_interval(std::span<const double> x, double confidence);
+
+// Two-sided sign-test p-value of the null "the median lies inside `band`": twice the
+// binomial tail of the count beyond the nearer band edge, values equal to the edge dropped
+// (the usual convention for zeros, Conover §3.4), capped at 1. It inverts sign_test_interval:
+// the interval lies outside the band exactly when the p-value is below 1 − coverage. 1 when
+// the sample median is inside the band or no value is off the edge.
+double sign_test_p_value(std::span<const double> x, Interval band);
+
+// Settings of the minimum-based (tim) estimator.
+struct MinOptions {
+  std::size_t best_of = 3;        // k: runs kept per side and batch
+  double confidence = 0.95;
+  double stability_limit = 0.02;  // largest allowed relative gap between the halves
+  Interval null_band;             // log-ratio band of "no change" for the p-value
+};
+
+enum class MinStatus { ok, insufficient_data, unstable };
+
+struct MinEstimate {
+  MinStatus status = MinStatus::insufficient_data;
+  double center = 0;           // mean over batches of ln(best-k mean B / best-k mean A)
+  Interval ci;                 // t interval over the batch log-ratios
+  std::size_t batch_size = 0;  // rounds per batch (2k)
+  std::size_t batches = 0;
+  double halves_gap = 0;       // relative gap between the estimates of the two halves
+  double p_value = 1.0;
+  std::string note;
+};
+
+// The tim method (the min-of-batches estimator of the `tim` benchmarking tool; Chen &
+// Revels, "Robust benchmarking in noisy environments", 2016, argue the same way: interference
+// only ever adds time, so the fastest runs are the least disturbed). Consecutive rounds are
+// cut into batches of q = 2k rounds (k = `options.best_of`; the n mod q oldest left out); in
+// each batch, each side's estimate is the mean of its k fastest runs, i.e. its better half,
+// which drops the upper tail where interference lands yet still averages k values. The batch
+// log-ratio r_j = ln(B_j / A_j) pairs the sides inside the same stretch of time, so drift
+// cancels; the error comes from the spread of r_j across batches (t interval, b − 1 df).
+//
+// Stability check: tim refuses to judge when the estimate from the first half of the batches
+// and from the second half disagree by more than a set distance. In a paired duel, drift that
+// slows both sides cancels in r_j, so the halves of the *ratio* are compared (comparing each
+// side's level would refuse every duel on a drifting machine). Because a bare distance on a
+// noisy estimate would refuse a share of perfectly stable duels by chance, the gap must also
+// exceed its noise (Welch two-sample t-test at 1 %); with fewer than 2 batches per half the
+// check cannot run. Status insufficient_data when there are fewer than 2 batches.
+MinEstimate min_estimate(std::span<const double> baseline, std::span<const double> candidate,
+                         const MinOptions& options);
+
+}  // namespace perfduel::stats

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "util/expected.hpp"
+
+// Minimum-description-length grouping of a series, after FD.io CSIT's `jumpavg` library
+// (BitCountingStats, BitCountingGroupList, classify). A series is split into groups that
+// each look like independent samples of one normal distribution; the partition with the
+// fewest bits wins. The arithmetic follows the reference step by step, so the grouping is
+// the reference's, including which of two equally short partitions is chosen.
+namespace perfduel::trend {
+
+// Count, population average and population standard deviation of some samples: a single
+// value, a run that must stay in one group, or a whole group.
+struct RunStats {
+  std::int64_t size = 0;
+  double avg = 0.0;
+  double stdev = 0.0;
+};
+
+// Which way is better for a metric: throughput is `higher_is_better` (the reference's
+// convention), latency and memory are `lower_is_better`.
+enum class Direction { higher_is_better, lower_is_better };
+
+// How a group's average moved against the previous group's.
+enum class Change { normal, regression, progression };
+
+// "normal", "regression" or "progression".
+std::string_view to_string(Change change);
+
+// Stats of `samples`, merged one by one with the reference's Welford update (so that the
+// last bits agree with it, not only the first fifteen digits).
+RunStats summarize(std::span<const double> samples);
+
+// Stats of `runs` merged in order, as the reference's AvgStdevStats.for_runs.
+RunStats merge_runs(std::span<const RunStats> runs);
+
+// The description length in bits of one group with `stats`, values measured in `unit`,
+// the largest value of the whole series `max_value`, and the average of the group before
+// it `previous_avg` (none for the first group).
+double group_bits(const RunStats& stats, double max_value, double unit, std::optional<double> previous_avg);
+
+// One group of the partition: `start` is the index of its first run in the input, `runs`
+// the number of runs in it.
+struct Group {
+  std::size_t start = 0;
+  std::size_t runs = 0;
+  RunStats stats;
+  double bits = 0.0;
+  Change change = Change::normal;
+};
+
+// The winning partition.
+struct Grouping {
+  std::vector<Group> groups;
+  double unit = 0.0;       // the resolution used (given, or max_value / 8191)
+  double max_value = 0.0;  // the largest sample
+  double total_bits = 0.0;
+};
+
+// Choices of the caller: the resolution `unit` (none: the largest value with 13
+// significant bits, max / 8191, as the reference) and the `direction` of the metric.
+struct GroupingOptions {
+  std::optional<double> unit;
+  Direction direction = Direction::higher_is_better;
+};
+
+// Groups `runs` (each summarised, e.g. by `summarize`) whose largest sample is
+// `max_value`, with `options`. Fails on a non-positive maximum, a non-finite value, an
+// empty run or a bad unit.
+util::Expected<Grouping> group_runs(std::span<const RunStats> runs, double max_value,
+                                    const GroupingOptions& options);
+
+// Groups `runs`, each a list of samples that stays in one group, with `options`.
+util::Expected<Grouping> group_runs(std::span<const std::vector<double>> runs, const GroupingOptions& options);
+
+// Groups single `values`, with `options`.
+util::Expected<Grouping> group_values(std::span<const double> values, const GroupingOptions& options);
+
+}  // namespace perfduel::trend
