@@ -29,6 +29,7 @@ int run_analyze(const AnalyzeOptions& options) {
   summary.config = &saved.config;
   summary.outcome = &outcome;
   summary.started = now_iso8601();
+  summary.environment = saved.environment;
   summary.exit_code = outcome.end == DuelEnd::benchmark_failed ? ExitCode::benchmark_failed
                       : outcome.end == DuelEnd::interrupted    ? ExitCode::interrupted
                                                                : exit_code_for(outcome.analysis.verdict,

@@ -1,12 +1,114 @@
-#include "cli/commands.hpp"
+// `perfduel doctor`: is this machine fit to benchmark? The checks live in report/doctor;
+// this file only reads the options, prints the findings and sets the exit code.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
 
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "report/doctor.hpp"
+#include "report/json_report.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace perfduel::cli {
 
-void add_doctor_command(CLI::App& app, int& /*exit_code*/) {
-  auto* command = app.add_subcommand("doctor", "(not available in this build yet)");
-  command->callback([] { throw Error("the doctor command is not available in this build yet"); });
+namespace {
+
+// Exit codes of `doctor`: warnings and remarks alone do not fail, so a CI job can run it
+// as a gate in front of `ctest -L perf`.
+constexpr int k_exit_fit = 0;
+constexpr int k_exit_unfit = 1;
+
+constexpr const char* k_doctor_footer = R"(Exit codes:
+  0  no check failed (warnings and remarks allowed)
+  1  at least one check failed: results from this machine would not be trustworthy
+  2  usage error (e.g. a bad --cpus list))";
+
+struct DoctorOptions {
+  std::string cpus;
+  std::optional<std::string> json;
+};
+
+void print_findings(const MachineFacts& facts, const std::vector<Finding>& findings) {
+  fmt::print("perfduel doctor: CPU {} ({})\n", format_cpu_list(facts.cpus),
+             facts.selection == CpuSelection::requested ? "from --cpus" : "all online");
+  std::size_t width = 0;
+  for (const auto& finding : findings) {
+    width = std::max(width, finding.check.size());
+  }
+  for (const auto& finding : findings) {
+    fmt::print("  {:<4}  {:<{}}  {}\n", to_string(finding.status), finding.check, width, finding.finding);
+    if (!finding.fix.empty()) {
+      fmt::print("  {:<4}  {:<{}}  fix: {}\n", "", "", width, finding.fix);
+    }
+  }
+  const auto count = [&](CheckStatus status) {
+    return std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.status == status; });
+  };
+  const auto failed = count(CheckStatus::fail);
+  const auto warned = count(CheckStatus::warn);
+  fmt::print("{} failed, {} warning{}: {}\n", failed, warned, warned == 1 ? "" : "s",
+             failed > 0    ? "not fit to benchmark"
+             : warned > 0 ? "fit to benchmark, with caveats"
+                          : "fit to benchmark");
+}
+
+nlohmann::ordered_json findings_to_json(const MachineFacts& facts, const std::vector<Finding>& findings,
+                                        int exit_code) {
+  nlohmann::ordered_json json;
+  json["perfduel_version"] = PERFDUEL_VERSION;
+  json["started"] = now_iso8601();
+  json["cpus"] = facts.cpus;
+  json["cpu_selection"] = facts.selection == CpuSelection::requested ? "requested" : "all_online";
+  json["status"] = std::string(to_string(worst_status(findings)));
+  json["exit_code"] = exit_code;
+  auto checks = nlohmann::ordered_json::array();
+  for (const auto& finding : findings) {
+    checks.push_back({{"check", finding.check},
+                      {"status", std::string(to_string(finding.status))},
+                      {"finding", finding.finding},
+                      {"fix", finding.fix}});
+  }
+  json["checks"] = checks;
+  return json;
+}
+
+int run_doctor(const DoctorOptions& options) {
+  std::vector<int> cpus;
+  if (!options.cpus.empty()) {
+    auto parsed = util::parse_cpu_list(options.cpus);
+    if (!parsed) {
+      throw Error(fmt::format("--cpus: {}", parsed.error()));
+    }
+    cpus = std::move(parsed).value();
+  }
+  const auto facts = read_machine_facts(cpus);
+  const auto findings = diagnose(facts);
+  const int exit_code = worst_status(findings) == CheckStatus::fail ? k_exit_unfit : k_exit_fit;
+  print_findings(facts, findings);
+  if (options.json) {
+    write_json_file(*options.json, findings_to_json(facts, findings, exit_code));
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+void add_doctor_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<DoctorOptions>();
+  auto* command = app.add_subcommand(
+      "doctor",
+      "Check whether this machine is fit to benchmark: CPU governor, turbo, load, pinning, real-time "
+      "priority, perf counters, ASLR, isolated CPUs, SMT, swap. Each finding comes with the fix to type.");
+  command->add_option("--cpus", options->cpus, "check these CPUs, e.g. 2-3 (default: all online CPUs)");
+  command->add_option("--json", options->json, "also write the findings to this file as JSON");
+  command->footer(k_doctor_footer);
+  command->callback([options, &exit_code] { exit_code = run_doctor(*options); });
 }
 
 }  // namespace perfduel::cli

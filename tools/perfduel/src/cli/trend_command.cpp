@@ -1,12 +1,336 @@
-#include "cli/commands.hpp"
+// `perfduel trend`: groups a history series into trends (jumpavg) and reports changes.
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "history/store.hpp"
+#include "trend/compliance.hpp"
+#include "trend/jumpavg.hpp"
+#include "trend/series_input.hpp"
+#include "trend/svg_plot.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace perfduel::cli {
 
-void add_trend_command(CLI::App& app, int& /*exit_code*/) {
-  auto* command = app.add_subcommand("trend", "(not available in this build yet)");
-  command->callback([] { throw Error("the trend command is not available in this build yet"); });
+namespace {
+
+struct TrendOptions {
+  std::optional<std::string> db;
+  std::optional<std::string> input;
+  std::vector<std::string> metrics;
+  std::optional<std::string> branch;
+  std::optional<double> unit;
+  bool higher_is_better = false;
+  bool lower_is_better = false;
+  bool samples = false;
+  std::size_t long_window = 180;
+  std::size_t short_window = 14;
+  std::optional<std::string> json;
+  std::optional<std::string> svg;
+};
+
+// One series to analyse, with what is known of each run (commit, time) for the report.
+struct SeriesJob {
+  std::string name;
+  std::optional<std::string> unit;
+  trend::Direction direction = trend::Direction::lower_is_better;
+  std::string direction_source;  // why this direction
+  trend::Series runs;
+  std::vector<std::string> labels;  // per run, may be empty
+};
+
+struct Result {
+  SeriesJob job;
+  trend::Grouping grouping;
+  trend::Compliance compliance;
+};
+
+std::string_view direction_text(trend::Direction direction) {
+  return direction == trend::Direction::higher_is_better ? "higher is better" : "lower is better";
+}
+
+std::optional<trend::Direction> direction_flag(const TrendOptions& options) {
+  if (options.higher_is_better) {
+    return trend::Direction::higher_is_better;
+  }
+  if (options.lower_is_better) {
+    return trend::Direction::lower_is_better;
+  }
+  return std::nullopt;
+}
+
+std::vector<SeriesJob> jobs_from_input(const TrendOptions& options) {
+  auto series = trend::read_series(*options.input);
+  if (!series) {
+    throw Error(series.error());
+  }
+  SeriesJob job;
+  job.name = options.metrics.empty() ? std::filesystem::path(*options.input).stem().string() : options.metrics.front();
+  job.runs = std::move(series.value());
+  if (const auto flag = direction_flag(options)) {
+    job.direction = *flag;
+    job.direction_source = "option";
+  } else {
+    job.direction_source = "default; --higher-is-better for throughput";
+  }
+  return {std::move(job)};
+}
+
+std::vector<SeriesJob> jobs_from_database(const TrendOptions& options) {
+  const auto path = history::history_path(options.db);
+  auto opened = history::HistoryStore::open(path, history::CreateFile::no);
+  if (!opened) {
+    throw Error(opened.error());
+  }
+  history::HistoryStore& store = opened.value();
+  auto recorded = store.metrics(options.branch);
+  if (!recorded) {
+    throw Error(recorded.error());
+  }
+  std::vector<std::string> names = options.metrics;
+  if (names.empty()) {
+    names = *recorded;
+    if (names.empty()) {
+      throw Error(fmt::format("{}: no measurements recorded{}", path.string(),
+                              options.branch ? fmt::format(" on branch {}", *options.branch) : ""));
+    }
+  }
+  std::vector<SeriesJob> jobs;
+  for (const std::string& name : names) {
+    if (std::find(recorded->begin(), recorded->end(), name) == recorded->end()) {
+      const auto suggestion = util::closest_match(name, *recorded);
+      throw Error(fmt::format("{}: no metric \"{}\"{}{}", path.string(), name,
+                              options.branch ? fmt::format(" on branch {}", *options.branch) : "",
+                              suggestion ? fmt::format(" (did you mean \"{}\"?)", *suggestion) : ""));
+    }
+    auto points = store.series(name, options.branch);
+    if (!points) {
+      throw Error(points.error());
+    }
+    SeriesJob job;
+    job.name = name;
+    std::optional<std::string> stored_direction;
+    for (const history::SeriesPoint& point : *points) {
+      const auto& m = point.measurement;
+      if (options.samples && !m.samples.empty()) {
+        job.runs.push_back(m.samples);
+      } else {
+        job.runs.push_back({m.value});
+      }
+      job.labels.push_back(fmt::format("{} {}", point.commit ? point.commit->substr(0, 10) : "-", point.recorded_at));
+      if (m.unit) {
+        job.unit = m.unit;
+      }
+      if (m.direction) {
+        stored_direction = m.direction;
+      }
+    }
+    if (const auto flag = direction_flag(options)) {
+      job.direction = *flag;
+      job.direction_source = "option";
+    } else if (stored_direction == "higher") {
+      job.direction = trend::Direction::higher_is_better;
+      job.direction_source = "recorded";
+    } else if (stored_direction == "lower") {
+      job.direction = trend::Direction::lower_is_better;
+      job.direction_source = "recorded";
+    } else {
+      job.direction_source = "default";
+    }
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+Result analyse(SeriesJob job, const TrendOptions& options) {
+  auto grouping = trend::group_runs(job.runs, trend::GroupingOptions{options.unit, job.direction});
+  if (!grouping) {
+    throw Error(fmt::format("{}: {}", job.name, grouping.error()));
+  }
+  auto summary = trend::compliance(
+      *grouping, trend::ComplianceOptions{options.long_window, options.short_window, job.direction});
+  if (!summary) {
+    throw Error(fmt::format("{}: {}", job.name, summary.error()));
+  }
+  return Result{std::move(job), std::move(grouping.value()), *summary};
+}
+
+std::string format_value(double value, const std::optional<std::string>& unit) {
+  return unit && !unit->empty() ? fmt::format("{:.6g} {}", value, *unit) : fmt::format("{:.6g}", value);
+}
+
+void print_report(const std::vector<Result>& results, const TrendOptions& options) {
+  fmt::print("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}\n", "Metric", "Last trend", "Runs", "Trend change",
+             "Regr.", "Progr.", "Last group");
+  for (const Result& r : results) {
+    const auto& c = r.compliance;
+    const std::string change = c.trend_change ? util::format_percent(*c.trend_change) : "n/a";
+    const std::string mark = c.last_change == trend::Change::regression ? "  <-- REGRESSION" : "";
+    fmt::print("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}{}\n", r.job.name, format_value(c.last_trend, r.job.unit),
+               c.runs, change, c.regressions, c.progressions, trend::to_string(c.last_change), mark);
+  }
+  for (const Result& r : results) {
+    fmt::print("\n{}: {} runs, {} group{}, {} ({}); trend change against the best trend {}..{} runs ago\n",
+               r.job.name, r.job.runs.size(), r.grouping.groups.size(), r.grouping.groups.size() == 1 ? "" : "s",
+               direction_text(r.job.direction), r.job.direction_source, options.long_window, options.short_window);
+    double previous = 0.0;
+    for (const trend::Group& g : r.grouping.groups) {
+      if (g.change != trend::Change::normal) {
+        const bool recent = g.start + options.short_window >= r.job.runs.size();
+        fmt::print("  {} {:<11} at run {}{}: {} -> {} ({}){}\n", g.change == trend::Change::regression ? "!" : "+",
+                   trend::to_string(g.change), g.start,
+                   g.start < r.job.labels.size() ? fmt::format(" ({})", r.job.labels[g.start]) : "",
+                   format_value(previous, r.job.unit), format_value(g.stats.avg, r.job.unit),
+                   previous != 0.0 ? util::format_percent((g.stats.avg - previous) / previous) : "n/a",
+                   recent ? "  [in the short window]" : "");
+      }
+      previous = g.stats.avg;
+    }
+  }
+}
+
+nlohmann::json result_json(const Result& r, const TrendOptions& options) {
+  nlohmann::json groups = nlohmann::json::array();
+  for (const trend::Group& g : r.grouping.groups) {
+    nlohmann::json group = {{"start", g.start},       {"runs", g.runs},  {"samples", g.stats.size},
+                            {"avg", g.stats.avg},     {"stdev", g.stats.stdev}, {"bits", g.bits},
+                            {"class", trend::to_string(g.change)}};
+    if (g.start < r.job.labels.size()) {
+      group["first_run"] = r.job.labels[g.start];
+    }
+    groups.push_back(std::move(group));
+  }
+  const auto& c = r.compliance;
+  const auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  return {{"metric", r.job.name},
+          {"unit", r.job.unit ? nlohmann::json(*r.job.unit) : nlohmann::json(nullptr)},
+          {"direction", r.job.direction == trend::Direction::higher_is_better ? "higher" : "lower"},
+          {"runs", r.job.runs.size()},
+          {"unit_used", r.grouping.unit},
+          {"max_value", r.grouping.max_value},
+          {"total_bits", r.grouping.total_bits},
+          {"groups", std::move(groups)},
+          {"compliance",
+           {{"last_trend", c.last_trend},
+            {"runs", c.runs},
+            {"samples", c.samples},
+            {"last_class", trend::to_string(c.last_change)},
+            {"reference_trend", optional(c.reference_trend)},
+            {"trend_change", optional(c.trend_change)},
+            {"regressions", c.regressions},
+            {"progressions", c.progressions},
+            {"long", options.long_window},
+            {"short", options.short_window}}}};
+}
+
+void write_file(const std::string& path, const std::string& content) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file || !(file << content)) {
+    throw Error(fmt::format("{}: cannot write the file", path));
+  }
+}
+
+// `path` for metric `name` when several metrics share one --svg option: "trend.svg" becomes
+// "trend-wall_time.svg".
+std::string per_metric_path(const std::string& path, const std::string& name) {
+  const std::filesystem::path p(path);
+  std::string safe;
+  for (const char c : name) {
+    safe += std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '.' ? c : '_';
+  }
+  return (p.parent_path() / (p.stem().string() + "-" + safe + p.extension().string())).string();
+}
+
+void run_trend(const TrendOptions& options, int& exit_code) {
+  if (options.short_window == 0 || options.short_window >= options.long_window) {
+    throw Error(fmt::format("--short ({}) must be at least 1 and less than --long ({})", options.short_window,
+                            options.long_window));
+  }
+  if (options.unit && !(*options.unit > 0.0)) {
+    throw Error(fmt::format("--unit {}: the unit must be a positive number", *options.unit));
+  }
+  if (options.input && options.metrics.size() > 1) {
+    throw Error("--input holds one series: give at most one --metric (it names the series)");
+  }
+  std::vector<SeriesJob> jobs = options.input ? jobs_from_input(options) : jobs_from_database(options);
+  std::vector<Result> results;
+  for (SeriesJob& job : jobs) {
+    if (job.runs.empty()) {
+      throw Error(fmt::format("{}: the series is empty", options.input ? *options.input : job.name));
+    }
+    results.push_back(analyse(std::move(job), options));
+  }
+  print_report(results, options);
+
+  if (options.json) {
+    nlohmann::json document;
+    if (results.size() == 1) {
+      document = result_json(results.front(), options);
+    } else {
+      document["metrics"] = nlohmann::json::array();
+      for (const Result& r : results) {
+        document["metrics"].push_back(result_json(r, options));
+      }
+    }
+    write_file(*options.json, document.dump(2) + "\n");
+  }
+  if (options.svg) {
+    for (const Result& r : results) {
+      trend::TrendPlot plot{fmt::format("{} ({})", r.job.name, direction_text(r.job.direction)),
+                            r.job.unit.value_or(r.job.name), r.job.runs, r.grouping};
+      write_file(results.size() == 1 ? *options.svg : per_metric_path(*options.svg, r.job.name),
+                 trend::render_trend_svg(plot));
+    }
+  }
+
+  bool regression = false;
+  for (const Result& r : results) {
+    regression = regression || r.compliance.last_change == trend::Change::regression;
+  }
+  exit_code = to_int(regression ? ExitCode::regression : ExitCode::pass);
+}
+
+}  // namespace
+
+void add_trend_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<TrendOptions>();
+  auto* command = app.add_subcommand(
+      "trend",
+      "Group a series into trends by minimum description length (FD.io CSIT jumpavg) and report changes. "
+      "Exit code 1 when the last group is a regression.");
+  auto* db = command->add_option(
+      "--db", options->db,
+      fmt::format("History database (default: $PERFDUEL_HISTORY, else ./{})", history::k_default_path));
+  auto* input = command->add_option("--input", options->input,
+                                    "Series file instead of the database: CSV (one value per line) or a JSON array "
+                                    "of numbers and arrays of numbers (an array is a run kept in one group)")
+                    ->check(CLI::ExistingFile);
+  input->excludes(db);
+  command->add_option("--metric", options->metrics, "Metric to analyse (repeatable; default: every recorded metric)");
+  command->add_option("--branch", options->branch, "Only records of this branch")->excludes(input);
+  command->add_flag("--samples", options->samples,
+                    "Trend each record's raw samples as a run instead of its median")
+      ->excludes(input);
+  command->add_option("--unit", options->unit, "Resolution of the values (default: largest value / 8191)");
+  auto* higher = command->add_flag("--higher-is-better", options->higher_is_better, "Higher values are better");
+  auto* lower = command->add_flag("--lower-is-better", options->lower_is_better,
+                                  "Lower values are better (the default unless recorded otherwise)");
+  higher->excludes(lower);
+  command->add_option("--long", options->long_window, "Long window in runs for the trend change")
+      ->capture_default_str();
+  command->add_option("--short", options->short_window, "Short window in runs (trend change, anomaly counts)")
+      ->capture_default_str();
+  command->add_option("--json", options->json, "Write groups and compliance as JSON to this file");
+  command->add_option("--svg", options->svg, "Write the trend plot as SVG to this file");
+  command->callback([options, &exit_code] { run_trend(*options, exit_code); });
 }
 
 }  // namespace perfduel::cli

@@ -343,11 +343,11 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
   if (const auto node = root["seed"]) {
     const auto text = reader.scalar(node, "seed");
     try {
-      std::size_t used = 0;
-      config.seed = std::stoull(text, &used);
-      if (used != text.size()) {
+      // Digits only: std::stoull would read "-1" as 2^64 - 1 and skip leading blanks.
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
         throw std::invalid_argument(text);
       }
+      config.seed = std::stoull(text);
     } catch (const std::exception&) {
       reader.fail(node, fmt::format("\"seed\" must be a non-negative whole number, not \"{}\"", text));
     }

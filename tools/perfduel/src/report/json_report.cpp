@@ -176,6 +176,15 @@ SavedReport load_report(const std::filesystem::path& path) {
   report.failure = json.value("error", "");
   report.elapsed_seconds = json.value("elapsed_seconds", 0.0);
   report.seed = json.value("seed", std::uint64_t{0});
+  if (json.contains("environment") && json["environment"].is_object()) {
+    const auto& environment = json["environment"];
+    report.environment.host = environment.value("host", "");
+    report.environment.cpu_model = environment.value("cpu_model", "");
+    report.environment.cpu_count = environment.value("cpu_count", 0);
+    report.environment.kernel = environment.value("kernel", "");
+    report.environment.load = environment.value("load", std::vector<double>{});
+    report.environment.governor = environment.value("governor", "");
+  }
   for (const auto& item : json["runs"]) {
     RunRecord run;
     try {

@@ -43,6 +43,7 @@ struct SavedReport {
   std::string failure;
   double elapsed_seconds = 0;
   std::uint64_t seed = 0;
+  Environment environment;  // of the machine the runs were made on
 };
 
 // The report word for `end` ("decided", "round-budget", ...) and back.

@@ -44,15 +44,18 @@ struct Batching {
 // HAC/Newey-West standard error because it is what the issue asks for, it needs no kernel
 // bandwidth, and the report can say in one line what happened ("q = 4, 37 batches").
 //
-// When the sample is too small to tell (documented rule):
-// - n < 2·`min_batches`: batching cannot keep `min_batches` batches, so the values are used
-//   as they are unless r1 is *clearly* outside the band (clearly_autocorrelated), in which
-//   case `settled` is false and the caller should keep sampling.
-// - n ≥ 2·`min_batches` and |r1| > `limit`: Pilot's rule as published. If no feasible q
-//   reaches the band, the largest feasible q is used; `settled` is false only when its batch
-//   means are still clearly autocorrelated.
-// Batching a series that was independent after all costs only degrees of freedom (a
-// slightly wider interval), never validity, so the trigger is deliberately liberal.
+// When the sample is too small to tell (documented rule, tuned by tests/validation):
+// - n < 2·`min_batches` and |r1| > `limit`: batching cannot keep `min_batches` batches yet,
+//   so `settled` is false and the caller keeps sampling until it can (or r1 falls inside
+//   the band). This costs an independent series a few rounds, never validity.
+// - n ≥ 2·`min_batches`: batch only when r1 is *clearly* outside the band
+//   (clearly_autocorrelated: beyond the band and beyond 1.96/√n). A liberal trigger looked
+//   harmless ("batching only costs degrees of freedom") but is not under the width stopping
+//   rule: switching between unbatched and 20-batch intervals lets the rule stop on whichever
+//   happens to be narrow, and the A/A false-alarm rate rose to 7 % on iid data.
+// - If no feasible q brings the batch means inside the band, `settled` is false (keep
+//   sampling): Pilot's rule taken strictly, since an interval on still-correlated batch means
+//   is too narrow.
 Batching choose_batching(std::span<const double> x, double limit, std::size_t min_batches);
 
 }  // namespace perfduel::stats

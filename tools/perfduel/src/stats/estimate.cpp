@@ -84,6 +84,7 @@ void estimate_min(std::span<const double> baseline, std::span<const double> cand
   min_options.confidence = options.confidence;
   min_options.stability_limit = options.stability_limit;
   min_options.null_band = options.null_band;
+  min_options.min_batches = options.min_batches;
   const MinEstimate m = min_estimate(baseline, candidate, min_options);
   result.center = m.center;
   result.ci = m.ci;

@@ -103,8 +103,9 @@ MinEstimate min_estimate(std::span<const double> baseline, std::span<const doubl
   const std::size_t n = std::min(baseline.size(), candidate.size());
   result.batch_size = q;
   result.batches = n / q;
-  if (result.batches < 2) {
-    result.note = fmt::format("the min estimator needs at least {} rounds (2 batches of {})", 2 * q, q);
+  const std::size_t needed = std::max<std::size_t>(options.min_batches, 2);
+  if (result.batches < needed) {
+    result.note = fmt::format("the min estimator needs at least {} rounds ({} batches of {})", needed * q, needed, q);
     return result;
   }
   const std::size_t skip = n - result.batches * q;  // oldest rounds left out

@@ -184,6 +184,9 @@ std::vector<std::string> split_lines(std::string_view text) {
 
 std::string format_seconds(double seconds) {
   const double magnitude = std::abs(seconds);
+  if (magnitude == 0) {
+    return "0 s";
+  }
   if (magnitude < 1e-6) {
     return fmt::format("{:.1f} ns", seconds * 1e9);
   }

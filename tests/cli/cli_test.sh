@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Black-box tests of the perfduel command line. Each test runs the real driver on
+# fake_bench (tests/programs) and checks the exit code, the output and the JSON report.
+# Usage: cli_test.sh TEST_NAME   (PERFDUEL and FAKE_BENCH name the binaries under test)
+set -u
+: "${PERFDUEL:?set PERFDUEL to the perfduel binary}"
+: "${FAKE_BENCH:?set FAKE_BENCH to the fake_bench binary}"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+
+fail() { echo "FAIL: $*" >&2; echo "--- stdout" >&2; cat out.txt >&2 2>/dev/null; echo "--- stderr" >&2; cat err.txt >&2 2>/dev/null; exit 1; }
+
+# run EXPECTED_EXIT ARGS...: runs perfduel, keeps stdout/stderr in out.txt/err.txt.
+run() {
+  local expected=$1
+  shift
+  "$PERFDUEL" "$@" >out.txt 2>err.txt
+  local code=$?
+  [ "$code" -eq "$expected" ] || fail "exit code $code, expected $expected: perfduel $*"
+}
+# run_either CODE1 CODE2 ARGS...: like run, accepting either exit code (for duels whose
+# verdict may honestly be "inconclusive" on a loaded machine, but must never be a regression).
+run_either() {
+  local first=$1 second=$2
+  shift 2
+  "$PERFDUEL" "$@" >out.txt 2>err.txt
+  local code=$?
+  [ "$code" -eq "$first" ] || [ "$code" -eq "$second" ] || fail "exit code $code, expected $first or $second: perfduel $*"
+}
+expect_out() { grep -qE -- "$1" out.txt || fail "stdout lacks /$1/"; }
+expect_err() { grep -qE -- "$1" err.txt || fail "stderr lacks /$1/"; }
+json() { jq -r "$1" "${2:-report.json}"; }
+
+# A small, fast configuration: the fake benchmark's noise is far below these thresholds.
+quick_config() {
+  cat >gate.yaml <<YAML
+min_rounds: 10
+max_rounds: ${1:-200}
+max_seconds: 60
+warmup: 1
+timeout: ${2:-10s}
+metrics:
+  wall_time: {threshold: 8%, tolerance: 3%}
+YAML
+}
+
+fb="$FAKE_BENCH"
+
+case "$1" in
+  identical_programs_pass)
+    # A/A: the same program on both sides must not be called a regression. The 3 %
+    # tolerance keeps a false alarm far less likely than 1 in 10,000 at this noise.
+    quick_config
+    # On a loaded machine the budget may run out first (77); a regression (1) is a failure.
+    run_either 0 77 compare --config gate.yaml --seed 1 --json report.json -b "$fb --work 4" -n "$fb --work 4"
+    expect_out 'verdict: (NO-CHANGE|INCONCLUSIVE)'
+    case "$(json .verdict)" in no-change|inconclusive) ;; *) fail "report verdict $(json .verdict)" ;; esac
+    ;;
+  double_work_is_a_regression)
+    quick_config
+    run 1 compare --config gate.yaml --seed 2 --json report.json -b "$fb --work 4" -n "$fb --work 8"
+    expect_out '^wall_time .* regression$'
+    expect_out 'verdict: REGRESSION'
+    [ "$(json '.metrics[0].verdict')" = "regression" ] || fail "metric verdict"
+    change=$(json '.metrics[0].change')
+    awk -v c="$change" 'BEGIN { exit !(c > 0.6 && c < 1.4) }' || fail "change $change is not about +100 %"
+    ;;
+  half_work_is_an_improvement)
+    quick_config
+    run 0 compare --config gate.yaml --seed 3 -b "$fb --work 8" -n "$fb --work 4"
+    expect_out 'verdict: IMPROVEMENT'
+    ;;
+  analyze_reproduces_the_verdict)
+    quick_config
+    run 1 compare --config gate.yaml --seed 4 --json report.json -b "$fb --work 3" -n "$fb --work 6"
+    cp out.txt compare.txt
+    run 1 analyze report.json --json again.json
+    [ "$(json .verdict again.json)" = "$(json .verdict)" ] || fail "analyze verdict differs"
+    [ "$(json '.metrics[0].ci' again.json)" = "$(json '.metrics[0].ci')" ] || fail "analyze interval differs"
+    diff <(grep -v '^verdict:' compare.txt) <(grep -v '^verdict:' out.txt) || fail "analyze table differs"
+    ;;
+  report_has_raw_samples_and_environment)
+    quick_config
+    run_either 0 77 compare --config gate.yaml --seed 5 --json report.json --markdown summary.md -b "$fb --work 2" -n "$fb --work 2"
+    rounds=$(json .measured_rounds)
+    [ "$(json '[.runs[] | select(.warmup == false)] | length')" -eq $((2 * rounds)) ] || fail "raw runs missing"
+    [ "$(json '[.runs[] | select(.warmup == true)] | length')" -eq 2 ] || fail "warm-up runs not recorded"
+    [ -n "$(json .environment.kernel)" ] || fail "no kernel in environment"
+    [ "$(json .config.metrics.wall_time.threshold)" = "0.08" ] || fail "config not recorded"
+    grep -q '| wall_time |' summary.md || fail "markdown table missing"
+    ;;
+  regex_json_and_google_benchmark_metrics)
+    cat >gate.yaml <<YAML
+min_rounds: 5
+max_rounds: 50
+metrics:
+  wall_time: {gate: false}
+  score: {regex: 'score: ([0-9.]+)', threshold: 5%}
+YAML
+    run 1 compare --config gate.yaml -q -b "$fb --work 1" -n "$fb --work 1 --score 2"
+    expect_out '^score .* regression$'
+    cat >gate.yaml <<YAML
+min_rounds: 5
+metrics:
+  wall_time: {gate: false}
+  score: {json_pointer: /result/score, direction: higher, threshold: 5%}
+YAML
+    run 1 compare --config gate.yaml -q -b "$fb --work 1 --format json --score 2" -n "$fb --work 1 --format json --score 1"
+    expect_out '^score .* regression$'
+    cat >gate.yaml <<YAML
+min_rounds: 5
+metrics:
+  wall_time: {gate: false}
+  bm: {google_benchmark: BM_Work, field: cpu_time, threshold: 5%}
+YAML
+    run 0 compare --config gate.yaml -q --json report.json -b "$fb --work 1 --format gbench --score 2" -n "$fb --work 1 --format gbench --score 2"
+    # 2 ms in Google Benchmark's own unit is read as seconds.
+    [ "$(json '.metrics[] | select(.name == "bm") | .baseline_median')" = "0.002" ] || fail "gbench value not converted"
+    ;;
+  max_rss_of_100_mib)
+    cat >gate.yaml <<YAML
+min_rounds: 5
+max_rounds: 5
+inconclusive: pass
+YAML
+    run 0 compare --config gate.yaml -q --json report.json -b "$fb --work 0.1 --alloc-mib 100" -n "$fb --work 0.1 --alloc-mib 10"
+    rss=$(json '.metrics[] | select(.name == "max_rss") | .baseline_median')
+    awk -v r="$rss" 'BEGIN { m = r / 1048576; exit !(m >= 100 && m < 110) }' || fail "max RSS $rss is not about 100 MiB"
+    rss=$(json '.metrics[] | select(.name == "max_rss") | .candidate_median')
+    awk -v r="$rss" 'BEGIN { m = r / 1048576; exit !(m >= 10 && m < 20) }' || fail "max RSS $rss is not about 10 MiB"
+    ;;
+  budget_too_small_is_inconclusive)
+    cat >gate.yaml <<YAML
+min_rounds: 3
+max_rounds: 3
+metrics:
+  wall_time: {threshold: 0.01%}
+YAML
+    run 77 compare --config gate.yaml -q --json report.json -b "$fb --work 1 --noise 0.2" -n "$fb --work 1 --noise 0.2"
+    expect_out 'verdict: INCONCLUSIVE .*round budget'
+    sed -i 's/^min_rounds: 3/inconclusive: fail\nmin_rounds: 3/' gate.yaml
+    run 1 compare --config gate.yaml -q -b "$fb --work 1 --noise 0.2" -n "$fb --work 1 --noise 0.2"
+    ;;
+  missing_command)
+    run 2 compare -b "no-such-benchmark --x" -n "$fb"
+    expect_err "^perfduel: error: baseline \(--baseline\): 'no-such-benchmark': command not found on PATH$"
+    touch not-executable
+    run 2 compare -b "$fb" -n "./not-executable"
+    expect_err "'./not-executable' is not executable"
+    run 2 compare -b "$fb 'unterminated" -n "$fb"
+    expect_err "^perfduel: error: --baseline: unterminated single quote"
+    run 2 compare -b "$fb"
+    expect_err "no candidate command"
+    ;;
+  crash_is_reported_and_report_kept)
+    quick_config
+    # The candidate crashes at once; the baseline's run of the same round may already be in.
+    run 3 compare --config gate.yaml --json report.json -b "$fb --work 1" -n "$fb --crash --stderr 'about to crash'"
+    expect_err "^perfduel: error: candidate run in round 1 \(warm-up\): was killed by signal 11 \(Segmentation fault\)$"
+    expect_out '  \| about to crash'
+    [ "$(json .verdict)" = "error" ] || fail "report verdict $(json .verdict)"
+    [ "$(json .exit_code)" = "3" ] || fail "report exit code"
+    ;;
+  nonzero_exit_is_reported)
+    quick_config
+    run 3 compare --config gate.yaml -b "$fb --work 1 --exit 4 --stderr 'disk full'" -n "$fb --work 1"
+    expect_err "baseline run in round 1 \(warm-up\): exited with code 4"
+    expect_out 'disk full'
+    ;;
+  hang_times_out)
+    quick_config 200 1s
+    start=$(date +%s)
+    run 3 compare --config gate.yaml -b "$fb --work 1" -n "$fb --hang --tag hang-$$"
+    expect_err "timed out after 1.000 s and was killed"
+    [ $(( $(date +%s) - start )) -lt 10 ] || fail "timeout took too long"
+    pgrep -f "hang-$$" >/dev/null && fail "the hanging benchmark is still running"
+    ;;
+  missing_metric_is_reported)
+    cat >gate.yaml <<YAML
+metrics:
+  score: {regex: 'points: ([0-9]+)'}
+YAML
+    run 3 compare --config gate.yaml -b "$fb --work 1" -n "$fb --work 1"
+    expect_err "run in round 1 \(warm-up\): metric \"score\": no match for regex \"points: \(\[0-9\]\+\)\" in the output"
+    ;;
+  zero_value_is_reported)
+    cat >gate.yaml <<YAML
+min_rounds: 3
+warmup: 0
+metrics:
+  score: {regex: 'score: ([0-9.]+)'}
+YAML
+    run 3 compare --config gate.yaml --json report.json -b "$fb --work 1 --score 0" -n "$fb --work 1"
+    expect_err 'metric "score": baseline value 0 in round 1; a ratio needs positive values'
+    [ "$(json '.runs | length')" -ge 2 ] || fail "finished runs not kept"
+    ;;
+  config_errors_name_file_and_line)
+    printf 'min_rounds: 10\nwarmup_runs: 3\n' >gate.yaml
+    run 2 compare --config gate.yaml -b "$fb" -n "$fb"
+    expect_err '^perfduel: error: gate.yaml:2: unknown key "warmup_runs" \(did you mean "warmup"\?\)$'
+    printf 'min_rounds: 10\nmetrics: [a, b\n' >gate.yaml
+    run 2 compare --config gate.yaml -b "$fb" -n "$fb"
+    expect_err '^perfduel: error: gate.yaml:[23]: malformed YAML'
+    printf 'order: sideways\n' >gate.yaml
+    run 2 compare --config gate.yaml -b "$fb" -n "$fb"
+    expect_err '^perfduel: error: gate.yaml:1: "order" must be one of random, abba, not "sideways"$'
+    run 2 compare --config missing.yaml -b "$fb" -n "$fb"
+    ;;
+  interrupt_kills_children_and_writes_partial_report)
+    cat >gate.yaml <<YAML
+min_rounds: 100000
+max_rounds: 100000
+warmup: 0
+YAML
+    "$PERFDUEL" compare --config gate.yaml --json report.json -b "$fb --work 2 --tag int-$$" -n "$fb --work 2 --tag int-$$" >out.txt 2>err.txt &
+    pid=$!
+    sleep 3
+    kill -INT "$pid"
+    wait "$pid"
+    code=$?
+    [ "$code" -eq 130 ] || fail "exit code $code after SIGINT, expected 130"
+    expect_err "interrupted by signal 2; children killed, partial report written to report.json"
+    [ "$(json .verdict)" = "interrupted" ] || fail "report verdict $(json .verdict)"
+    [ "$(json '.runs | length')" -gt 10 ] || fail "partial report has too few runs"
+    sleep 0.2
+    pgrep -f "int-$$" >/dev/null && fail "a benchmark process survived"
+    ;;
+  shell_mode)
+    quick_config
+    run_either 0 77 compare --config gate.yaml --shell -q -b "$fb --work 1 | cat >/dev/null" -n "$fb --work 1 | cat >/dev/null"
+    ;;
+  help_lists_exit_codes)
+    run 0 --help
+    expect_out '77 +inconclusive'
+    expect_out '130 +interrupted'
+    run 0 compare --help
+    expect_out '--baseline'
+    ;;
+  *)
+    fail "unknown test $1"
+    ;;
+esac
+echo "ok: $1"

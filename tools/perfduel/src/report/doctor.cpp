@@ -1,0 +1,626 @@
+#include "report/doctor.hpp"
+
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+constexpr const char* k_cpu_dir = "/sys/devices/system/cpu";
+
+// The symbolic name of the errno values the probes meet, so that findings are stable and
+// searchable; anything else falls back to strerror.
+std::string errno_name(int error) {
+  switch (error) {
+    case EPERM: return "EPERM";
+    case EACCES: return "EACCES";
+    case EINVAL: return "EINVAL";
+    case ENOENT: return "ENOENT";
+    case ENODEV: return "ENODEV";
+    case EOPNOTSUPP: return "EOPNOTSUPP";
+    case ENOSYS: return "ENOSYS";
+    case ESRCH: return "ESRCH";
+    default: return std::strerror(error);
+  }
+}
+
+std::string first_word(std::string_view text) {
+  text = util::trim(text);
+  return std::string(text.substr(0, text.find_first_of(" \t\n")));
+}
+
+// The CPUs of a brace expansion for a sysfs path: "cpu3" or "cpu{0,1,4}".
+std::string cpu_glob(const std::vector<int>& cpus) {
+  if (cpus.size() == 1) {
+    return fmt::format("cpu{}", cpus.front());
+  }
+  return fmt::format("cpu{{{}}}", fmt::join(cpus, ","));
+}
+
+// The value of `key` ("SwapTotal:", "pswpin") in a /proc/meminfo or /proc/vmstat text.
+std::optional<double> field_value(const std::string& text, std::string_view key) {
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.starts_with(key) && line.size() > key.size() && (line[key.size()] == ' ' || line[key.size()] == '\t')) {
+      const auto value = util::parse_double(first_word(std::string_view(line).substr(key.size())));
+      if (value) {
+        return *value;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view to_string(CheckStatus status) {
+  switch (status) {
+    case CheckStatus::ok: return "ok";
+    case CheckStatus::info: return "info";
+    case CheckStatus::warn: return "warn";
+    case CheckStatus::fail: return "fail";
+  }
+  return "?";
+}
+
+std::string format_cpu_list(std::vector<int> cpus) {
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  std::string text;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) {
+      ++j;
+    }
+    if (!text.empty()) {
+      text += ',';
+    }
+    text += j == i ? fmt::format("{}", cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+CheckStatus worst_status(const std::vector<Finding>& findings) {
+  auto worst = CheckStatus::ok;
+  for (const auto& finding : findings) {
+    worst = std::max(worst, finding.status);
+  }
+  return worst;
+}
+
+Finding check_governor(const std::vector<CpuFile>& governors) {
+  Finding result{"governor", CheckStatus::ok, "", ""};
+  std::map<std::string, std::vector<int>> by_governor;
+  for (const auto& file : governors) {
+    if (file.content) {
+      by_governor[std::string(util::trim(*file.content))].push_back(file.cpu);
+    }
+  }
+  if (by_governor.empty()) {
+    result.status = CheckStatus::info;
+    result.finding = "no cpufreq interface: the clock is managed by the hypervisor or firmware (virtual machine?)";
+    return result;
+  }
+  std::vector<std::string> others;
+  std::vector<int> to_fix;
+  for (const auto& [governor, cpus] : by_governor) {
+    if (governor != "performance") {
+      others.push_back(fmt::format("\"{}\" on CPU {}", governor, format_cpu_list(cpus)));
+      to_fix.insert(to_fix.end(), cpus.begin(), cpus.end());
+    }
+  }
+  if (others.empty()) {
+    result.finding = fmt::format("governor \"performance\" on CPU {}", format_cpu_list(by_governor.begin()->second));
+    return result;
+  }
+  std::sort(to_fix.begin(), to_fix.end());
+  result.status = CheckStatus::warn;
+  result.finding = fmt::format("governor {} (want \"performance\": others change the clock during a run)",
+                               fmt::join(others, ", "));
+  result.fix = fmt::format("echo performance | sudo tee {}/{}/cpufreq/scaling_governor", k_cpu_dir, cpu_glob(to_fix));
+  return result;
+}
+
+Finding check_turbo(const std::optional<std::string>& intel_no_turbo, const std::optional<std::string>& cpufreq_boost) {
+  Finding result{"turbo", CheckStatus::ok, "", ""};
+  const auto judge = [&](const std::string& file, std::string_view value, std::string_view off, std::string_view on,
+                         const std::string& fix) {
+    value = util::trim(value);
+    if (value == off) {
+      result.finding = fmt::format("turbo boost is off ({} = {})", file, value);
+    } else if (value == on) {
+      result.status = CheckStatus::warn;
+      result.finding =
+          fmt::format("turbo boost is on ({} = {}): the clock follows temperature and the other cores' load", file, value);
+      result.fix = fix;
+    } else {
+      result.status = CheckStatus::info;
+      result.finding = fmt::format("{} reads \"{}\", expected {} or {}", file, value, off, on);
+    }
+  };
+  if (intel_no_turbo) {
+    judge("intel_pstate/no_turbo", *intel_no_turbo, "1", "0",
+          fmt::format("echo 1 | sudo tee {}/intel_pstate/no_turbo", k_cpu_dir));
+  } else if (cpufreq_boost) {
+    judge("cpufreq/boost", *cpufreq_boost, "0", "1", fmt::format("echo 0 | sudo tee {}/cpufreq/boost", k_cpu_dir));
+  } else {
+    result.status = CheckStatus::info;
+    result.finding = "no turbo control (intel_pstate/no_turbo, cpufreq/boost): virtual machine or fixed clock";
+  }
+  return result;
+}
+
+Finding check_load(const std::optional<std::string>& loadavg, int cpu_count) {
+  Finding result{"load", CheckStatus::ok, "", ""};
+  const auto load = loadavg ? util::parse_double(first_word(*loadavg))
+                            : util::Expected<double>::failure("cannot read /proc/loadavg");
+  if (!load || cpu_count <= 0) {
+    result.status = CheckStatus::info;
+    result.finding = load ? "the number of CPUs is unknown" : fmt::format("load unknown: {}", load.error());
+    return result;
+  }
+  const double per_cpu = *load / cpu_count;
+  result.finding = fmt::format("load average {:.2f} (1 min) on {} CPUs, {:.2f} per CPU", *load, cpu_count, per_cpu);
+  if (per_cpu >= k_load_fail_per_cpu) {
+    result.status = CheckStatus::fail;
+    result.finding += ": more runnable tasks than CPUs, runs will wait for a CPU";
+  } else if (per_cpu >= k_load_warn_per_cpu) {
+    result.status = CheckStatus::warn;
+    result.finding += ": other work will disturb the runs";
+  } else {
+    return result;
+  }
+  result.fix = fmt::format("stop other work (top -o %CPU) and wait until the first number of /proc/loadavg is below {:.2f}",
+                           k_load_warn_per_cpu * cpu_count);
+  return result;
+}
+
+Finding check_affinity(const std::vector<AffinityProbe>& probes, CpuSelection selection) {
+  Finding result{"affinity", CheckStatus::ok, "", ""};
+  std::vector<int> pinnable;
+  std::map<int, std::vector<int>> failed;  // errno -> CPUs
+  for (const auto& probe : probes) {
+    if (probe.error == 0) {
+      pinnable.push_back(probe.cpu);
+    } else {
+      failed[probe.error].push_back(probe.cpu);
+    }
+  }
+  if (probes.empty()) {
+    result.status = CheckStatus::info;
+    result.finding = "no CPU to check";
+    return result;
+  }
+  if (failed.empty()) {
+    result.finding = fmt::format("can pin to CPU {}", format_cpu_list(pinnable));
+    return result;
+  }
+  std::vector<std::string> causes;
+  for (const auto& [error, cpus] : failed) {
+    causes.push_back(fmt::format("CPU {} ({}{})", format_cpu_list(cpus), errno_name(error),
+                                 error == EINVAL ? ": outside this process's cpuset or offline" : ""));
+  }
+  result.status = selection == CpuSelection::requested || pinnable.empty() ? CheckStatus::fail : CheckStatus::warn;
+  result.finding = fmt::format("cannot pin to {}", fmt::join(causes, ", "));
+  if (pinnable.empty()) {
+    result.fix = "run where this process may set its CPU affinity (check: taskset -pc $$; Docker: --cpuset-cpus)";
+  } else {
+    result.finding += fmt::format("; can pin to CPU {}", format_cpu_list(pinnable));
+    result.fix = fmt::format("pin to CPUs that work: perfduel compare --cpus {}", format_cpu_list(pinnable));
+  }
+  return result;
+}
+
+Finding check_realtime(int error) {
+  Finding result{"realtime", CheckStatus::ok, "", ""};
+  if (error == 0) {
+    result.finding = "SCHED_FIFO is permitted: runs can get real-time priority";
+    return result;
+  }
+  result.status = CheckStatus::warn;
+  result.finding = fmt::format("SCHED_FIFO is not permitted ({}): runs compete with other tasks at normal priority",
+                               errno_name(error));
+  result.fix =
+      "grant CAP_SYS_NICE (sudo setcap cap_sys_nice+ep \"$(command -v perfduel)\"; Docker: --cap-add=SYS_NICE) or "
+      "raise RLIMIT_RTPRIO (ulimit -r 1)";
+  return result;
+}
+
+Finding check_perf_counters(const std::optional<std::string>& paranoid, const PerfProbe& probe) {
+  Finding result{"perf", CheckStatus::ok, "", ""};
+  const std::string level = paranoid ? std::string(util::trim(*paranoid)) : std::string("unknown");
+  if (probe.error == 0) {
+    if (probe.count == 0) {
+      result.status = CheckStatus::warn;
+      result.finding = fmt::format("the instructions counter opens but counts nothing (perf_event_paranoid = {})", level);
+      result.fix = "expose the hardware PMU to this machine (virtual machines: vPMU, e.g. QEMU -cpu host)";
+    } else {
+      result.finding = fmt::format("the instructions counter works (perf_event_paranoid = {})", level);
+    }
+    return result;
+  }
+  switch (probe.error) {
+    case EACCES:
+    case EPERM: {
+      result.status = CheckStatus::warn;
+      const auto value = util::parse_double(level);
+      if (value && *value > 2) {
+        result.finding = fmt::format("perf counters are closed to unprivileged users (perf_event_paranoid = {}, {})",
+                                     level, errno_name(probe.error));
+        result.fix = "sudo sysctl kernel.perf_event_paranoid=2";
+      } else {
+        result.finding =
+            fmt::format("perf_event_open is refused ({}) although perf_event_paranoid = {}: a seccomp filter "
+                        "or a missing CAP_PERFMON",
+                        errno_name(probe.error), level);
+        result.fix = "Docker: --cap-add=PERFMON (or --security-opt seccomp=unconfined)";
+      }
+      return result;
+    }
+    case ENOENT:
+    case ENODEV:
+    case EOPNOTSUPP:
+      result.status = CheckStatus::info;
+      result.finding = fmt::format("no hardware instructions counter ({}): virtual machine without a virtual PMU?",
+                                   errno_name(probe.error));
+      result.fix = "expose the hardware PMU to this machine (virtual machines: vPMU, e.g. QEMU -cpu host)";
+      return result;
+    case ENOSYS:
+      result.status = CheckStatus::info;
+      result.finding = "the kernel has no perf events (ENOSYS)";
+      return result;
+    default:
+      result.status = CheckStatus::warn;
+      result.finding = fmt::format("perf_event_open failed ({}, perf_event_paranoid = {})", errno_name(probe.error), level);
+      return result;
+  }
+}
+
+// ASLR on is what we want. A fixed layout makes one binary consistently lucky or unlucky
+// with cache and branch-predictor aliasing, a bias that no number of rounds reveals
+// (Mytkowicz et al., "Producing wrong data without doing anything obviously wrong!",
+// ASPLOS 2009); a fresh layout per run turns it into variance that the paired CI
+// accounts for. pyperf's `system tune` enables full randomisation for the same reason.
+Finding check_aslr(const std::optional<std::string>& randomize_va_space) {
+  Finding result{"aslr", CheckStatus::ok, "", ""};
+  if (!randomize_va_space) {
+    result.status = CheckStatus::info;
+    result.finding = "cannot read /proc/sys/kernel/randomize_va_space";
+    return result;
+  }
+  const auto value = util::trim(*randomize_va_space);
+  const auto fix = "echo 2 | sudo tee /proc/sys/kernel/randomize_va_space";
+  if (value == "2") {
+    result.finding = "ASLR is fully on (randomize_va_space = 2): layout luck averages out over the rounds";
+  } else if (value == "1") {
+    result.status = CheckStatus::warn;
+    result.finding = "ASLR is partial (randomize_va_space = 1): the heap start is the same in every run";
+    result.fix = fix;
+  } else if (value == "0") {
+    result.status = CheckStatus::warn;
+    result.finding = "ASLR is off (randomize_va_space = 0): a layout accident becomes a bias no number of rounds shows";
+    result.fix = fix;
+  } else {
+    result.status = CheckStatus::info;
+    result.finding = fmt::format("randomize_va_space reads \"{}\", expected 0, 1 or 2", value);
+  }
+  return result;
+}
+
+Finding check_isolation(const std::optional<std::string>& isolated, const std::vector<int>& cpus,
+                        CpuSelection selection) {
+  Finding result{"isolation", CheckStatus::ok, "", ""};
+  if (!isolated) {
+    result.status = CheckStatus::info;
+    result.finding = "the kernel does not report isolated CPUs";
+    return result;
+  }
+  const auto text = util::trim(*isolated);
+  std::vector<int> isolated_cpus;
+  if (!text.empty()) {
+    auto parsed = util::parse_cpu_list(text);
+    if (!parsed) {
+      result.status = CheckStatus::info;
+      result.finding = fmt::format("cannot read the isolated CPUs: {}", parsed.error());
+      return result;
+    }
+    isolated_cpus = std::move(parsed).value();
+  }
+  const auto is_isolated = [&](int cpu) {
+    return std::find(isolated_cpus.begin(), isolated_cpus.end(), cpu) != isolated_cpus.end();
+  };
+  std::vector<int> not_isolated;
+  std::copy_if(cpus.begin(), cpus.end(), std::back_inserter(not_isolated), [&](int cpu) { return !is_isolated(cpu); });
+  if (isolated_cpus.empty()) {
+    result.status = CheckStatus::info;
+    result.finding = fmt::format("no CPU is isolated: the scheduler may put other tasks on CPU {}",
+                                 format_cpu_list(cpus));
+    const int suggestion = cpus.empty() ? 1 : std::max(1, *std::max_element(cpus.begin(), cpus.end()));
+    result.fix = fmt::format("boot with isolcpus={0} nohz_full={0} and pin the duel there: perfduel compare --cpus {0}", suggestion);
+    return result;
+  }
+  const auto isolated_text = format_cpu_list(isolated_cpus);
+  if (not_isolated.empty()) {
+    result.finding = fmt::format("CPU {} isolated from the scheduler (isolated: {})", format_cpu_list(cpus),
+                                 isolated_text);
+    return result;
+  }
+  if (selection == CpuSelection::all_online) {
+    result.status = CheckStatus::info;
+    result.finding = fmt::format("CPU {} are isolated; an unpinned duel does not use them", isolated_text);
+    result.fix = fmt::format("pin the duel to them: perfduel compare --cpus {}", isolated_text);
+    return result;
+  }
+  result.status = CheckStatus::warn;
+  result.finding = fmt::format("CPU {} not isolated (isolated: {})", format_cpu_list(not_isolated), isolated_text);
+  result.fix = fmt::format("pin the duel to isolated CPUs: perfduel compare --cpus {}", isolated_text);
+  return result;
+}
+
+Finding check_smt(const std::vector<CpuFile>& thread_siblings) {
+  Finding result{"smt", CheckStatus::ok, "", ""};
+  std::vector<int> checked;
+  std::vector<int> shared;          // CPUs under test that share a core
+  std::set<int> siblings_outside;   // their siblings that are not under test
+  std::optional<std::pair<int, std::vector<int>>> example;
+  for (const auto& file : thread_siblings) {
+    if (file.content) {
+      checked.push_back(file.cpu);
+    }
+  }
+  for (const auto& file : thread_siblings) {
+    if (!file.content) {
+      continue;
+    }
+    const auto parsed = util::parse_cpu_list(util::trim(*file.content));
+    if (!parsed) {
+      continue;
+    }
+    std::vector<int> siblings;
+    std::copy_if(parsed->begin(), parsed->end(), std::back_inserter(siblings), [&](int cpu) { return cpu != file.cpu; });
+    if (siblings.empty()) {
+      continue;
+    }
+    shared.push_back(file.cpu);
+    for (const int sibling : siblings) {
+      if (std::find(checked.begin(), checked.end(), sibling) == checked.end()) {
+        siblings_outside.insert(sibling);
+      }
+    }
+    if (!example) {
+      example.emplace(file.cpu, siblings);
+    }
+  }
+  if (checked.empty()) {
+    result.status = CheckStatus::info;
+    result.finding = "the kernel does not report SMT siblings";
+    return result;
+  }
+  if (shared.empty()) {
+    result.finding = fmt::format("no SMT sibling: CPU {} each have a core of their own", format_cpu_list(checked));
+    return result;
+  }
+  result.status = CheckStatus::warn;
+  result.finding = fmt::format("SMT is on: {} of {} CPUs share a core (CPU {} with {}); a busy sibling slows the run",
+                               shared.size(), checked.size(), example->first, format_cpu_list(example->second));
+  result.fix = fmt::format("echo off | sudo tee {}/smt/control", k_cpu_dir);
+  if (!siblings_outside.empty()) {
+    result.fix += fmt::format(", or keep CPU {} idle (isolate them too)",
+                              format_cpu_list(std::vector<int>(siblings_outside.begin(), siblings_outside.end())));
+  }
+  return result;
+}
+
+Finding check_swap(const std::optional<std::string>& meminfo, const std::optional<std::string>& vmstat_before,
+                   const std::optional<std::string>& vmstat_after, double window_seconds) {
+  Finding result{"swap", CheckStatus::ok, "", ""};
+  const auto total = meminfo ? field_value(*meminfo, "SwapTotal:") : std::nullopt;
+  const auto swap_free = meminfo ? field_value(*meminfo, "SwapFree:") : std::nullopt;
+  if (!total || !swap_free) {
+    result.status = CheckStatus::info;
+    result.finding = "cannot read SwapTotal and SwapFree from /proc/meminfo";
+    return result;
+  }
+  if (*total == 0) {
+    result.finding = "no swap configured";
+    return result;
+  }
+  const auto delta = [&](std::string_view key) -> double {
+    if (!vmstat_before || !vmstat_after) {
+      return 0;
+    }
+    const auto before = field_value(*vmstat_before, key);
+    const auto after = field_value(*vmstat_after, key);
+    return before && after ? std::max(0.0, *after - *before) : 0.0;
+  };
+  const double pages_in = delta("pswpin");
+  const double pages_out = delta("pswpout");
+  const double used_bytes = (*total - *swap_free) * 1024.0;  // meminfo counts kB
+  if (pages_in + pages_out > 0) {
+    result.status = CheckStatus::warn;
+    result.finding = fmt::format("the machine is swapping: {:.0f} pages in, {:.0f} out in {:.2f} s ({} of swap in use)",
+                                 pages_in, pages_out, window_seconds, util::format_bytes(used_bytes));
+    result.fix = "free memory (stop other work), or sudo swapoff -a if the RAM suffices";
+    return result;
+  }
+  result.finding = fmt::format("{} of swap in use, no swap traffic in {:.2f} s", util::format_bytes(used_bytes),
+                               window_seconds);
+  return result;
+}
+
+std::vector<Finding> diagnose(const MachineFacts& facts) {
+  return {check_governor(facts.governors),
+          check_turbo(facts.intel_no_turbo, facts.cpufreq_boost),
+          check_load(facts.loadavg, static_cast<int>(facts.online_cpus.size())),
+          check_affinity(facts.affinity, facts.selection),
+          check_realtime(facts.realtime_error),
+          check_perf_counters(facts.perf_event_paranoid, facts.perf),
+          check_aslr(facts.randomize_va_space),
+          check_isolation(facts.isolated, facts.cpus, facts.selection),
+          check_smt(facts.thread_siblings),
+          check_swap(facts.meminfo, facts.vmstat_before, facts.vmstat_after, facts.swap_window_seconds)};
+}
+
+// ---- Reading the real machine ------------------------------------------------------------
+
+namespace {
+
+constexpr auto k_swap_window = std::chrono::milliseconds(250);
+
+std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) {
+    return std::nullopt;
+  }
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (file.bad()) {
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::vector<int> online_cpus() {
+  if (const auto text = read_text(fmt::format("{}/online", k_cpu_dir))) {
+    if (auto cpus = util::parse_cpu_list(util::trim(*text))) {
+      return std::move(cpus).value();
+    }
+  }
+  std::vector<int> cpus(static_cast<std::size_t>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN))));
+  for (std::size_t i = 0; i < cpus.size(); ++i) {
+    cpus[i] = static_cast<int>(i);
+  }
+  return cpus;
+}
+
+std::vector<CpuFile> per_cpu_files(const std::vector<int>& cpus, std::string_view leaf) {
+  std::vector<CpuFile> files;
+  for (const int cpu : cpus) {
+    files.push_back({cpu, read_text(fmt::format("{}/cpu{}/{}", k_cpu_dir, cpu, leaf))});
+  }
+  return files;
+}
+
+// Pins this thread to each CPU in turn and restores the original mask. The doctor is
+// single-threaded and runs nothing in between, so borrowing its own affinity is harmless.
+std::vector<AffinityProbe> probe_affinity(const std::vector<int>& cpus) {
+  const int max_cpu = cpus.empty() ? 0 : *std::max_element(cpus.begin(), cpus.end());
+  const int capacity = std::max(max_cpu + 1, CPU_SETSIZE);
+  const std::size_t size = CPU_ALLOC_SIZE(capacity);
+  cpu_set_t* saved = CPU_ALLOC(capacity);
+  cpu_set_t* single = CPU_ALLOC(capacity);
+  std::vector<AffinityProbe> probes;
+  const bool have_saved = ::sched_getaffinity(0, size, saved) == 0;
+  for (const int cpu : cpus) {
+    CPU_ZERO_S(size, single);
+    CPU_SET_S(static_cast<std::size_t>(cpu), size, single);
+    const int error = ::sched_setaffinity(0, size, single) == 0 ? 0 : errno;
+    probes.push_back({cpu, error});
+  }
+  if (have_saved) {
+    ::sched_setaffinity(0, size, saved);
+  }
+  CPU_FREE(single);
+  CPU_FREE(saved);
+  return probes;
+}
+
+// Tries SCHED_FIFO in a forked child, so this process never runs at real-time priority.
+int probe_realtime() {
+  const pid_t child = ::fork();
+  if (child < 0) {
+    return errno;
+  }
+  if (child == 0) {
+    sched_param parameter{};
+    parameter.sched_priority = 1;
+    ::_exit(::sched_setscheduler(0, SCHED_FIFO, &parameter) == 0 ? 0 : (errno & 0xff));
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) {
+      return errno;
+    }
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : EINVAL;
+}
+
+// Opens a user-space instructions counter on this process and counts a short loop.
+PerfProbe probe_perf() {
+  perf_event_attr attributes{};
+  attributes.size = sizeof(attributes);
+  attributes.type = PERF_TYPE_HARDWARE;
+  attributes.config = PERF_COUNT_HW_INSTRUCTIONS;
+  attributes.disabled = 1;
+  attributes.exclude_kernel = 1;
+  attributes.exclude_hv = 1;
+  const auto fd = static_cast<int>(::syscall(SYS_perf_event_open, &attributes, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  if (fd < 0) {
+    return {errno, 0};
+  }
+  PerfProbe probe;
+  ::ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+  ::ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+  volatile std::uint64_t sink = 0;
+  for (int i = 0; i < 100000; ++i) {
+    sink = sink + static_cast<std::uint64_t>(i);
+  }
+  ::ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+  std::uint64_t count = 0;
+  if (::read(fd, &count, sizeof(count)) != static_cast<ssize_t>(sizeof(count))) {
+    probe.error = errno != 0 ? errno : EINVAL;
+  }
+  probe.count = count;
+  ::close(fd);
+  return probe;
+}
+
+}  // namespace
+
+MachineFacts read_machine_facts(const std::vector<int>& requested) {
+  MachineFacts facts;
+  facts.online_cpus = online_cpus();
+  facts.selection = requested.empty() ? CpuSelection::all_online : CpuSelection::requested;
+  facts.cpus = requested.empty() ? facts.online_cpus : requested;
+  facts.governors = per_cpu_files(facts.cpus, "cpufreq/scaling_governor");
+  facts.intel_no_turbo = read_text(fmt::format("{}/intel_pstate/no_turbo", k_cpu_dir));
+  facts.cpufreq_boost = read_text(fmt::format("{}/cpufreq/boost", k_cpu_dir));
+  facts.loadavg = read_text("/proc/loadavg");
+  facts.affinity = probe_affinity(facts.cpus);
+  facts.realtime_error = probe_realtime();
+  facts.perf_event_paranoid = read_text("/proc/sys/kernel/perf_event_paranoid");
+  facts.perf = probe_perf();
+  facts.randomize_va_space = read_text("/proc/sys/kernel/randomize_va_space");
+  facts.isolated = read_text(fmt::format("{}/isolated", k_cpu_dir));
+  facts.thread_siblings = per_cpu_files(facts.cpus, "topology/thread_siblings_list");
+  facts.meminfo = read_text("/proc/meminfo");
+  const auto start = std::chrono::steady_clock::now();
+  facts.vmstat_before = read_text("/proc/vmstat");
+  std::this_thread::sleep_for(k_swap_window);
+  facts.vmstat_after = read_text("/proc/vmstat");
+  facts.swap_window_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return facts;
+}
+
+}  // namespace perfduel
