@@ -231,6 +231,39 @@ YAML
     quick_config
     run_either 0 77 compare --config gate.yaml --shell -q -b "$fb --work 1 | cat >/dev/null" -n "$fb --work 1 | cat >/dev/null"
     ;;
+  environment_directory_and_pinning)
+    # Each side's command fails (exit 3) unless it sees its environment, its working
+    # directory and its CPU affinity; the last CPU available is used so the test also
+    # shows the pinning is not just the inherited mask.
+    mkdir -p side && touch side/marker
+    last_cpu=$(( $(nproc) - 1 ))
+    cat >gate.yaml <<YAML
+min_rounds: 3
+max_rounds: 3
+inconclusive: pass
+cpus: [$last_cpu]
+baseline:
+  command: 'test "\$PERFDUEL_SIDE" = base && test -f marker && test "\$(awk "/Cpus_allowed_list/ {print \\\$2}" /proc/self/status)" = $last_cpu'
+  shell: true
+  working_directory: side
+  env: {PERFDUEL_SIDE: base}
+candidate:
+  command: ["sh", "-c", 'test "\$PERFDUEL_SIDE" = cand && test -f marker']
+  working_directory: side
+  env: {PERFDUEL_SIDE: cand}
+YAML
+    run 0 compare --config gate.yaml -q
+    if [ "$last_cpu" -gt 0 ]; then
+      # Pinned elsewhere, the baseline's affinity check must fail.
+      run 3 compare --config gate.yaml -q --cpus 0
+      expect_err "baseline run in round 1 \\(warm-up\\): exited with code 1"
+    fi
+    sed -i 's/PERFDUEL_SIDE: cand}/PERFDUEL_SIDE: other}/' gate.yaml
+    run 3 compare --config gate.yaml -q
+    expect_err "candidate run in round 1 \(warm-up\): exited with code 1"
+    run 2 compare --config gate.yaml -q --cpus 4096
+    expect_err "^perfduel: error: --cpus: CPU 4096 is not available to this process"
+    ;;
   help_lists_exit_codes)
     run 0 --help
     expect_out '77 +inconclusive'
