@@ -3,9 +3,9 @@
 // Targets (issue 5): 2,000 points in ≤ 30 ms, 10,000 points in ≤ 1 s.
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
@@ -70,9 +70,11 @@ void time_grouping(const std::string& name, const std::vector<double>& series, i
   }
   std::sort(seconds.begin(), seconds.end());
   std::sort(cpu_seconds.begin(), cpu_seconds.end());
-  fmt::print("{:<8} {:>6} points {:>3} groups   wall median {:8.2f} ms, min {:8.2f} ms   cpu min {:8.2f} ms   ({} runs)\n",
-             name, series.size(), groups, seconds[seconds.size() / 2] * 1e3, seconds.front() * 1e3,
-             cpu_seconds.front() * 1e3, repeats);
+  fmt::print(
+      "{:<8} {:>6} points {:>3} groups   wall median {:8.2f} ms, min {:8.2f} ms   cpu min {:8.2f} ms   ({} "
+      "runs)\n",
+      name, series.size(), groups, seconds[seconds.size() / 2] * 1e3, seconds.front() * 1e3,
+      cpu_seconds.front() * 1e3, repeats);
 }
 
 }  // namespace

@@ -1,13 +1,15 @@
-#include <catch2/catch.hpp>
-
 #include <cmath>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <catch2/catch.hpp>
+
+#include "trend/bit_model.hpp"
 #include "trend/jumpavg.hpp"
 
 using namespace perfduel::trend;
@@ -118,7 +120,8 @@ TEST_CASE("summaries use the reference's merge", "[trend]") {
   CHECK(stats.size == 8);
   CHECK(stats.avg == 5.0);
   CHECK(stats.stdev == 2.0);
-  const std::vector<RunStats> parts{summarize(std::vector<double>{2, 4, 4, 4}), summarize(std::vector<double>{5, 5, 7, 9})};
+  const std::vector<RunStats> parts{summarize(std::vector<double>{2, 4, 4, 4}),
+                                    summarize(std::vector<double>{5, 5, 7, 9})};
   const RunStats merged = merge_runs(parts);
   CHECK(merged.size == 8);
   CHECK(merged.avg == Approx(5.0));
@@ -135,10 +138,71 @@ TEST_CASE("grouping input errors", "[trend]") {
   const auto not_finite = group_values(std::vector<double>{1.0, NAN}, GroupingOptions{});
   REQUIRE_FALSE(not_finite);
   CHECK(not_finite.error() == "value 1 is not finite");
-  const auto bad_unit = group_values(std::vector<double>{1.0}, GroupingOptions{-0.5, Direction::higher_is_better});
+  const auto bad_unit =
+      group_values(std::vector<double>{1.0}, GroupingOptions{-0.5, Direction::higher_is_better});
   REQUIRE_FALSE(bad_unit);
   CHECK(bad_unit.error() == "invalid unit -0.5: it must be a positive number");
   const auto empty_run = group_runs(std::vector<std::vector<double>>{{1.0}, {}}, GroupingOptions{});
   REQUIRE_FALSE(empty_run);
   CHECK(empty_run.error() == "run 1 has no samples");
+}
+
+namespace {
+
+// Compares the fast partition with the exhaustive one, bit for bit.
+void require_same_partition(const std::vector<RunStats>& runs, double max_value, double unit) {
+  const auto fast = partition(runs, max_value, unit);
+  const auto exhaustive = partition_exhaustive(runs, max_value, unit);
+  REQUIRE(fast.size() == exhaustive.size());
+  for (std::size_t g = 0; g < fast.size(); ++g) {
+    CHECK(fast[g].start == exhaustive[g].start);
+    CHECK(fast[g].runs == exhaustive[g].runs);
+    CHECK(fast[g].bits == exhaustive[g].bits);
+    CHECK(fast[g].stats.avg == exhaustive[g].stats.avg);
+    CHECK(fast[g].stats.stdev == exhaustive[g].stats.stdev);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the bounded search chooses exactly the exhaustive partition", "[trend]") {
+  std::mt19937_64 random(20261121);
+  for (int trial = 0; trial < 60; ++trial) {
+    INFO("trial " << trial);
+    const std::size_t count = 5 + random() % 300;
+    std::vector<RunStats> runs;
+    double max_value = 0.0;
+    double level = 1.0 + static_cast<double>(random() % 100);
+    const int kind = trial % 4;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (random() % 40 == 0) {
+        level *= 0.7 + 0.6 * std::uniform_real_distribution<double>(0, 1)(random);
+      }
+      double value = 0.0;
+      if (kind == 0) {
+        value = level * (1.0 + 0.03 * std::normal_distribution<double>(0, 1)(random));
+      } else if (kind == 1) {
+        // Small integers: many equal values, so equal bit counts are likely.
+        value = static_cast<double>(1 + random() % 4);
+      } else if (kind == 2) {
+        value = level;  // constant stretches
+      } else {
+        value = level * (1.0 + 0.5 * std::normal_distribution<double>(0, 1)(random));
+        value = std::fabs(value);
+      }
+      if (kind == 3 && i % 2 == 0) {
+        // A run of a few samples.
+        std::vector<double> samples{value, value * 1.01, value * 0.98};
+        for (const double s : samples) {
+          max_value = std::max(max_value, s);
+        }
+        runs.push_back(summarize(samples));
+      } else {
+        max_value = std::max(max_value, value);
+        runs.push_back(RunStats{1, value, 0.0});
+      }
+    }
+    require_same_partition(runs, max_value, max_value / 8191.0);
+    require_same_partition(runs, max_value, max_value / 100.0);
+  }
 }

@@ -80,8 +80,8 @@ TEST_CASE("batching restores the coverage of the mean's interval under AR(1)", "
     }
     naive_covered += t_interval(d, 0.95)->ci.contains(0.0) ? 1 : 0;
     const Estimate e = estimate(perfduel::Estimator::mean, baseline, candidate, options);
-    // Rarely the largest batches still look clearly correlated by chance: the duel would
-    // keep sampling, so that trial gives no interval to judge.
+    // Sometimes no batch size reaches the band within 20 batches: the duel would keep
+    // sampling, so that trial gives no interval to judge.
     if (e.status != EstimateStatus::ok) {
       ++unsettled;
       continue;
@@ -90,7 +90,8 @@ TEST_CASE("batching restores the coverage of the mean's interval under AR(1)", "
   }
   const double naive = naive_covered / double{k_trials};
   const double batched = batched_covered / double(k_trials - unsettled);
-  CHECK(unsettled < k_trials / 50);
+  // Pilot's rule taken strictly keeps sampling when no q reaches the band (about 4 % here).
+  CHECK(unsettled < k_trials / 10);
   CHECK(naive < 0.82);
   // Pilot's rule stops at the first q whose batch r1 is inside the band, which sometimes
   // happens by chance while some correlation remains: coverage comes close to, not exactly

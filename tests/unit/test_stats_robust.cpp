@@ -85,6 +85,7 @@ TEST_CASE("min estimator finds the ratio of the undisturbed runs", "[stats]") {
     b.push_back(1.1 * std::exp(jitter(rng)) * (i % 4 == 1 ? 5.0 : 1.0));
   }
   MinOptions options;
+  options.min_batches = 2;
   const MinEstimate m = min_estimate(a, b, options);
   REQUIRE(m.status == MinStatus::ok);
   CHECK(m.batch_size == 6);
@@ -103,7 +104,9 @@ TEST_CASE("min estimator refuses to judge when the halves disagree", "[stats]") 
     a.push_back(std::exp(jitter(rng)));
     b.push_back((i < 30 ? 1.0 : 1.08) * std::exp(jitter(rng)));
   }
-  const MinEstimate m = min_estimate(a, b, MinOptions{});
+  MinOptions options;
+  options.min_batches = 2;
+  const MinEstimate m = min_estimate(a, b, options);
   CHECK(m.status == MinStatus::unstable);
   CHECK(m.halves_gap == Approx(0.08).epsilon(0.1));
   CHECK_THAT(m.note, Catch::StartsWith("unstable: the min estimate moved by"));
@@ -113,10 +116,12 @@ TEST_CASE("min estimator degenerate cases", "[stats]") {
   const std::vector<double> few(11, 1.0);
   const MinEstimate m = min_estimate(few, few, MinOptions{});
   CHECK(m.status == MinStatus::insufficient_data);
-  CHECK(m.note == "the min estimator needs at least 12 rounds (2 batches of 6)");
+  CHECK(m.note == "the min estimator needs at least 120 rounds (20 batches of 6)");
   // Identical constant runs: zero spread, a collapsed interval at 0, no doubt in the p-value.
   const std::vector<double> flat(24, 2.0);
-  const MinEstimate z = min_estimate(flat, flat, MinOptions{});
+  MinOptions two;
+  two.min_batches = 2;
+  const MinEstimate z = min_estimate(flat, flat, two);
   REQUIRE(z.status == MinStatus::ok);
   CHECK(z.center == 0.0);
   CHECK(z.ci.width() == 0.0);

@@ -48,12 +48,13 @@ void print_findings(const MachineFacts& facts, const std::vector<Finding>& findi
     }
   }
   const auto count = [&](CheckStatus status) {
-    return std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.status == status; });
+    return std::count_if(findings.begin(), findings.end(),
+                         [&](const Finding& f) { return f.status == status; });
   };
   const auto failed = count(CheckStatus::fail);
   const auto warned = count(CheckStatus::warn);
   fmt::print("{} failed, {} warning{}: {}\n", failed, warned, warned == 1 ? "" : "s",
-             failed > 0    ? "not fit to benchmark"
+             failed > 0   ? "not fit to benchmark"
              : warned > 0 ? "fit to benchmark, with caveats"
                           : "fit to benchmark");
 }
@@ -105,8 +106,10 @@ void add_doctor_command(CLI::App& app, int& exit_code) {
       "doctor",
       "Check whether this machine is fit to benchmark: CPU governor, turbo, load, pinning, real-time "
       "priority, perf counters, ASLR, isolated CPUs, SMT, swap. Each finding comes with the fix to type.");
-  command->add_option("--cpus", options->cpus, "check these CPUs, e.g. 2-3 (default: all online CPUs)");
-  command->add_option("--json", options->json, "also write the findings to this file as JSON");
+  command->add_option("--cpus", options->cpus, "check these CPUs, e.g. 2-3 (default: all online CPUs)")
+      ->type_name("LIST");
+  command->add_option("--json", options->json, "also write the findings to this file as JSON")
+      ->type_name("FILE");
   command->footer(k_doctor_footer);
   command->callback([options, &exit_code] { exit_code = run_doctor(*options); });
 }

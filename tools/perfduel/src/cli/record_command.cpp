@@ -42,7 +42,8 @@ history::Record read_report(const std::string& path) {
   text << file.rdbuf();
   const auto json = nlohmann::json::parse(text.str(), nullptr, false);
   if (json.is_discarded()) {
-    throw Error(fmt::format("{}: not valid JSON (write the report with `perfduel compare --json FILE`)", path));
+    throw Error(
+        fmt::format("{}: not valid JSON (write the report with `perfduel compare --json FILE`)", path));
   }
   auto record = history::record_from_report(json, path);
   if (!record) {
@@ -74,7 +75,8 @@ void run_record(const RecordOptions& options, int& exit_code) {
     throw Error("give either a report file or --metric with --value, not both");
   }
   if (!options.report && !options.metric) {
-    throw Error("nothing to record: give a compare report (perfduel record REPORT.json) or --metric NAME --value V");
+    throw Error(
+        "nothing to record: give a compare report (perfduel record REPORT.json) or --metric NAME --value V");
   }
   if (options.metric && options.values.empty()) {
     throw Error(fmt::format("--metric {} needs at least one --value", *options.metric));
@@ -83,7 +85,8 @@ void run_record(const RecordOptions& options, int& exit_code) {
     throw Error("--value needs --metric NAME");
   }
   if (options.time && !history::is_iso_time(*options.time)) {
-    throw Error(fmt::format("--time \"{}\": write an ISO 8601 time such as 2026-11-21T10:00:00Z", *options.time));
+    throw Error(
+        fmt::format("--time \"{}\": write an ISO 8601 time such as 2026-11-21T10:00:00Z", *options.time));
   }
 
   history::Record record = options.report ? read_report(*options.report) : plain_values(options);
@@ -120,19 +123,26 @@ void run_record(const RecordOptions& options, int& exit_code) {
 void add_record_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<RecordOptions>();
   auto* command = app.add_subcommand(
-      "record", "Append a compare report (or plain measurements) to the history database for `perfduel trend`.");
+      "record",
+      "Append a compare report (or plain measurements) to the history database for `perfduel trend`.");
   command->add_option("report", options->report, "A report written by `perfduel compare --json`")
       ->check(CLI::ExistingFile);
-  command->add_option("--db", options->db,
-                      fmt::format("History database (default: $PERFDUEL_HISTORY, else ./{})", history::k_default_path));
+  command->add_option(
+      "--db", options->db,
+      fmt::format("History database (default: $PERFDUEL_HISTORY, else ./{})", history::k_default_path));
   command->add_option("--commit", options->commit, "Commit measured (default: git rev-parse HEAD)");
-  command->add_option("--branch", options->branch, "Branch measured (default: git rev-parse --abbrev-ref HEAD)");
-  command->add_option("--time", options->time, "When it was measured, ISO 8601 (default: the report's start, else now)");
-  command->add_option("--metric", options->metric, "Record plain measurements of this metric instead of a report");
+  command->add_option("--branch", options->branch,
+                      "Branch measured (default: git rev-parse --abbrev-ref HEAD)");
+  command->add_option("--time", options->time,
+                      "When it was measured, ISO 8601 (default: the report's start, else now)");
+  command->add_option("--metric", options->metric,
+                      "Record plain measurements of this metric instead of a report");
   command->add_option("--value", options->values, "A measurement of --metric (repeat for a run of several)");
   command->add_option("--unit", options->unit, "Unit of the --value measurements (e.g. s, bytes)");
-  auto* higher = command->add_flag("--higher-is-better", options->higher_is_better, "For --metric: higher is better");
-  auto* lower = command->add_flag("--lower-is-better", options->lower_is_better, "For --metric: lower is better");
+  auto* higher =
+      command->add_flag("--higher-is-better", options->higher_is_better, "For --metric: higher is better");
+  auto* lower =
+      command->add_flag("--lower-is-better", options->lower_is_better, "For --metric: lower is better");
   higher->excludes(lower);
   command->callback([options, &exit_code] { run_record(*options, exit_code); });
 }

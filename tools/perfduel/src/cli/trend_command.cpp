@@ -73,7 +73,8 @@ std::vector<SeriesJob> jobs_from_input(const TrendOptions& options) {
     throw Error(series.error());
   }
   SeriesJob job;
-  job.name = options.metrics.empty() ? std::filesystem::path(*options.input).stem().string() : options.metrics.front();
+  job.name = options.metrics.empty() ? std::filesystem::path(*options.input).stem().string()
+                                     : options.metrics.front();
   job.runs = std::move(series.value());
   if (const auto flag = direction_flag(options)) {
     job.direction = *flag;
@@ -125,7 +126,8 @@ std::vector<SeriesJob> jobs_from_database(const TrendOptions& options) {
       } else {
         job.runs.push_back({m.value});
       }
-      job.labels.push_back(fmt::format("{} {}", point.commit ? point.commit->substr(0, 10) : "-", point.recorded_at));
+      job.labels.push_back(
+          fmt::format("{} {}", point.commit ? point.commit->substr(0, 10) : "-", point.recorded_at));
       if (m.unit) {
         job.unit = m.unit;
       }
@@ -174,19 +176,21 @@ void print_report(const std::vector<Result>& results, const TrendOptions& option
     const auto& c = r.compliance;
     const std::string change = c.trend_change ? util::format_percent(*c.trend_change) : "n/a";
     const std::string mark = c.last_change == trend::Change::regression ? "  <-- REGRESSION" : "";
-    fmt::print("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}{}\n", r.job.name, format_value(c.last_trend, r.job.unit),
-               c.runs, change, c.regressions, c.progressions, trend::to_string(c.last_change), mark);
+    fmt::print("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}{}\n", r.job.name,
+               format_value(c.last_trend, r.job.unit), c.runs, change, c.regressions, c.progressions,
+               trend::to_string(c.last_change), mark);
   }
   for (const Result& r : results) {
     fmt::print("\n{}: {} runs, {} group{}, {} ({}); trend change against the best trend {}..{} runs ago\n",
-               r.job.name, r.job.runs.size(), r.grouping.groups.size(), r.grouping.groups.size() == 1 ? "" : "s",
-               direction_text(r.job.direction), r.job.direction_source, options.long_window, options.short_window);
+               r.job.name, r.job.runs.size(), r.grouping.groups.size(),
+               r.grouping.groups.size() == 1 ? "" : "s", direction_text(r.job.direction),
+               r.job.direction_source, options.long_window, options.short_window);
     double previous = 0.0;
     for (const trend::Group& g : r.grouping.groups) {
       if (g.change != trend::Change::normal) {
         const bool recent = g.start + options.short_window >= r.job.runs.size();
-        fmt::print("  {} {:<11} at run {}{}: {} -> {} ({}){}\n", g.change == trend::Change::regression ? "!" : "+",
-                   trend::to_string(g.change), g.start,
+        fmt::print("  {} {:<11} at run {}{}: {} -> {} ({}){}\n",
+                   g.change == trend::Change::regression ? "!" : "+", trend::to_string(g.change), g.start,
                    g.start < r.job.labels.size() ? fmt::format(" ({})", r.job.labels[g.start]) : "",
                    format_value(previous, r.job.unit), format_value(g.stats.avg, r.job.unit),
                    previous != 0.0 ? util::format_percent((g.stats.avg - previous) / previous) : "n/a",
@@ -200,8 +204,12 @@ void print_report(const std::vector<Result>& results, const TrendOptions& option
 nlohmann::json result_json(const Result& r, const TrendOptions& options) {
   nlohmann::json groups = nlohmann::json::array();
   for (const trend::Group& g : r.grouping.groups) {
-    nlohmann::json group = {{"start", g.start},       {"runs", g.runs},  {"samples", g.stats.size},
-                            {"avg", g.stats.avg},     {"stdev", g.stats.stdev}, {"bits", g.bits},
+    nlohmann::json group = {{"start", g.start},
+                            {"runs", g.runs},
+                            {"samples", g.stats.size},
+                            {"avg", g.stats.avg},
+                            {"stdev", g.stats.stdev},
+                            {"bits", g.bits},
                             {"class", trend::to_string(g.change)}};
     if (g.start < r.job.labels.size()) {
       group["first_run"] = r.job.labels[g.start];
@@ -209,7 +217,9 @@ nlohmann::json result_json(const Result& r, const TrendOptions& options) {
     groups.push_back(std::move(group));
   }
   const auto& c = r.compliance;
-  const auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  const auto optional = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
   return {{"metric", r.job.name},
           {"unit", r.job.unit ? nlohmann::json(*r.job.unit) : nlohmann::json(nullptr)},
           {"direction", r.job.direction == trend::Direction::higher_is_better ? "higher" : "lower"},
@@ -309,18 +319,23 @@ void add_trend_command(CLI::App& app, int& exit_code) {
   auto* db = command->add_option(
       "--db", options->db,
       fmt::format("History database (default: $PERFDUEL_HISTORY, else ./{})", history::k_default_path));
-  auto* input = command->add_option("--input", options->input,
-                                    "Series file instead of the database: CSV (one value per line) or a JSON array "
-                                    "of numbers and arrays of numbers (an array is a run kept in one group)")
-                    ->check(CLI::ExistingFile);
+  auto* input =
+      command
+          ->add_option("--input", options->input,
+                       "Series file instead of the database: CSV (one value per line) or a JSON array "
+                       "of numbers and arrays of numbers (an array is a run kept in one group)")
+          ->check(CLI::ExistingFile);
   input->excludes(db);
-  command->add_option("--metric", options->metrics, "Metric to analyse (repeatable; default: every recorded metric)");
+  command->add_option("--metric", options->metrics,
+                      "Metric to analyse (repeatable; default: every recorded metric)");
   command->add_option("--branch", options->branch, "Only records of this branch")->excludes(input);
-  command->add_flag("--samples", options->samples,
-                    "Trend each record's raw samples as a run instead of its median")
+  command
+      ->add_flag("--samples", options->samples,
+                 "Trend each record's raw samples as a run instead of its median")
       ->excludes(input);
   command->add_option("--unit", options->unit, "Resolution of the values (default: largest value / 8191)");
-  auto* higher = command->add_flag("--higher-is-better", options->higher_is_better, "Higher values are better");
+  auto* higher =
+      command->add_flag("--higher-is-better", options->higher_is_better, "Higher values are better");
   auto* lower = command->add_flag("--lower-is-better", options->lower_is_better,
                                   "Lower values are better (the default unless recorded otherwise)");
   higher->excludes(lower);

@@ -137,9 +137,11 @@ private:
 
 CommandSpec read_command(const Reader& reader, const YAML::Node& node, const std::string& side) {
   CommandSpec command;
-  YAML::Node map = node;
-  if (node.IsScalar() || node.IsSequence()) {
-    map = YAML::Node(YAML::NodeType::Map);
+  // The short form (a string or a list) becomes {command: ...} in a fresh node: assigning to a
+  // YAML::Node copied from `node` would overwrite `node` itself, since copies share their data.
+  const bool short_form = node.IsScalar() || node.IsSequence();
+  YAML::Node map = short_form ? YAML::Node(YAML::NodeType::Map) : node;
+  if (short_form) {
     map["command"] = node;
   }
   reader.check_keys(map, k_command_keys, fmt::format("\"{}\"", side));

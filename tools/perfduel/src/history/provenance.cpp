@@ -1,8 +1,5 @@
 #include "history/provenance.hpp"
 
-#include <sys/utsname.h>
-#include <unistd.h>
-
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -10,6 +7,8 @@
 #include <fstream>
 
 #include <fmt/core.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "util/text.hpp"
 
@@ -77,7 +76,9 @@ bool is_iso_time(std::string_view text) {
   return text.size() == 10 || ((text[10] == 'T' || text[10] == ' ') && text.size() >= 16);
 }
 
-std::optional<std::string> git_commit() { return first_output_line("git rev-parse HEAD 2>/dev/null"); }
+std::optional<std::string> git_commit() {
+  return first_output_line("git rev-parse HEAD 2>/dev/null");
+}
 
 std::optional<std::string> git_branch() {
   auto branch = first_output_line("git rev-parse --abbrev-ref HEAD 2>/dev/null");

@@ -31,7 +31,8 @@ util::Expected<Record> record_from_report(const nlohmann::json& report, std::str
     return util::Expected<Record>::failure(fmt::format("{}: {}", source, what));
   };
   if (!report.is_object() || !report.contains("metrics") || !report.at("metrics").is_array()) {
-    return failure("not a perfduel compare report (no \"metrics\" array; write one with `perfduel compare --json`)");
+    return failure(
+        "not a perfduel compare report (no \"metrics\" array; write one with `perfduel compare --json`)");
   }
   Record record;
   record.source = "report";
@@ -68,7 +69,7 @@ util::Expected<Record> record_from_report(const nlohmann::json& report, std::str
     m.baseline = optional_number(metric, "baseline_median");
     m.change = optional_number(metric, "change");
     if (const auto ci = metric.find("ci"); ci != metric.end() && ci->is_array() && ci->size() == 2 &&
-                                          (*ci)[0].is_number() && (*ci)[1].is_number()) {
+                                           (*ci)[0].is_number() && (*ci)[1].is_number()) {
       m.ci_low = (*ci)[0].get<double>();
       m.ci_high = (*ci)[1].get<double>();
     }

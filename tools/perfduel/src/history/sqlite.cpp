@@ -2,9 +2,13 @@
 
 namespace perfduel::history {
 
-void Statement::bind(int index, double value) { sqlite3_bind_double(m_statement.get(), index, value); }
+void Statement::bind(int index, double value) {
+  sqlite3_bind_double(m_statement.get(), index, value);
+}
 
-void Statement::bind(int index, std::int64_t value) { sqlite3_bind_int64(m_statement.get(), index, value); }
+void Statement::bind(int index, std::int64_t value) {
+  sqlite3_bind_int64(m_statement.get(), index, value);
+}
 
 void Statement::bind(int index, std::string_view value) {
   sqlite3_bind_text(m_statement.get(), index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
@@ -42,16 +46,21 @@ util::Expected<bool> Statement::step() {
   return util::Expected<bool>::failure(sqlite3_errmsg(m_database));
 }
 
-double Statement::column_double(int index) const { return sqlite3_column_double(m_statement.get(), index); }
+double Statement::column_double(int index) const {
+  return sqlite3_column_double(m_statement.get(), index);
+}
 
-std::int64_t Statement::column_int64(int index) const { return sqlite3_column_int64(m_statement.get(), index); }
+std::int64_t Statement::column_int64(int index) const {
+  return sqlite3_column_int64(m_statement.get(), index);
+}
 
 std::string Statement::column_text(int index) const {
   const auto* text = sqlite3_column_text(m_statement.get(), index);
   if (text == nullptr) {
     return {};
   }
-  return {reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(m_statement.get(), index))};
+  return {reinterpret_cast<const char*>(text),
+          static_cast<std::size_t>(sqlite3_column_bytes(m_statement.get(), index))};
 }
 
 std::optional<double> Statement::column_optional_double(int index) const {
@@ -67,7 +76,8 @@ bool Statement::column_is_null(int index) const {
 
 util::Expected<Database> Database::open(const std::filesystem::path& path, CreateFile create) {
   sqlite3* handle = nullptr;
-  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create == CreateFile::yes ? SQLITE_OPEN_CREATE : 0);
+  const int flags =
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create == CreateFile::yes ? SQLITE_OPEN_CREATE : 0);
   const int result = sqlite3_open_v2(path.c_str(), &handle, flags, nullptr);
   if (result != SQLITE_OK) {
     std::string message = handle != nullptr ? sqlite3_errmsg(handle) : sqlite3_errstr(result);
@@ -111,6 +121,8 @@ util::Expected<std::int64_t> Database::query_int(std::string_view sql) {
   return *row ? query.column_int64(0) : 0;
 }
 
-void Database::set_busy_timeout(int milliseconds) { sqlite3_busy_timeout(m_database.get(), milliseconds); }
+void Database::set_busy_timeout(int milliseconds) {
+  sqlite3_busy_timeout(m_database.get(), milliseconds);
+}
 
 }  // namespace perfduel::history

@@ -22,7 +22,7 @@ struct Done {};
 enum class CreateFile { yes, no };
 
 class Statement {
-public:
+ public:
   // Binds `value` to the 1-based parameter `index`; none binds NULL.
   void bind(int index, double value);
   void bind(int index, std::int64_t value);
@@ -43,7 +43,7 @@ public:
   std::optional<double> column_optional_double(int index) const;
   bool column_is_null(int index) const;
 
-private:
+ private:
   friend class Database;
   struct Finalizer {
     void operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
@@ -55,7 +55,7 @@ private:
 };
 
 class Database {
-public:
+ public:
   // Opens `path` for reading and writing; `create` says whether a missing file is created.
   static util::Expected<Database> open(const std::filesystem::path& path, CreateFile create);
 
@@ -76,7 +76,7 @@ public:
   // The message of the last failure on this connection.
   std::string error_message() const { return sqlite3_errmsg(m_database.get()); }
 
-private:
+ private:
   struct Closer {
     void operator()(sqlite3* database) const { sqlite3_close_v2(database); }
   };

@@ -46,7 +46,7 @@ util::Expected<T> fail(std::string message) {
 
 // Rolls back an open transaction unless committed.
 class Transaction {
-public:
+ public:
   explicit Transaction(Database& database) : m_database(database) {}
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
@@ -70,12 +70,14 @@ public:
     return result;
   }
 
-private:
+ private:
   Database& m_database;
   bool m_open = false;
 };
 
-std::string samples_json(const std::vector<double>& samples) { return nlohmann::json(samples).dump(); }
+std::string samples_json(const std::vector<double>& samples) {
+  return nlohmann::json(samples).dump();
+}
 
 std::vector<double> parse_samples(const std::string& text) {
   const auto json = nlohmann::json::parse(text, nullptr, false);
@@ -118,8 +120,8 @@ util::Expected<HistoryStore> HistoryStore::open(const std::filesystem::path& pat
   const std::string name = path.string();
   std::error_code error;
   if (create == CreateFile::no && !std::filesystem::exists(path, error)) {
-    return fail<HistoryStore>(
-        fmt::format("{}: no such history database (record results with `perfduel record` first, or pass --db)", name));
+    return fail<HistoryStore>(fmt::format(
+        "{}: no such history database (record results with `perfduel record` first, or pass --db)", name));
   }
   auto opened = Database::open(path, create);
   if (!opened) {
@@ -132,8 +134,8 @@ util::Expected<HistoryStore> HistoryStore::open(const std::filesystem::path& pat
   // The first read fails on a file that is not SQLite at all.
   auto application_id = database.query_int("PRAGMA application_id");
   if (!application_id) {
-    return fail<HistoryStore>(fmt::format("{}: not a perfduel history database (SQLite: {})", name,
-                                          application_id.error()));
+    return fail<HistoryStore>(
+        fmt::format("{}: not a perfduel history database (SQLite: {})", name, application_id.error()));
   }
   const auto foreign = [&](std::int64_t id) -> util::Expected<HistoryStore> {
     auto statement = database.prepare(
@@ -147,8 +149,8 @@ util::Expected<HistoryStore> HistoryStore::open(const std::filesystem::path& pat
     }
     if (id != 0) {
       return fail<HistoryStore>(fmt::format(
-          "{}: not a perfduel history database (SQLite application id {:#x}); pass another file with --db", name,
-          id));
+          "{}: not a perfduel history database (SQLite application id {:#x}); pass another file with --db",
+          name, id));
     }
     return fail<HistoryStore>(fmt::format(
         "{}: not a perfduel history database (it holds other tables: {}); pass another file with --db", name,
@@ -158,8 +160,8 @@ util::Expected<HistoryStore> HistoryStore::open(const std::filesystem::path& pat
     return foreign(*application_id);
   }
   if (*application_id == 0) {
-    auto table_count =
-        database.query_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+    auto table_count = database.query_int(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
     if (!table_count) {
       return fail<HistoryStore>(store.located(table_count.error()));
     }
@@ -182,8 +184,8 @@ util::Expected<HistoryStore> HistoryStore::open(const std::filesystem::path& pat
       if (tables_now && *tables_now > 0) {
         return foreign(0);
       }
-      const std::string setup = fmt::format("{}PRAGMA application_id = {};\nPRAGMA user_version = {};\n", k_schema,
-                                            k_application_id, k_schema_version);
+      const std::string setup = fmt::format("{}PRAGMA application_id = {};\nPRAGMA user_version = {};\n",
+                                            k_schema, k_application_id, k_schema_version);
       if (auto created = database.execute(setup); !created) {
         return fail<HistoryStore>(store.located("cannot create the history schema: " + created.error()));
       }
@@ -198,9 +200,9 @@ util::Expected<HistoryStore> HistoryStore::open(const std::filesystem::path& pat
     return fail<HistoryStore>(store.located(version.error()));
   }
   if (*version > k_schema_version) {
-    return fail<HistoryStore>(
-        fmt::format("{}: history schema version {} is newer than this perfduel understands ({}); upgrade perfduel",
-                    name, *version, k_schema_version));
+    return fail<HistoryStore>(fmt::format(
+        "{}: history schema version {} is newer than this perfduel understands ({}); upgrade perfduel", name,
+        *version, k_schema_version));
   }
   // Version 1 is the first; later versions migrate here, inside a write transaction.
 
@@ -220,7 +222,8 @@ util::Expected<std::int64_t> HistoryStore::append(const Record& record) {
     return fail<std::int64_t>(located(begun.error()));
   }
   auto insert_record = m_database.prepare(
-      "INSERT INTO records (recorded_at, commit_sha, branch, machine, machine_id, source, verdict, perfduel_version) "
+      "INSERT INTO records (recorded_at, commit_sha, branch, machine, machine_id, source, verdict, "
+      "perfduel_version) "
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   if (!insert_record) {
     return fail<std::int64_t>(located(insert_record.error()));
@@ -240,7 +243,8 @@ util::Expected<std::int64_t> HistoryStore::append(const Record& record) {
   const std::int64_t record_id = m_database.last_insert_rowid();
 
   auto insert_measurement = m_database.prepare(
-      "INSERT INTO measurements (record_id, metric, unit, direction, value, samples, baseline, change, ci_low, "
+      "INSERT INTO measurements (record_id, metric, unit, direction, value, samples, baseline, change, "
+      "ci_low, "
       "ci_high, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!insert_measurement) {
     return fail<std::int64_t>(located(insert_measurement.error()));
@@ -295,7 +299,8 @@ util::Expected<std::vector<std::string>> HistoryStore::metrics(const std::option
 util::Expected<std::vector<SeriesPoint>> HistoryStore::series(const std::string& metric,
                                                               const std::optional<std::string>& branch) {
   auto statement = m_database.prepare(
-      "SELECT r.id, r.recorded_at, r.commit_sha, r.branch, r.machine_id, m.unit, m.direction, m.value, m.samples, "
+      "SELECT r.id, r.recorded_at, r.commit_sha, r.branch, r.machine_id, m.unit, m.direction, m.value, "
+      "m.samples, "
       "m.baseline, m.change, m.ci_low, m.ci_high, m.verdict "
       "FROM measurements m JOIN records r ON r.id = m.record_id "
       "WHERE m.metric = ?1 AND (?2 IS NULL OR r.branch = ?2) ORDER BY r.recorded_at, r.id");

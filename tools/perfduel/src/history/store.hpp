@@ -67,7 +67,7 @@ struct SeriesPoint {
 };
 
 class HistoryStore {
-public:
+ public:
   // Opens (with `create`, creating) the history database `path`, creating the schema in an
   // empty file. Fails, naming the file, when it is not SQLite, holds another application's
   // tables, or has a newer schema.
@@ -80,14 +80,15 @@ public:
   util::Expected<std::vector<std::string>> metrics(const std::optional<std::string>& branch);
 
   // The series of `metric` (on `branch`, when given), ordered by time, then by record id.
-  util::Expected<std::vector<SeriesPoint>> series(const std::string& metric, const std::optional<std::string>& branch);
+  util::Expected<std::vector<SeriesPoint>> series(const std::string& metric,
+                                                  const std::optional<std::string>& branch);
 
   // How many records the database holds.
   util::Expected<std::int64_t> record_count();
 
   const std::filesystem::path& path() const { return m_path; }
 
-private:
+ private:
   HistoryStore(std::filesystem::path path, Database database)
       : m_path(std::move(path)), m_database(std::move(database)) {}
 

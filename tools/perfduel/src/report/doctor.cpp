@@ -1,12 +1,5 @@
 #include "report/doctor.hpp"
 
-#include <linux/perf_event.h>
-#include <sched.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -19,6 +12,12 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "util/text.hpp"
 
@@ -32,15 +31,24 @@ constexpr const char* k_cpu_dir = "/sys/devices/system/cpu";
 // searchable; anything else falls back to strerror.
 std::string errno_name(int error) {
   switch (error) {
-    case EPERM: return "EPERM";
-    case EACCES: return "EACCES";
-    case EINVAL: return "EINVAL";
-    case ENOENT: return "ENOENT";
-    case ENODEV: return "ENODEV";
-    case EOPNOTSUPP: return "EOPNOTSUPP";
-    case ENOSYS: return "ENOSYS";
-    case ESRCH: return "ESRCH";
-    default: return std::strerror(error);
+    case EPERM:
+      return "EPERM";
+    case EACCES:
+      return "EACCES";
+    case EINVAL:
+      return "EINVAL";
+    case ENOENT:
+      return "ENOENT";
+    case ENODEV:
+      return "ENODEV";
+    case EOPNOTSUPP:
+      return "EOPNOTSUPP";
+    case ENOSYS:
+      return "ENOSYS";
+    case ESRCH:
+      return "ESRCH";
+    default:
+      return std::strerror(error);
   }
 }
 
@@ -62,7 +70,8 @@ std::optional<double> field_value(const std::string& text, std::string_view key)
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
-    if (line.starts_with(key) && line.size() > key.size() && (line[key.size()] == ' ' || line[key.size()] == '\t')) {
+    if (line.starts_with(key) && line.size() > key.size() &&
+        (line[key.size()] == ' ' || line[key.size()] == '\t')) {
       const auto value = util::parse_double(first_word(std::string_view(line).substr(key.size())));
       if (value) {
         return *value;
@@ -76,10 +85,14 @@ std::optional<double> field_value(const std::string& text, std::string_view key)
 
 std::string_view to_string(CheckStatus status) {
   switch (status) {
-    case CheckStatus::ok: return "ok";
-    case CheckStatus::info: return "info";
-    case CheckStatus::warn: return "warn";
-    case CheckStatus::fail: return "fail";
+    case CheckStatus::ok:
+      return "ok";
+    case CheckStatus::info:
+      return "info";
+    case CheckStatus::warn:
+      return "warn";
+    case CheckStatus::fail:
+      return "fail";
   }
   return "?";
 }
@@ -120,7 +133,8 @@ Finding check_governor(const std::vector<CpuFile>& governors) {
   }
   if (by_governor.empty()) {
     result.status = CheckStatus::info;
-    result.finding = "no cpufreq interface: the clock is managed by the hypervisor or firmware (virtual machine?)";
+    result.finding =
+        "no cpufreq interface: the clock is managed by the hypervisor or firmware (virtual machine?)";
     return result;
   }
   std::vector<std::string> others;
@@ -132,28 +146,32 @@ Finding check_governor(const std::vector<CpuFile>& governors) {
     }
   }
   if (others.empty()) {
-    result.finding = fmt::format("governor \"performance\" on CPU {}", format_cpu_list(by_governor.begin()->second));
+    result.finding =
+        fmt::format("governor \"performance\" on CPU {}", format_cpu_list(by_governor.begin()->second));
     return result;
   }
   std::sort(to_fix.begin(), to_fix.end());
   result.status = CheckStatus::warn;
   result.finding = fmt::format("governor {} (want \"performance\": others change the clock during a run)",
                                fmt::join(others, ", "));
-  result.fix = fmt::format("echo performance | sudo tee {}/{}/cpufreq/scaling_governor", k_cpu_dir, cpu_glob(to_fix));
+  result.fix =
+      fmt::format("echo performance | sudo tee {}/{}/cpufreq/scaling_governor", k_cpu_dir, cpu_glob(to_fix));
   return result;
 }
 
-Finding check_turbo(const std::optional<std::string>& intel_no_turbo, const std::optional<std::string>& cpufreq_boost) {
+Finding check_turbo(const std::optional<std::string>& intel_no_turbo,
+                    const std::optional<std::string>& cpufreq_boost) {
   Finding result{"turbo", CheckStatus::ok, "", ""};
-  const auto judge = [&](const std::string& file, std::string_view value, std::string_view off, std::string_view on,
-                         const std::string& fix) {
+  const auto judge = [&](const std::string& file, std::string_view value, std::string_view off,
+                         std::string_view on, const std::string& fix) {
     value = util::trim(value);
     if (value == off) {
       result.finding = fmt::format("turbo boost is off ({} = {})", file, value);
     } else if (value == on) {
       result.status = CheckStatus::warn;
       result.finding =
-          fmt::format("turbo boost is on ({} = {}): the clock follows temperature and the other cores' load", file, value);
+          fmt::format("turbo boost is on ({} = {}): the clock follows temperature and the other cores' load",
+                      file, value);
       result.fix = fix;
     } else {
       result.status = CheckStatus::info;
@@ -164,10 +182,12 @@ Finding check_turbo(const std::optional<std::string>& intel_no_turbo, const std:
     judge("intel_pstate/no_turbo", *intel_no_turbo, "1", "0",
           fmt::format("echo 1 | sudo tee {}/intel_pstate/no_turbo", k_cpu_dir));
   } else if (cpufreq_boost) {
-    judge("cpufreq/boost", *cpufreq_boost, "0", "1", fmt::format("echo 0 | sudo tee {}/cpufreq/boost", k_cpu_dir));
+    judge("cpufreq/boost", *cpufreq_boost, "0", "1",
+          fmt::format("echo 0 | sudo tee {}/cpufreq/boost", k_cpu_dir));
   } else {
     result.status = CheckStatus::info;
-    result.finding = "no turbo control (intel_pstate/no_turbo, cpufreq/boost): virtual machine or fixed clock";
+    result.finding =
+        "no turbo control (intel_pstate/no_turbo, cpufreq/boost): virtual machine or fixed clock";
   }
   return result;
 }
@@ -182,7 +202,8 @@ Finding check_load(const std::optional<std::string>& loadavg, int cpu_count) {
     return result;
   }
   const double per_cpu = *load / cpu_count;
-  result.finding = fmt::format("load average {:.2f} (1 min) on {} CPUs, {:.2f} per CPU", *load, cpu_count, per_cpu);
+  result.finding =
+      fmt::format("load average {:.2f} (1 min) on {} CPUs, {:.2f} per CPU", *load, cpu_count, per_cpu);
   if (per_cpu >= k_load_fail_per_cpu) {
     result.status = CheckStatus::fail;
     result.finding += ": more runnable tasks than CPUs, runs will wait for a CPU";
@@ -192,8 +213,9 @@ Finding check_load(const std::optional<std::string>& loadavg, int cpu_count) {
   } else {
     return result;
   }
-  result.fix = fmt::format("stop other work (top -o %CPU) and wait until the first number of /proc/loadavg is below {:.2f}",
-                           k_load_warn_per_cpu * cpu_count);
+  result.fix = fmt::format(
+      "stop other work (top -o %CPU) and wait until the first number of /proc/loadavg is below {:.2f}",
+      k_load_warn_per_cpu * cpu_count);
   return result;
 }
 
@@ -222,10 +244,12 @@ Finding check_affinity(const std::vector<AffinityProbe>& probes, CpuSelection se
     causes.push_back(fmt::format("CPU {} ({}{})", format_cpu_list(cpus), errno_name(error),
                                  error == EINVAL ? ": outside this process's cpuset or offline" : ""));
   }
-  result.status = selection == CpuSelection::requested || pinnable.empty() ? CheckStatus::fail : CheckStatus::warn;
+  result.status =
+      selection == CpuSelection::requested || pinnable.empty() ? CheckStatus::fail : CheckStatus::warn;
   result.finding = fmt::format("cannot pin to {}", fmt::join(causes, ", "));
   if (pinnable.empty()) {
-    result.fix = "run where this process may set its CPU affinity (check: taskset -pc $$; Docker: --cpuset-cpus)";
+    result.fix =
+        "run where this process may set its CPU affinity (check: taskset -pc $$; Docker: --cpuset-cpus)";
   } else {
     result.finding += fmt::format("; can pin to CPU {}", format_cpu_list(pinnable));
     result.fix = fmt::format("pin to CPUs that work: perfduel compare --cpus {}", format_cpu_list(pinnable));
@@ -240,10 +264,12 @@ Finding check_realtime(int error) {
     return result;
   }
   result.status = CheckStatus::warn;
-  result.finding = fmt::format("SCHED_FIFO is not permitted ({}): runs compete with other tasks at normal priority",
-                               errno_name(error));
+  result.finding =
+      fmt::format("SCHED_FIFO is not permitted ({}): runs compete with other tasks at normal priority",
+                  errno_name(error));
   result.fix =
-      "grant CAP_SYS_NICE (sudo setcap cap_sys_nice+ep \"$(command -v perfduel)\"; Docker: --cap-add=SYS_NICE) or "
+      "grant CAP_SYS_NICE (sudo setcap cap_sys_nice+ep \"$(command -v perfduel)\"; Docker: "
+      "--cap-add=SYS_NICE) or "
       "raise RLIMIT_RTPRIO (ulimit -r 1)";
   return result;
 }
@@ -254,7 +280,8 @@ Finding check_perf_counters(const std::optional<std::string>& paranoid, const Pe
   if (probe.error == 0) {
     if (probe.count == 0) {
       result.status = CheckStatus::warn;
-      result.finding = fmt::format("the instructions counter opens but counts nothing (perf_event_paranoid = {})", level);
+      result.finding =
+          fmt::format("the instructions counter opens but counts nothing (perf_event_paranoid = {})", level);
       result.fix = "expose the hardware PMU to this machine (virtual machines: vPMU, e.g. QEMU -cpu host)";
     } else {
       result.finding = fmt::format("the instructions counter works (perf_event_paranoid = {})", level);
@@ -267,14 +294,15 @@ Finding check_perf_counters(const std::optional<std::string>& paranoid, const Pe
       result.status = CheckStatus::warn;
       const auto value = util::parse_double(level);
       if (value && *value > 2) {
-        result.finding = fmt::format("perf counters are closed to unprivileged users (perf_event_paranoid = {}, {})",
-                                     level, errno_name(probe.error));
+        result.finding =
+            fmt::format("perf counters are closed to unprivileged users (perf_event_paranoid = {}, {})",
+                        level, errno_name(probe.error));
         result.fix = "sudo sysctl kernel.perf_event_paranoid=2";
       } else {
-        result.finding =
-            fmt::format("perf_event_open is refused ({}) although perf_event_paranoid = {}: a seccomp filter "
-                        "or a missing CAP_PERFMON",
-                        errno_name(probe.error), level);
+        result.finding = fmt::format(
+            "perf_event_open is refused ({}) although perf_event_paranoid = {}: a seccomp filter "
+            "or a missing CAP_PERFMON",
+            errno_name(probe.error), level);
         result.fix = "Docker: --cap-add=PERFMON (or --security-opt seccomp=unconfined)";
       }
       return result;
@@ -283,8 +311,9 @@ Finding check_perf_counters(const std::optional<std::string>& paranoid, const Pe
     case ENODEV:
     case EOPNOTSUPP:
       result.status = CheckStatus::info;
-      result.finding = fmt::format("no hardware instructions counter ({}): virtual machine without a virtual PMU?",
-                                   errno_name(probe.error));
+      result.finding =
+          fmt::format("no hardware instructions counter ({}): virtual machine without a virtual PMU?",
+                      errno_name(probe.error));
       result.fix = "expose the hardware PMU to this machine (virtual machines: vPMU, e.g. QEMU -cpu host)";
       return result;
     case ENOSYS:
@@ -293,7 +322,8 @@ Finding check_perf_counters(const std::optional<std::string>& paranoid, const Pe
       return result;
     default:
       result.status = CheckStatus::warn;
-      result.finding = fmt::format("perf_event_open failed ({}, perf_event_paranoid = {})", errno_name(probe.error), level);
+      result.finding = fmt::format("perf_event_open failed ({}, perf_event_paranoid = {})",
+                                   errno_name(probe.error), level);
       return result;
   }
 }
@@ -320,7 +350,8 @@ Finding check_aslr(const std::optional<std::string>& randomize_va_space) {
     result.fix = fix;
   } else if (value == "0") {
     result.status = CheckStatus::warn;
-    result.finding = "ASLR is off (randomize_va_space = 0): a layout accident becomes a bias no number of rounds shows";
+    result.finding =
+        "ASLR is off (randomize_va_space = 0): a layout accident becomes a bias no number of rounds shows";
     result.fix = fix;
   } else {
     result.status = CheckStatus::info;
@@ -352,13 +383,16 @@ Finding check_isolation(const std::optional<std::string>& isolated, const std::v
     return std::find(isolated_cpus.begin(), isolated_cpus.end(), cpu) != isolated_cpus.end();
   };
   std::vector<int> not_isolated;
-  std::copy_if(cpus.begin(), cpus.end(), std::back_inserter(not_isolated), [&](int cpu) { return !is_isolated(cpu); });
+  std::copy_if(cpus.begin(), cpus.end(), std::back_inserter(not_isolated),
+               [&](int cpu) { return !is_isolated(cpu); });
   if (isolated_cpus.empty()) {
     result.status = CheckStatus::info;
-    result.finding = fmt::format("no CPU is isolated: the scheduler may put other tasks on CPU {}",
-                                 format_cpu_list(cpus));
+    result.finding =
+        fmt::format("no CPU is isolated: the scheduler may put other tasks on CPU {}", format_cpu_list(cpus));
     const int suggestion = cpus.empty() ? 1 : std::max(1, *std::max_element(cpus.begin(), cpus.end()));
-    result.fix = fmt::format("boot with isolcpus={0} nohz_full={0} and pin the duel there: perfduel compare --cpus {0}", suggestion);
+    result.fix = fmt::format(
+        "boot with isolcpus={0} nohz_full={0} and pin the duel there: perfduel compare --cpus {0}",
+        suggestion);
     return result;
   }
   const auto isolated_text = format_cpu_list(isolated_cpus);
@@ -369,12 +403,13 @@ Finding check_isolation(const std::optional<std::string>& isolated, const std::v
   }
   if (selection == CpuSelection::all_online) {
     result.status = CheckStatus::info;
-    result.finding = fmt::format("CPU {} are isolated; an unpinned duel does not use them", isolated_text);
+    result.finding = fmt::format("CPU {} isolated, but an unpinned duel does not use them", isolated_text);
     result.fix = fmt::format("pin the duel to them: perfduel compare --cpus {}", isolated_text);
     return result;
   }
   result.status = CheckStatus::warn;
-  result.finding = fmt::format("CPU {} not isolated (isolated: {})", format_cpu_list(not_isolated), isolated_text);
+  result.finding =
+      fmt::format("CPU {} not isolated (isolated: {})", format_cpu_list(not_isolated), isolated_text);
   result.fix = fmt::format("pin the duel to isolated CPUs: perfduel compare --cpus {}", isolated_text);
   return result;
 }
@@ -382,8 +417,8 @@ Finding check_isolation(const std::optional<std::string>& isolated, const std::v
 Finding check_smt(const std::vector<CpuFile>& thread_siblings) {
   Finding result{"smt", CheckStatus::ok, "", ""};
   std::vector<int> checked;
-  std::vector<int> shared;          // CPUs under test that share a core
-  std::set<int> siblings_outside;   // their siblings that are not under test
+  std::vector<int> shared;         // CPUs under test that share a core
+  std::set<int> siblings_outside;  // their siblings that are not under test
   std::optional<std::pair<int, std::vector<int>>> example;
   for (const auto& file : thread_siblings) {
     if (file.content) {
@@ -399,7 +434,8 @@ Finding check_smt(const std::vector<CpuFile>& thread_siblings) {
       continue;
     }
     std::vector<int> siblings;
-    std::copy_if(parsed->begin(), parsed->end(), std::back_inserter(siblings), [&](int cpu) { return cpu != file.cpu; });
+    std::copy_if(parsed->begin(), parsed->end(), std::back_inserter(siblings),
+                 [&](int cpu) { return cpu != file.cpu; });
     if (siblings.empty()) {
       continue;
     }
@@ -419,16 +455,21 @@ Finding check_smt(const std::vector<CpuFile>& thread_siblings) {
     return result;
   }
   if (shared.empty()) {
-    result.finding = fmt::format("no SMT sibling: CPU {} each have a core of their own", format_cpu_list(checked));
+    result.finding =
+        checked.size() == 1
+            ? fmt::format("no SMT sibling: CPU {} has a core of its own", checked.front())
+            : fmt::format("no SMT sibling: CPU {} each have a core of their own", format_cpu_list(checked));
     return result;
   }
   result.status = CheckStatus::warn;
-  result.finding = fmt::format("SMT is on: {} of {} CPUs share a core (CPU {} with {}); a busy sibling slows the run",
-                               shared.size(), checked.size(), example->first, format_cpu_list(example->second));
+  result.finding =
+      fmt::format("SMT is on: {} of {} CPUs share a core (CPU {} with {}); a busy sibling slows the run",
+                  shared.size(), checked.size(), example->first, format_cpu_list(example->second));
   result.fix = fmt::format("echo off | sudo tee {}/smt/control", k_cpu_dir);
   if (!siblings_outside.empty()) {
-    result.fix += fmt::format(", or keep CPU {} idle (isolate them too)",
-                              format_cpu_list(std::vector<int>(siblings_outside.begin(), siblings_outside.end())));
+    result.fix +=
+        fmt::format(", or keep CPU {} idle (isolate them too)",
+                    format_cpu_list(std::vector<int>(siblings_outside.begin(), siblings_outside.end())));
   }
   return result;
 }
@@ -460,17 +501,25 @@ Finding check_swap(const std::optional<std::string>& meminfo, const std::optiona
   const double used_bytes = (*total - *swap_free) * 1024.0;  // meminfo counts kB
   if (pages_in + pages_out > 0) {
     result.status = CheckStatus::warn;
-    result.finding = fmt::format("the machine is swapping: {:.0f} pages in, {:.0f} out in {:.2f} s ({} of swap in use)",
-                                 pages_in, pages_out, window_seconds, util::format_bytes(used_bytes));
+    result.finding =
+        fmt::format("the machine is swapping: {:.0f} pages in, {:.0f} out in {:.2f} s ({} of swap in use)",
+                    pages_in, pages_out, window_seconds, util::format_bytes(used_bytes));
     result.fix = "free memory (stop other work), or sudo swapoff -a if the RAM suffices";
     return result;
   }
-  result.finding = fmt::format("{} of swap in use, no swap traffic in {:.2f} s", util::format_bytes(used_bytes),
-                               window_seconds);
+  result.finding = fmt::format("{} of swap in use, no swap traffic in {:.2f} s",
+                               util::format_bytes(used_bytes), window_seconds);
   return result;
 }
 
 std::vector<Finding> diagnose(const MachineFacts& facts) {
+  // A requested CPU that does not exist is the affinity check's failure; the isolation
+  // check should not suggest it.
+  std::vector<int> existing;
+  std::copy_if(facts.cpus.begin(), facts.cpus.end(), std::back_inserter(existing), [&](int cpu) {
+    return facts.online_cpus.empty() ||
+           std::find(facts.online_cpus.begin(), facts.online_cpus.end(), cpu) != facts.online_cpus.end();
+  });
   return {check_governor(facts.governors),
           check_turbo(facts.intel_no_turbo, facts.cpufreq_boost),
           check_load(facts.loadavg, static_cast<int>(facts.online_cpus.size())),
@@ -478,7 +527,7 @@ std::vector<Finding> diagnose(const MachineFacts& facts) {
           check_realtime(facts.realtime_error),
           check_perf_counters(facts.perf_event_paranoid, facts.perf),
           check_aslr(facts.randomize_va_space),
-          check_isolation(facts.isolated, facts.cpus, facts.selection),
+          check_isolation(facts.isolated, existing, facts.selection),
           check_smt(facts.thread_siblings),
           check_swap(facts.meminfo, facts.vmstat_before, facts.vmstat_after, facts.swap_window_seconds)};
 }
@@ -575,7 +624,8 @@ PerfProbe probe_perf() {
   attributes.disabled = 1;
   attributes.exclude_kernel = 1;
   attributes.exclude_hv = 1;
-  const auto fd = static_cast<int>(::syscall(SYS_perf_event_open, &attributes, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  const auto fd =
+      static_cast<int>(::syscall(SYS_perf_event_open, &attributes, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
   if (fd < 0) {
     return {errno, 0};
   }

@@ -52,7 +52,7 @@ struct MachineFacts {
   std::vector<int> online_cpus;
   std::vector<int> cpus;  // the CPUs under test
   CpuSelection selection = CpuSelection::all_online;
-  std::vector<CpuFile> governors;  // cpuN/cpufreq/scaling_governor per CPU under test
+  std::vector<CpuFile> governors;             // cpuN/cpufreq/scaling_governor per CPU under test
   std::optional<std::string> intel_no_turbo;  // intel_pstate/no_turbo
   std::optional<std::string> cpufreq_boost;   // cpufreq/boost (acpi-cpufreq, amd)
   std::optional<std::string> loadavg;         // /proc/loadavg
@@ -61,10 +61,10 @@ struct MachineFacts {
   std::optional<std::string> perf_event_paranoid;
   PerfProbe perf;
   std::optional<std::string> randomize_va_space;
-  std::optional<std::string> isolated;         // /sys/devices/system/cpu/isolated
-  std::vector<CpuFile> thread_siblings;       // cpuN/topology/thread_siblings_list per CPU under test
-  std::optional<std::string> meminfo;         // /proc/meminfo
-  std::optional<std::string> vmstat_before;   // /proc/vmstat, twice, `swap_window_seconds` apart
+  std::optional<std::string> isolated;       // /sys/devices/system/cpu/isolated
+  std::vector<CpuFile> thread_siblings;      // cpuN/topology/thread_siblings_list per CPU under test
+  std::optional<std::string> meminfo;        // /proc/meminfo
+  std::optional<std::string> vmstat_before;  // /proc/vmstat, twice, `swap_window_seconds` apart
   std::optional<std::string> vmstat_after;
   double swap_window_seconds = 0.0;
 };
@@ -80,7 +80,8 @@ constexpr double k_load_fail_per_cpu = 1.0;
 Finding check_governor(const std::vector<CpuFile>& governors);
 
 // Turbo boost from `intel_no_turbo` (intel_pstate/no_turbo) or `cpufreq_boost` (cpufreq/boost).
-Finding check_turbo(const std::optional<std::string>& intel_no_turbo, const std::optional<std::string>& cpufreq_boost);
+Finding check_turbo(const std::optional<std::string>& intel_no_turbo,
+                    const std::optional<std::string>& cpufreq_boost);
 
 // System load from `loadavg` (/proc/loadavg text) against `cpu_count` online CPUs.
 Finding check_load(const std::optional<std::string>& loadavg, int cpu_count);

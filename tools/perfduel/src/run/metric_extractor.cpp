@@ -63,8 +63,10 @@ Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& docu
   std::vector<std::string> names;
   for (const auto& entry : document["benchmarks"]) {
     const auto name = entry.value("name", "");
-    if (name != metric.benchmark || entry.value("run_type", "iteration") == "aggregate") {
-      if (names.size() < 8 && std::find(names.begin(), names.end(), name) == names.end()) {
+    const bool aggregate = entry.value("run_type", "iteration") == "aggregate";
+    if (name != metric.benchmark || aggregate) {
+      // Aggregates (BM_x_mean, ...) are never picked, so they are not offered either.
+      if (!aggregate && names.size() < 8 && std::find(names.begin(), names.end(), name) == names.end()) {
         names.push_back(name);
       }
       continue;
@@ -132,8 +134,10 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
           document = nlohmann::json::parse(run.out, nullptr, false);
         }
         if (document->is_discarded()) {
-          value = Value::failure(fmt::format("stdout is not valid JSON (starts with \"{}\")",
-                                             util::trim(run.out.substr(0, 40))));
+          const std::string first_line(util::trim(std::string_view(run.out).substr(0, run.out.find('\n'))));
+          value = Value::failure(fmt::format(
+              "stdout is not valid JSON (starts with \"{}\"){}", first_line.substr(0, 40),
+              metric.source == MetricSource::google_benchmark ? "; pass --benchmark_format=json to the benchmark" : ""));
         } else if (metric.source == MetricSource::json_pointer) {
           value = from_json_pointer(metric, *document);
         } else {

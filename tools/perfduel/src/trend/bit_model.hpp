@@ -18,7 +18,7 @@ namespace perfduel::trend {
 // merges, so `stats()` is where its rounding happens; callers reproduce that by merging
 // through RunStats exactly where the reference does.
 class Accumulator {
-public:
+ public:
   // Adds `run` (one value is a run of size 1 with stdev 0).
   void add(const RunStats& run) {
     const double old_size = static_cast<double>(m_size);
@@ -38,7 +38,7 @@ public:
     return RunStats{m_size, m_avg, std::sqrt(m_moment_2 / static_cast<double>(m_size))};
   }
 
-private:
+ private:
   std::int64_t m_size = 0;
   double m_avg = 0.0;
   double m_moment_2 = 0.0;
@@ -70,7 +70,7 @@ struct PreviousAverage {
 // The bit-counting model for one series: the largest value and the unit are fixed, the
 // terms that depend only on a group's size are tabulated.
 class BitModel {
-public:
+ public:
   // `max_value` and `unit` of the series; `max_size`: the largest group size asked for.
   BitModel(double max_value, double unit, std::int64_t max_size);
 
@@ -118,7 +118,7 @@ public:
     return m_size_bits[i] + m_stdev_cutoff_bits + (m_sphere_head[i] + m_sphere_tail[i]) / k_ln2;
   }
 
-private:
+ private:
   static constexpr double k_ln2 = std::numbers::ln2;
 
   static std::size_t index(std::int64_t size) { return static_cast<std::size_t>(size); }
@@ -130,9 +130,9 @@ private:
   double m_max_units;
   double m_uniform_avg_bits;
   double m_stdev_cutoff_bits;
-  std::vector<double> m_size_bits;     // log2(n (n + 1)): the length of the group
-  std::vector<double> m_sphere_head;   // ln 2 + ln π (n − 1)/2 − lnΓ((n − 1)/2)
-  std::vector<double> m_sphere_tail;   // ln n (n − 2)/2
+  std::vector<double> m_size_bits;    // log2(n (n + 1)): the length of the group
+  std::vector<double> m_sphere_head;  // ln 2 + ln π (n − 1)/2 − lnΓ((n − 1)/2)
+  std::vector<double> m_sphere_tail;  // ln n (n − 2)/2
 };
 
 // The reference's greedy dynamic programme over `runs` with `max_value` and `unit`;

@@ -47,8 +47,9 @@ util::Expected<Compliance> compliance(const Grouping& grouping, const Compliance
     const std::size_t begin = count > options.long_window ? count - options.long_window : 0;
     const auto window_begin = trend.begin() + static_cast<std::ptrdiff_t>(begin);
     const auto window_end = trend.begin() + static_cast<std::ptrdiff_t>(end);
-    const double best = options.direction == Direction::higher_is_better ? *std::max_element(window_begin, window_end)
-                                                                         : *std::min_element(window_begin, window_end);
+    const double best = options.direction == Direction::higher_is_better
+                            ? *std::max_element(window_begin, window_end)
+                            : *std::min_element(window_begin, window_end);
     result.reference_trend = best;
     if (best != 0.0) {
       result.trend_change = (result.last_trend - best) / best;

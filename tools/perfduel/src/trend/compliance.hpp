@@ -22,16 +22,16 @@ struct ComplianceOptions {
 };
 
 struct Compliance {
-  double last_trend = 0.0;           // average of the last group
-  std::size_t runs = 0;              // runs in the last group
-  std::int64_t samples = 0;          // samples in the last group
+  double last_trend = 0.0;   // average of the last group
+  std::size_t runs = 0;      // runs in the last group
+  std::int64_t samples = 0;  // samples in the last group
   Change last_change = Change::normal;
   // The best (max, or min when lower is better) trend of the runs between `long_window`
   // and `short_window` runs ago, and the relative change of the last trend against it;
   // none while the series is shorter than the short window.
   std::optional<double> reference_trend;
   std::optional<double> trend_change;
-  std::size_t regressions = 0;   // groups starting within the short window
+  std::size_t regressions = 0;  // groups starting within the short window
   std::size_t progressions = 0;
 };
 

@@ -99,7 +99,8 @@ util::Expected<Grouping> group_runs(std::span<const RunStats> runs, double max_v
     // The reference treats a zero unit as "not given".
     unit = *options.unit;
     if (!std::isfinite(unit) || unit < 0.0) {
-      return util::Expected<Grouping>::failure(fmt::format("invalid unit {}: it must be a positive number", unit));
+      return util::Expected<Grouping>::failure(
+          fmt::format("invalid unit {}: it must be a positive number", unit));
     }
   } else {
     // 12 significant bits past the leading one, as the reference: max / (2^13 - 1).
@@ -115,7 +116,8 @@ util::Expected<Grouping> group_runs(std::span<const RunStats> runs, double max_v
   return result;
 }
 
-util::Expected<Grouping> group_runs(std::span<const std::vector<double>> runs, const GroupingOptions& options) {
+util::Expected<Grouping> group_runs(std::span<const std::vector<double>> runs,
+                                    const GroupingOptions& options) {
   std::vector<RunStats> stats;
   stats.reserve(runs.size());
   // The reference starts its maximum at zero, so an all-negative series fails below.

@@ -78,7 +78,8 @@ util::Expected<Grouping> group_runs(std::span<const RunStats> runs, double max_v
                                     const GroupingOptions& options);
 
 // Groups `runs`, each a list of samples that stays in one group, with `options`.
-util::Expected<Grouping> group_runs(std::span<const std::vector<double>> runs, const GroupingOptions& options);
+util::Expected<Grouping> group_runs(std::span<const std::vector<double>> runs,
+                                    const GroupingOptions& options);
 
 // Groups single `values`, with `options`.
 util::Expected<Grouping> group_values(std::span<const double> values, const GroupingOptions& options);

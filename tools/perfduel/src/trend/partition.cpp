@@ -80,7 +80,8 @@ constexpr double k_two_52 = 4503599627370496.0;
 
 // Taylor coefficients of ln(1 + t): (−1)^(k+1)/k, highest first (Horner).
 constexpr int k_taylor_degree = 8;
-constexpr double k_taylor[k_taylor_degree] = {-1.0 / 8, 1.0 / 7, -1.0 / 6, 1.0 / 5, -1.0 / 4, 1.0 / 3, -1.0 / 2, 1.0};
+constexpr double k_taylor[k_taylor_degree] = {-1.0 / 8, 1.0 / 7, -1.0 / 6, 1.0 / 5,
+                                              -1.0 / 4, 1.0 / 3, -1.0 / 2, 1.0};
 
 // e·ln 2 + ln 1.5 and t of `x`.
 struct LogParts {
@@ -156,12 +157,12 @@ struct OpenColumns {
   std::vector<double> size;
   std::vector<double> avg;
   std::vector<double> stdev;
-  std::vector<double> base;             // exact bits of closed[start]
-  std::vector<double> bound_constant;   // base plus the average bits that do not depend on the average
-  std::vector<double> avg_weight;       // 0 for the first group (uniform average), 1 after
-  std::vector<double> previous_units;   // the previous group's average in units
+  std::vector<double> base;            // exact bits of closed[start]
+  std::vector<double> bound_constant;  // base plus the average bits that do not depend on the average
+  std::vector<double> avg_weight;      // 0 for the first group (uniform average), 1 after
+  std::vector<double> previous_units;  // the previous group's average in units
   std::vector<PreviousAverage> previous;
-  std::vector<double> lower;            // this step's lower bound of the total bits
+  std::vector<double> lower;  // this step's lower bound of the total bits
 
   void reserve(std::size_t count) {
     for (auto* column : {&size, &avg, &stdev, &base, &bound_constant, &avg_weight, &previous_units, &lower}) {
@@ -183,7 +184,8 @@ struct Step {
 // Appends the run of `step` to open partitions [from, to) of `open` and stores a lower
 // bound of each one's total bits, using `terms`. Scalar form; the SSE2 form below does the
 // same arithmetic on two partitions at once.
-void advance_scalar(OpenColumns& open, std::size_t from, std::size_t to, const Step& step, const SizeTerms& terms) {
+void advance_scalar(OpenColumns& open, std::size_t from, std::size_t to, const Step& step,
+                    const SizeTerms& terms) {
   for (std::size_t j = from; j < to; ++j) {
     const double n = open.size[j];
     // Copy: restate.
@@ -204,8 +206,8 @@ void advance_scalar(OpenColumns& open, std::size_t from, std::size_t to, const S
     const auto index = static_cast<std::size_t>(total);
     const double step_log = upper_log(std::fabs(avg * step.inverse_unit - open.previous_units[j]) + 1);
     const double radius_log = lower_log(stdev * step.inverse_unit + 1);
-    open.lower[j] = open.bound_constant[j] + terms.constant[index] - open.avg_weight[j] * step_log * k_inverse_ln2 +
-                    terms.radius_weight[index] * radius_log;
+    open.lower[j] = open.bound_constant[j] + terms.constant[index] -
+                    open.avg_weight[j] * step_log * k_inverse_ln2 + terms.radius_weight[index] * radius_log;
   }
 }
 
@@ -232,7 +234,8 @@ void advance(OpenColumns& open, std::size_t count, const Step& step, const SizeT
     const __m128d total = _mm_add_pd(n, run_size);
     avg = _mm_add_pd(avg, _mm_div_pd(_mm_mul_pd(delta, run_size), total));
     moment_2 = _mm_add_pd(moment_2, run_variance_part);
-    moment_2 = _mm_add_pd(moment_2, _mm_div_pd(_mm_mul_pd(_mm_mul_pd(_mm_mul_pd(delta, delta), n), run_size), total));
+    moment_2 = _mm_add_pd(moment_2,
+                          _mm_div_pd(_mm_mul_pd(_mm_mul_pd(_mm_mul_pd(delta, delta), n), run_size), total));
     const __m128d stdev = _mm_sqrt_pd(_mm_div_pd(moment_2, total));
     _mm_storeu_pd(&open.size[j], total);
     _mm_storeu_pd(&open.avg[j], avg);
@@ -249,7 +252,8 @@ void advance(OpenColumns& open, std::size_t count, const Step& step, const SizeT
     const __m128d step_log = upper_log(_mm_add_pd(distance, one));
     const __m128d radius_log = lower_log(_mm_add_pd(_mm_mul_pd(stdev, inverse_unit), one));
     __m128d lower = _mm_add_pd(_mm_loadu_pd(&open.bound_constant[j]), constant);
-    lower = _mm_sub_pd(lower, _mm_mul_pd(_mm_mul_pd(_mm_loadu_pd(&open.avg_weight[j]), step_log), inverse_ln2));
+    lower =
+        _mm_sub_pd(lower, _mm_mul_pd(_mm_mul_pd(_mm_loadu_pd(&open.avg_weight[j]), step_log), inverse_ln2));
     lower = _mm_add_pd(lower, _mm_mul_pd(radius_weight, radius_log));
     _mm_storeu_pd(&open.lower[j], lower);
   }
@@ -308,7 +312,8 @@ std::vector<Group> partition(std::span<const RunStats> runs, double max_value, d
     Closed record{i, new_stats, new_bits, base + new_bits};
 
     // An exact upper bound of the minimum: the new partition, or the one with the lowest bound.
-    const auto lowest = std::min_element(open.lower.begin(), open.lower.begin() + static_cast<std::ptrdiff_t>(i));
+    const auto lowest =
+        std::min_element(open.lower.begin(), open.lower.begin() + static_cast<std::ptrdiff_t>(i));
     double limit = record.total_bits;
     std::size_t lowest_index = i;
     double lowest_total = 0.0;

@@ -42,9 +42,8 @@ util::Expected<Series> parse_json_series(std::string_view text, std::string_view
       series.push_back(std::move(run));
       continue;
     }
-    return util::Expected<Series>::failure(
-        fmt::format("{}: item {}: expected a number or a non-empty array of numbers, found {}", source, i,
-                    item.dump()));
+    return util::Expected<Series>::failure(fmt::format(
+        "{}: item {}: expected a number or a non-empty array of numbers, found {}", source, i, item.dump()));
   }
   return series;
 }

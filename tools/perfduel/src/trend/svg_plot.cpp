@@ -42,7 +42,7 @@ std::string escape_xml(const std::string& text) {
 
 // Maps run indices and values into the plot area.
 class Scale {
-public:
+ public:
   Scale(std::size_t runs, double low, double high) : m_runs(runs), m_low(low), m_high(high) {
     if (!(m_high > m_low)) {
       // A flat series: give it some height so it sits in the middle.
@@ -64,7 +64,7 @@ public:
   double low() const { return m_low; }
   double high() const { return m_high; }
 
-private:
+ private:
   std::size_t m_runs;
   double m_low;
   double m_high;
@@ -94,17 +94,19 @@ std::string render_trend_svg(const TrendPlot& plot) {
       "<text x=\"{2}\" y=\"24\" font-size=\"16\">{3}</text>\n",
       k_width, k_height, k_left, escape_xml(plot.title));
   // Axes with the extreme values and the run range.
-  svg += fmt::format("<g stroke=\"#888\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>"
-                     "<line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\"/></g>\n",
-                     k_left, k_top, k_height - k_bottom, k_width - k_right);
+  svg += fmt::format(
+      "<g stroke=\"#888\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>"
+      "<line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\"/></g>\n",
+      k_left, k_top, k_height - k_bottom, k_width - k_right);
   svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.4g}</text>\n", k_left - 6,
                      scale.y(scale.high()) + 4, scale.high());
   svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.4g}</text>\n", k_left - 6,
                      scale.y(scale.low()) + 4, scale.low());
   svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">run</text>\n", (k_left + k_width) / 2,
                      k_height - 8);
-  svg += fmt::format("<text x=\"16\" y=\"{0}\" transform=\"rotate(-90 16 {0})\" text-anchor=\"middle\">{1}</text>\n",
-                     (k_top + k_height - k_bottom) / 2, escape_xml(plot.value_label));
+  svg += fmt::format(
+      "<text x=\"16\" y=\"{0}\" transform=\"rotate(-90 16 {0})\" text-anchor=\"middle\">{1}</text>\n",
+      (k_top + k_height - k_bottom) / 2, escape_xml(plot.value_label));
 
   // Samples as dots.
   svg += "<g fill=\"#4477aa\" fill-opacity=\"0.6\">\n";
@@ -134,7 +136,8 @@ std::string render_trend_svg(const TrendPlot& plot) {
     }
     const bool regression = group.change == Change::regression;
     svg += fmt::format(
-        "<circle class=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"9\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\">"
+        "<circle class=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"9\" fill=\"none\" stroke=\"{}\" "
+        "stroke-width=\"2\">"
         "<title>run {}: {} to {:.6g}</title></circle>\n",
         to_string(group.change), scale.x(static_cast<double>(group.start)), scale.y(group.stats.avg),
         regression ? "#cc3311" : "#228833", group.start, to_string(group.change), group.stats.avg);

@@ -1,0 +1,146 @@
+# Black-box tests of `perfduel trend` and `perfduel record`. Run as
+#   cmake -DPERFDUEL=<perfduel> -DWORK_DIR=<scratch dir> -DCASE=<name> -P trend_cli_test.cmake
+cmake_minimum_required(VERSION 3.25)
+
+foreach(required PERFDUEL WORK_DIR CASE)
+  if(NOT DEFINED ${required})
+    message(FATAL_ERROR "trend_cli_test.cmake: -D${required}=... is required")
+  endif()
+endforeach()
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+# Runs perfduel with ARGN in WORK_DIR; sets rc, out and err in the caller.
+function(perfduel)
+  execute_process(COMMAND "${PERFDUEL}" ${ARGN}
+    WORKING_DIRECTORY "${WORK_DIR}"
+    RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE error)
+  set(rc "${result}" PARENT_SCOPE)
+  set(out "${output}" PARENT_SCOPE)
+  set(err "${error}" PARENT_SCOPE)
+endfunction()
+
+function(expect_equal what actual expected)
+  if(NOT "${actual}" STREQUAL "${expected}")
+    message(FATAL_ERROR "${what}: expected [${expected}], got [${actual}]\nstdout:\n${out}\nstderr:\n${err}")
+  endif()
+endfunction()
+
+function(expect_contains what text fragment)
+  string(FIND "${text}" "${fragment}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${what}: [${fragment}] not found in:\n${text}\nstderr:\n${err}")
+  endif()
+endfunction()
+
+if(CASE STREQUAL "trend_known_answer")
+  # The jumpavg documentation's example: [2.1] then [3.1, 3.2], a progression.
+  file(WRITE "${WORK_DIR}/series.csv" "2.1\n3.1\n3.2\n")
+  perfduel(trend --input series.csv --unit 0.1 --higher-is-better --json out.json --svg out.svg)
+  expect_equal("exit code" "${rc}" "0")
+  expect_contains("table" "${out}" "Last trend")
+  expect_contains("anomaly" "${out}" "progression at run 1")
+  file(READ "${WORK_DIR}/out.json" json)
+  string(JSON groups LENGTH "${json}" groups)
+  expect_equal("groups" "${groups}" "2")
+  string(JSON start GET "${json}" groups 1 start)
+  string(JSON runs GET "${json}" groups 1 runs)
+  string(JSON class GET "${json}" groups 1 class)
+  string(JSON bits GET "${json}" groups 0 bits)
+  expect_equal("second group start" "${start}" "1")
+  expect_equal("second group runs" "${runs}" "2")
+  expect_equal("second group class" "${class}" "progression")
+  expect_contains("first group bits" "${bits}" "6.04439411935")
+  file(READ "${WORK_DIR}/out.svg" svg)
+  expect_contains("svg" "${svg}" "<svg")
+  expect_contains("svg circle" "${svg}" "class=\"progression\"")
+
+elseif(CASE STREQUAL "trend_regression_exit_code")
+  # A JSON series with runs; the last group is slower: a regression for a latency.
+  file(WRITE "${WORK_DIR}/series.json" "[1.0, 1.01, [0.99, 1.0], 1.02, 0.98, 1.0, 1.5, 1.52, [1.49, 1.51], 1.5, 1.48]")
+  perfduel(trend --input series.json --lower-is-better --json out.json)
+  expect_equal("exit code" "${rc}" "1")
+  expect_contains("marked" "${out}" "REGRESSION")
+  file(READ "${WORK_DIR}/out.json" json)
+  string(JSON last_class GET "${json}" compliance last_class)
+  expect_equal("last class" "${last_class}" "regression")
+  perfduel(trend --input series.json --higher-is-better)
+  expect_equal("exit code, higher is better" "${rc}" "0")
+
+elseif(CASE STREQUAL "trend_input_errors")
+  file(WRITE "${WORK_DIR}/bad.csv" "1.0\n2.0\nfast\n")
+  perfduel(trend --input bad.csv)
+  expect_equal("exit code" "${rc}" "2")
+  expect_equal("message" "${err}" "perfduel: error: bad.csv:3: invalid number: \"fast\"\n")
+  perfduel(trend --input bad.csv --short 200)
+  expect_equal("exit code" "${rc}" "2")
+  expect_equal("message" "${err}" "perfduel: error: --short (200) must be at least 1 and less than --long (180)\n")
+
+elseif(CASE STREQUAL "record_and_trend")
+  file(WRITE "${WORK_DIR}/report.json" [[
+{"perfduel_version":"0.1.0","verdict":"regression","exit_code":1,"started":"2026-11-21T10:00:00Z",
+ "metrics":[{"name":"wall_time","unit":"s","direction":"lower","gated":true,"baseline_median":0.01,
+   "candidate_median":0.0103,"change":0.031,"ci":[0.02,0.04],"verdict":"regression","rounds":2}],
+ "environment":{"host":"h","cpu_model":"cpu","kernel":"6.1"},
+ "runs":[{"round":0,"side":"candidate","warmup":false,"values":{"wall_time":0.0102}},
+         {"round":1,"side":"candidate","warmup":false,"values":{"wall_time":0.0104}}]}
+]])
+  perfduel(record --db h.sqlite --commit abc --branch main report.json)
+  expect_equal("record exit code" "${rc}" "0")
+  expect_contains("record output" "${out}" "recorded #1 in h.sqlite: 1 metric")
+  # A step in plain values on later days.
+  foreach(day RANGE 1 9)
+    if(day LESS 6)
+      set(value 0.0100)
+    else()
+      set(value 0.0130)
+    endif()
+    perfduel(record --db h.sqlite --commit c${day} --branch main --time 2026-12-0${day}T00:00:00Z
+             --metric wall_time --value ${value} --value ${value})
+    expect_equal("record ${day}" "${rc}" "0")
+  endforeach()
+  perfduel(trend --db h.sqlite --metric wall_time --branch main --json trend.json)
+  expect_equal("trend exit code" "${rc}" "1")
+  expect_contains("direction from the report" "${out}" "lower is better (recorded)")
+  expect_contains("anomaly with commit" "${out}" "regression  at run 6 (c6")
+  # Every metric when none is named; PERFDUEL_HISTORY names the database.
+  set(ENV{PERFDUEL_HISTORY} "${WORK_DIR}/h.sqlite")
+  perfduel(trend)
+  expect_equal("trend via env exit code" "${rc}" "1")
+  expect_contains("trend via env" "${out}" "wall_time")
+  perfduel(trend --metric wall_tme)
+  expect_equal("unknown metric" "${err}"
+    "perfduel: error: ${WORK_DIR}/h.sqlite: no metric \"wall_tme\" (did you mean \"wall_time\"?)\n")
+
+elseif(CASE STREQUAL "record_concurrently")
+  # Eight perfduel processes at once (execute_process runs its COMMANDs concurrently, as a pipeline).
+  set(commands)
+  foreach(i RANGE 1 8)
+    # Each writes to /dev/null, not into the next one's stdin, so none gets SIGPIPE.
+    list(APPEND commands COMMAND sh -c "exec \"$0\" record --db shared.sqlite --commit c${i} --branch main --metric m --value ${i} >/dev/null"
+      "${PERFDUEL}")
+  endforeach()
+  execute_process(${commands} WORKING_DIRECTORY "${WORK_DIR}" RESULTS_VARIABLE results
+    OUTPUT_QUIET ERROR_VARIABLE err)
+  expect_equal("exit codes" "${results}" "0;0;0;0;0;0;0;0")
+  perfduel(trend --db shared.sqlite --metric m --json t.json)
+  file(READ "${WORK_DIR}/t.json" json)
+  string(JSON count GET "${json}" runs)
+  expect_equal("records" "${count}" "8")
+
+elseif(CASE STREQUAL "history_bad_files")
+  file(WRITE "${WORK_DIR}/junk.sqlite" "this is not a database, just some text that is long enough to be a header\n")
+  perfduel(trend --db junk.sqlite)
+  expect_equal("exit code" "${rc}" "2")
+  expect_equal("corrupt" "${err}"
+    "perfduel: error: junk.sqlite: not a perfduel history database (SQLite: file is not a database)\n")
+  perfduel(trend --db missing.sqlite)
+  expect_equal("missing" "${err}"
+    "perfduel: error: missing.sqlite: no such history database (record results with `perfduel record` first, or pass --db)\n")
+  perfduel(record --db h.sqlite)
+  expect_equal("nothing to record" "${err}"
+    "perfduel: error: nothing to record: give a compare report (perfduel record REPORT.json) or --metric NAME --value V\n")
+
+else()
+  message(FATAL_ERROR "unknown CASE ${CASE}")
+endif()

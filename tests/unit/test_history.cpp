@@ -1,0 +1,250 @@
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include "history/provenance.hpp"
+#include "history/report_import.hpp"
+#include "history/store.hpp"
+
+using namespace perfduel::history;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory under the system temp dir, removed at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device device;
+    m_path = fs::temp_directory_path() /
+             ("perfduel-history-test-" + std::to_string(::getpid()) + "-" + std::to_string(device()));
+    fs::create_directories(m_path);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(m_path, ignored);
+  }
+  fs::path operator/(const std::string& name) const { return m_path / name; }
+
+ private:
+  fs::path m_path;
+};
+
+Record sample_record(const std::string& metric, double value, const std::string& time) {
+  Record record;
+  record.recorded_at = time;
+  record.commit = "0123456789abcdef";
+  record.branch = "main";
+  record.machine = machine_description("host", "CPU", "6.1");
+  record.machine_id = machine_id(record.machine);
+  record.source = "values";
+  Measurement m;
+  m.metric = metric;
+  m.value = value;
+  m.samples = {value, value * 1.01};
+  m.direction = "lower";
+  m.unit = "s";
+  record.measurements.push_back(m);
+  return record;
+}
+
+void run_sql(const fs::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+}
+
+}  // namespace
+
+TEST_CASE("a new history database: schema, WAL, round trip", "[history]") {
+  TempDir dir;
+  const fs::path path = dir / "h.sqlite";
+  auto store = HistoryStore::open(path, CreateFile::yes);
+  REQUIRE(store);
+  REQUIRE(store.value().append(sample_record("wall_time", 1.0, "2026-11-02T00:00:00Z")));
+  REQUIRE(store.value().append(sample_record("wall_time", 2.0, "2026-11-01T00:00:00Z")));
+  Record two = sample_record("max_rss", 100.0, "2026-11-03T00:00:00Z");
+  two.branch = "feature";
+  REQUIRE(store.value().append(two));
+
+  CHECK(*store.value().record_count() == 3);
+  CHECK(*store.value().metrics(std::nullopt) == std::vector<std::string>{"max_rss", "wall_time"});
+  CHECK(*store.value().metrics(std::string("main")) == std::vector<std::string>{"wall_time"});
+  const auto series = store.value().series("wall_time", std::nullopt);
+  REQUIRE(series);
+  REQUIRE(series->size() == 2);
+  // Ordered by time, not by insertion.
+  CHECK((*series)[0].measurement.value == 2.0);
+  CHECK((*series)[0].measurement.samples == std::vector<double>{2.0, 2.02});
+  CHECK((*series)[0].measurement.direction == "lower");
+  CHECK((*series)[1].commit == "0123456789abcdef");
+
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &statement, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(statement) == SQLITE_ROW);
+  CHECK(std::string(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0))) == "wal");
+  sqlite3_finalize(statement);
+  REQUIRE(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &statement, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(statement) == SQLITE_ROW);
+  CHECK(sqlite3_column_int(statement, 0) == k_schema_version);
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
+}
+
+TEST_CASE("several processes recording at once lose nothing", "[history]") {
+  TempDir dir;
+  const fs::path path = dir / "shared.sqlite";
+  constexpr int k_processes = 6;
+  constexpr int k_records = 25;
+  std::vector<pid_t> children;
+  for (int p = 0; p < k_processes; ++p) {
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      // Every child opens the still-missing file itself, so schema creation races too.
+      bool ok = true;
+      auto store = HistoryStore::open(path, CreateFile::yes);
+      ok = store.ok();
+      for (int r = 0; ok && r < k_records; ++r) {
+        ok = store.value()
+                 .append(sample_record("metric_" + std::to_string(p), r, "2026-11-01T00:00:00Z"))
+                 .ok();
+      }
+      ::_exit(ok ? 0 : 1);
+    }
+    children.push_back(pid);
+  }
+  for (const pid_t pid : children) {
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+  auto store = HistoryStore::open(path, CreateFile::no);
+  REQUIRE(store);
+  CHECK(*store.value().record_count() == k_processes * k_records);
+  for (int p = 0; p < k_processes; ++p) {
+    CHECK(store.value().series("metric_" + std::to_string(p), std::nullopt)->size() == k_records);
+  }
+}
+
+TEST_CASE("history database errors name the file", "[history]") {
+  TempDir dir;
+
+  SECTION("a missing file is not created for reading") {
+    const fs::path path = dir / "missing.sqlite";
+    const auto store = HistoryStore::open(path, CreateFile::no);
+    REQUIRE_FALSE(store);
+    CHECK(store.error() ==
+          path.string() +
+              ": no such history database (record results with `perfduel record` first, or pass --db)");
+    CHECK_FALSE(fs::exists(path));
+  }
+
+  SECTION("random bytes") {
+    const fs::path path = dir / "corrupt.sqlite";
+    std::mt19937 random(7);
+    std::ofstream file(path, std::ios::binary);
+    for (int i = 0; i < 8192; ++i) {
+      file.put(static_cast<char>(random() & 0xFF));
+    }
+    file.close();
+    const auto store = HistoryStore::open(path, CreateFile::yes);
+    REQUIRE_FALSE(store);
+    CHECK(store.error() ==
+          path.string() + ": not a perfduel history database (SQLite: file is not a database)");
+  }
+
+  SECTION("another application's SQLite database") {
+    const fs::path path = dir / "foreign.sqlite";
+    run_sql(path, "CREATE TABLE users (id INTEGER); CREATE TABLE orders (id INTEGER);");
+    const auto store = HistoryStore::open(path, CreateFile::yes);
+    REQUIRE_FALSE(store);
+    CHECK(store.error() ==
+          path.string() +
+              ": not a perfduel history database (it holds other tables: orders, users); pass "
+              "another file with --db");
+  }
+
+  SECTION("a database marked by another application") {
+    const fs::path path = dir / "marked.sqlite";
+    run_sql(path, "PRAGMA application_id = 1234;");
+    const auto store = HistoryStore::open(path, CreateFile::yes);
+    REQUIRE_FALSE(store);
+    CHECK(store.error() ==
+          path.string() +
+              ": not a perfduel history database (SQLite application id 0x4d2); pass another file "
+              "with --db");
+  }
+
+  SECTION("a newer schema") {
+    const fs::path path = dir / "newer.sqlite";
+    REQUIRE(HistoryStore::open(path, CreateFile::yes));
+    run_sql(path, "PRAGMA user_version = 99;");
+    const auto store = HistoryStore::open(path, CreateFile::no);
+    REQUIRE_FALSE(store);
+    CHECK(store.error() ==
+          path.string() +
+              ": history schema version 99 is newer than this perfduel understands (1); upgrade "
+              "perfduel");
+  }
+}
+
+TEST_CASE("a compare report becomes a record", "[history]") {
+  const auto report = nlohmann::json::parse(R"({
+    "perfduel_version": "0.1.0", "verdict": "regression", "started": "2026-11-21T10:00:00Z",
+    "metrics": [{"name": "wall_time", "unit": "s", "direction": "lower", "baseline_median": 0.01,
+                 "candidate_median": 0.0103, "change": 0.031, "ci": [0.02, 0.04], "verdict": "regression"}],
+    "environment": {"host": "h", "cpu_model": "Xeon", "kernel": "6.1"},
+    "runs": [{"round": 0, "side": "candidate", "warmup": true, "values": {"wall_time": 0.02}},
+             {"round": 1, "side": "baseline", "warmup": false, "values": {"wall_time": 0.0101}},
+             {"round": 1, "side": "candidate", "warmup": false, "values": {"wall_time": 0.0102}},
+             {"round": 2, "side": "candidate", "warmup": false, "values": {"wall_time": 0.0104}}]})");
+  const auto record = record_from_report(report, "r.json");
+  REQUIRE(record);
+  CHECK(record->recorded_at == "2026-11-21T10:00:00Z");
+  CHECK(record->verdict == "regression");
+  CHECK(record->machine == "h | Xeon | 6.1");
+  REQUIRE(record->measurements.size() == 1);
+  const Measurement& m = record->measurements[0];
+  CHECK(m.value == 0.0103);
+  CHECK(m.baseline == 0.01);
+  CHECK(m.ci_low == 0.02);
+  CHECK(m.ci_high == 0.04);
+  CHECK(m.samples == std::vector<double>{0.0102, 0.0104});
+
+  const auto not_report = record_from_report(nlohmann::json::parse(R"({"a": 1})"), "x.json");
+  REQUIRE_FALSE(not_report);
+  CHECK(not_report.error() ==
+        "x.json: not a perfduel compare report (no \"metrics\" array; write one with `perfduel compare "
+        "--json`)");
+  const auto no_median =
+      record_from_report(nlohmann::json::parse(R"({"metrics": [{"name": "m"}]})"), "y.json");
+  REQUIRE_FALSE(no_median);
+  CHECK(no_median.error() == "y.json: metric \"m\" has no \"candidate_median\"");
+}
+
+TEST_CASE("provenance helpers", "[history]") {
+  CHECK(is_iso_time("2026-11-21"));
+  CHECK(is_iso_time("2026-11-21T10:00:00Z"));
+  CHECK_FALSE(is_iso_time("21.11.2026"));
+  CHECK_FALSE(is_iso_time("2026-11-21T"));
+  CHECK(is_iso_time(utc_now_iso()));
+  CHECK(machine_id("a") == machine_id("a"));
+  CHECK(machine_id("a") != machine_id("b"));
+  CHECK(machine_id("a").size() == 16);
+}
