@@ -160,16 +160,9 @@ util::Expected<HistoryStore> HistoryStore::open(const std::filesystem::path& pat
     return foreign(*application_id);
   }
   if (*application_id == 0) {
-    auto table_count = database.query_int(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
-    if (!table_count) {
-      return fail<HistoryStore>(store.located(table_count.error()));
-    }
-    if (*table_count > 0) {
-      return foreign(0);
-    }
-    // An empty file: create the schema. Another process may be doing the same, so decide
-    // again inside the write transaction.
+    // Not ours yet: an empty file, or one another process is initialising right now, or a
+    // foreign one. Only a read inside the write transaction sees a consistent answer (two
+    // separate reads could straddle the other process's commit), so decide there.
     Transaction transaction(database);
     if (auto begun = transaction.begin(); !begun) {
       return fail<HistoryStore>(store.located(begun.error()));
