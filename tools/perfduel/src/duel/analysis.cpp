@@ -26,22 +26,28 @@ struct PairedSeries {
 };
 
 PairedSeries pair_rounds(std::size_t metric_count, std::span<const RunRecord> runs) {
-  std::map<int, std::pair<const RunRecord*, const RunRecord*>> by_round;
+  // Rounds are numbered densely from 0, so a vector indexed by round pairs the two sides.
+  std::vector<std::pair<const RunRecord*, const RunRecord*>> by_round;
   for (const auto& run : runs) {
-    if (run.warmup) {
+    if (run.warmup || run.round < 0) {
       continue;
     }
-    auto& slot = by_round[run.round];
+    const auto round = static_cast<std::size_t>(run.round);
+    if (round >= by_round.size()) {
+      by_round.resize(round + 1);
+    }
+    auto& slot = by_round[round];
     (run.side == Side::baseline ? slot.first : slot.second) = &run;
   }
   PairedSeries series;
   series.baseline.resize(metric_count);
   series.candidate.resize(metric_count);
-  for (const auto& [round, pair] : by_round) {
+  for (std::size_t round = 0; round < by_round.size(); ++round) {
+    const auto& pair = by_round[round];
     if (pair.first == nullptr || pair.second == nullptr) {
       continue;  // an interrupted round has only one side
     }
-    series.rounds.push_back(round);
+    series.rounds.push_back(static_cast<int>(round));
     for (std::size_t m = 0; m < metric_count; ++m) {
       series.baseline[m].push_back(pair.first->values.at(m));
       series.candidate[m].push_back(pair.second->values.at(m));
@@ -301,8 +307,10 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     result.confidence = gated ? gated_confidence : config.confidence;
     const auto& a = series.baseline[m];
     const auto& b = series.candidate[m];
-    result.baseline_median = a.empty() ? 0.0 : stats::median(a);
-    result.candidate_median = b.empty() ? 0.0 : stats::median(b);
+    if (finality == Finality::final) {  // for the report only; sorting every round would cost O(n log n) each
+      result.baseline_median = a.empty() ? 0.0 : stats::median(a);
+      result.candidate_median = b.empty() ? 0.0 : stats::median(b);
+    }
     result.estimate.rounds = a.size();
 
     if (!all_positive(a) || !all_positive(b)) {

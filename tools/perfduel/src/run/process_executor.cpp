@@ -15,6 +15,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/process/v2/environment.hpp>
+#include <boost/process/v2/posix/vfork_launcher.hpp>
 #include <boost/process/v2/process.hpp>
 #include <boost/process/v2/start_dir.hpp>
 #include <boost/process/v2/stdio.hpp>
@@ -63,10 +64,12 @@ private:
   std::array<int, 2> m_fds{-1, -1};
 };
 
-// Runs in the child between fork and exec: its own process group (so a timeout kills
-// everything it started) and the CPU affinity, so the benchmark never runs unpinned.
+// Runs in the child between vfork and exec: its own process group (so a timeout kills
+// everything it started) and the CPU affinity, so the benchmark never runs unpinned. The
+// child shares the parent's memory until exec, so it only makes system calls here; the CPU
+// set is built by the parent.
 struct ChildSetup {
-  const std::vector<int>* cpus;
+  const cpu_set_t* cpus;  // null: no pinning
 
   template <typename Launcher>
   bp::error_code on_exec_setup(Launcher& /*launcher*/, const bp::filesystem::path& /*executable*/,
@@ -74,17 +77,19 @@ struct ChildSetup {
     if (::setpgid(0, 0) != 0) {
       return {errno, bp::system_category()};
     }
-    if (!cpus->empty()) {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      for (const int cpu : *cpus) {
-        CPU_SET(cpu, &set);
-      }
-      if (::sched_setaffinity(0, sizeof(set), &set) != 0) {
-        return {errno, bp::system_category()};
-      }
+    if (cpus != nullptr && ::sched_setaffinity(0, sizeof(cpu_set_t), cpus) != 0) {
+      return {errno, bp::system_category()};
     }
     return {};
+  }
+
+  // Boost 1.81's vfork launcher calls exit() after a failed exec, which would run the
+  // parent's atexit handlers in the shared address space; leave with _exit first. The
+  // error code is already stored, and the parent reports it.
+  template <typename Launcher>
+  void on_exec_error(Launcher& /*launcher*/, const bp::filesystem::path& /*executable*/,
+                     const char* const* /*argv*/, const bp::error_code& /*ec*/) const {
+    ::_exit(127);
   }
 };
 
@@ -165,12 +170,18 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
     executable = "/bin/sh";
     arguments = {"-c", command.argv.front()};
   } else {
-    auto resolved = resolve_program(command.argv.front(), command.working_directory);
-    if (!resolved) {
-      result.error = resolved.error();
-      return result;
+    // PATH lookup and file checks once per command, not once per run.
+    const auto key = command.working_directory.string() + '\0' + command.argv.front();
+    auto cached = m_resolved.find(key);
+    if (cached == m_resolved.end()) {
+      auto resolved = resolve_program(command.argv.front(), command.working_directory);
+      if (!resolved) {
+        result.error = resolved.error();
+        return result;
+      }
+      cached = m_resolved.emplace(key, resolved.value().string()).first;
     }
-    executable = resolved.value().string();
+    executable = cached->second;
     arguments.assign(command.argv.begin() + 1, command.argv.end());
   }
 
@@ -182,19 +193,27 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
   }
   const bp::filesystem::path directory =
       (command.working_directory.empty() ? std::filesystem::current_path() : command.working_directory).string();
-  const ChildSetup setup{&limits.cpus};
+  cpu_set_t cpu_set;
+  CPU_ZERO(&cpu_set);
+  for (const int cpu : limits.cpus) {
+    CPU_SET(cpu, &cpu_set);
+  }
+  const ChildSetup setup{limits.cpus.empty() ? nullptr : &cpu_set};
 
   boost::asio::io_context context;
   const auto start = std::chrono::steady_clock::now();
   std::optional<bp::process> child;
   try {
+    // vfork: the parent's address space is not copied, which is most of the cost of a
+    // spawn for a short benchmark (measured in docs/overhead.md).
+    bp::posix::vfork_launcher launch;
     if (command.environment.empty()) {
-      child.emplace(context, executable, arguments, bp::process_stdio{nullptr, out.write_end(), err.write_end()},
-                    bp::process_start_dir{directory}, setup);
+      child.emplace(launch(context, executable, arguments, bp::process_stdio{nullptr, out.write_end(), err.write_end()},
+                           bp::process_start_dir{directory}, setup));
     } else {
-      child.emplace(context, executable, arguments, bp::process_stdio{nullptr, out.write_end(), err.write_end()},
-                    bp::process_start_dir{directory}, bp::process_environment{merged_environment(command.environment)},
-                    setup);
+      child.emplace(launch(context, executable, arguments,
+                           bp::process_stdio{nullptr, out.write_end(), err.write_end()}, bp::process_start_dir{directory},
+                           bp::process_environment{merged_environment(command.environment)}, setup));
     }
   } catch (const std::exception& e) {
     result.error = e.what();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "run/executor.hpp"
@@ -14,6 +15,9 @@ namespace perfduel {
 class ProcessExecutor final : public Executor {
 public:
   RunResult run(const CommandSpec& command, const RunLimits& limits) override;
+
+private:
+  std::map<std::string, std::string> m_resolved;  // working directory + program → absolute path
 };
 
 // The absolute path of `program` as the child would find it: searched on PATH when it has
