@@ -61,6 +61,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   double longest_round = 0;
   double analysis_seconds = 0;
+  double run_seconds = 0;  // wall time of all runs so far
 
   for (int round = 0;; ++round) {
     const bool warmup = round < config.warmup;
@@ -104,6 +105,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
         failed = true;
         break;
       }
+      run_seconds += result.wall_seconds;
       outcome.runs.push_back({round, side, warmup, std::move(values)});
     }
     if (failed) {
@@ -115,9 +117,9 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
     }
     // Re-analysing costs O(rounds); for a benchmark of a few hundred microseconds that
     // would grow into a measurable share of the duel. Analyse only while the time spent on
-    // it stays under 2 % of the elapsed time: the stopping decision may come a few rounds
-    // late, never early, and the final analysis below always sees every round.
-    if (analysis_seconds > 0.02 * elapsed() && measured + 1 < config.max_rounds) {
+    // it stays under 2 % of the time the runs took: the stopping decision may come a few
+    // rounds late, never early, and the final analysis below always sees every round.
+    if (analysis_seconds > 0.02 * run_seconds && measured + 1 < config.max_rounds) {
       continue;
     }
     try {
