@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include <boost/math/distributions/chi_squared.hpp>
 #include <fmt/format.h>
 
 #include "stats/autocorrelation.hpp"
@@ -76,6 +77,21 @@ Verdict judge(const MetricResult& result, bool enough_rounds) {
     return Verdict::no_change;
   }
   return Verdict::pending;
+}
+
+// Chow & Robbins (1965): stopping the first time the interval t·s/√n is narrow enough
+// favours moments when s happens to be low, so the interval at the stop covers less than its
+// nominal level (93.5 % instead of 95 % on iid noise, docs/validation.md). The stopping check
+// therefore judges the width with a pessimistic σ, the upper 95 % confidence bound
+// s·√((k−1)/χ²₀.₀₅(k−1)) over the k independent units, so that when the duel stops depends
+// mostly on how many rounds there are and little on a lucky s. The reported interval is the
+// plain one. Measured on 2,500 A/A gates of iid noise (docs/validation.md): false alarms
+// 6.48 % without the factor, 6.12 % with the 75 % bound, 5.56 % with the 95 % bound, for
+// 30 % more rounds. Returns the factor that multiplies the interval's width.
+double stopping_inflation(std::size_t units) {
+  const double degrees_of_freedom = static_cast<double>(std::max<std::size_t>(units, 2) - 1);
+  const boost::math::chi_squared distribution(degrees_of_freedom);
+  return std::sqrt(degrees_of_freedom / boost::math::quantile(distribution, 0.05));
 }
 
 bool all_positive(const std::vector<double>& values) {
@@ -346,7 +362,8 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
       // The width is judged on the ratio scale: upper bound / lower bound − 1 ≤ T. Near no
       // change this equals the relative width; for a large change it stays reachable
       // (a +300 % change known to ±1 % is decided, although its relative width is 8 %).
-      result.width_reached = std::expm1(result.estimate.ci.width()) <= result.spec.threshold;
+      result.width_reached =
+          std::expm1(result.estimate.ci.width() * stopping_inflation(result.estimate.batches)) <= result.spec.threshold;
       result.verdict = judge(result, enough_rounds);
       if (config.stopping == Stopping::anytime && enough_rounds) {
         pass_inside_band(result);
