@@ -35,6 +35,10 @@ struct Batching {
   std::string note;             // what was done, for the report
 };
 
+// The smallest batch size q whose batch means would have lag-1 autocorrelation ≤ `limit` if
+// the series were AR(1) with coefficient `rho`; 2 for rho ≤ 0 (no batching needed).
+std::size_t ar1_batch_size(double rho, double limit);
+
 // The Pilot method (Li, Johnson, Tucek, "Pilot: a framework that understands how to do
 // performance benchmarks", USENIX ATC 2016): when |r1| of `x` exceeds `limit`, group
 // consecutive values into batches of size q = 2, 3, ... until the batch means' |r1| is
