@@ -26,7 +26,8 @@ std::string interval_text(const MetricResult& result) {
 }
 
 std::string verdict_text(const MetricResult& result) {
-  auto text = to_string(result.verdict);
+  // A metric without a ratio (zero values) has no verdict to speak of.
+  auto text = result.estimate.note.starts_with("no ratio") ? std::string("n/a") : to_string(result.verdict);
   if (result.spec.gating == Gating::report_only) {
     text += " (info)";
   }
