@@ -102,7 +102,12 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
   // chance (16 % A/A false alarms on AR(1) log-ratios in docs/validation.md). The raw series
   // is long and its r1 precise, so start at the batch size an AR(1) process with that r1
   // needs, and let the batch-means check grow it further if the data demand it.
-  const std::size_t needed = ar1_batch_size(result.lag1, limit);
+  // r1 is estimated, and low by about (1 + 4ρ)/n; the duel looks after every round, so
+  // a batch size taken from the point estimate gets chosen at moments when r1 happens to be
+  // low. Plan for the upper one-sided 95 % bound of ρ instead (Bartlett: SE ≈ √((1 − ρ²)/n)).
+  const double n = static_cast<double>(x.size());
+  const double rho_upper = std::min(0.99, result.lag1 + 1.645 * std::sqrt(std::max(0.0, 1 - result.lag1 * result.lag1) / n));
+  const std::size_t needed = ar1_batch_size(result.lag1 > 0 ? rho_upper : result.lag1, limit);
   if (needed > max_q) {
     result.settled = false;  // the interval below stays the unbatched one, shown but not trusted
     result.note = fmt::format(
