@@ -129,16 +129,7 @@ int run_compare(const CompareOptions& options) {
                                 [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); });
   progress.finish();
   summary.outcome = &outcome;
-  switch (outcome.end) {
-    case DuelEnd::interrupted:
-      summary.exit_code = ExitCode::interrupted;
-      break;
-    case DuelEnd::benchmark_failed:
-      summary.exit_code = ExitCode::benchmark_failed;
-      break;
-    default:
-      summary.exit_code = exit_code_for(outcome.analysis.verdict, config.on_inconclusive);
-  }
+  summary.exit_code = exit_code_for(outcome, config.on_inconclusive);
   write_outputs(summary, options.outputs);
   if (outcome.end == DuelEnd::benchmark_failed) {
     throw Error(outcome.failure, ExitCode::benchmark_failed);

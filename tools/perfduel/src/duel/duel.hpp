@@ -39,6 +39,10 @@ using ProgressCallback = std::function<void(const Analysis&, double elapsed_seco
 // `config` must have baseline and candidate commands; `seed` fixes the order.
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed, const ProgressCallback& progress);
 
+// The exit code of a finished duel: interrupted → 130, a failed run → 3, otherwise by the
+// overall verdict and `policy` (see exit_code_for(Verdict, InconclusivePolicy)).
+ExitCode exit_code_for(const DuelOutcome& outcome, InconclusivePolicy policy);
+
 // The order of the two runs in measured round `round`: true when the candidate goes first.
 // Random order is a seeded coin per round (`seed`); ABBA alternates AB, BA, AB, ...
 bool candidate_first(Order order, int round, std::uint64_t seed);
