@@ -1,8 +1,6 @@
 // A benchmark with known behaviour for the black-box CLI tests: it burns a chosen amount of
 // CPU with optional noise, can allocate and touch memory, prints a metric in every supported
 // format, and can fail in every way a real benchmark fails.
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -15,13 +13,15 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 
 struct Options {
-  double work = 1.0;          // millions of loop iterations
-  double noise = 0.0;         // σ of a log-normal factor on the work
-  double alloc_mib = 0.0;     // memory to allocate and touch
-  double score = -1;          // value to print; default: the work done
+  double work = 1.0;             // millions of loop iterations
+  double noise = 0.0;            // σ of a log-normal factor on the work
+  double alloc_mib = 0.0;        // memory to allocate and touch
+  double score = -1;             // value to print; default: the work done
   std::string format = "plain";  // plain | json | gbench | none
   int exit_code = 0;
   bool crash = false;
@@ -106,8 +106,9 @@ int main(int argc, char** argv) {
 
   double work = options.work;
   if (options.noise > 0) {
-    std::mt19937_64 rng(static_cast<std::uint64_t>(::getpid()) ^
-                        static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+    std::mt19937_64 rng(
+        static_cast<std::uint64_t>(::getpid()) ^
+        static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
     std::lognormal_distribution<double> factor(0.0, options.noise);
     work *= factor(rng);
   }
@@ -115,14 +116,15 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < memory.size(); i += 4096) {
     memory[i] = static_cast<char>(i);  // touch every page so it is resident
   }
-  const auto checksum = burn(work) + (memory.empty() ? 0 : static_cast<unsigned char>(memory[memory.size() / 2]));
+  const auto checksum =
+      burn(work) + (memory.empty() ? 0 : static_cast<unsigned char>(memory[memory.size() / 2]));
 
   const double score = options.score >= 0 ? options.score : work;
   if (options.format == "plain") {
     std::printf("checksum %llu\nscore: %.6f\n", static_cast<unsigned long long>(checksum), score);
   } else if (options.format == "json") {
-    std::printf("{\"checksum\": %llu, \"result\": {\"score\": %.6f}}\n", static_cast<unsigned long long>(checksum),
-                score);
+    std::printf("{\"checksum\": %llu, \"result\": {\"score\": %.6f}}\n",
+                static_cast<unsigned long long>(checksum), score);
   } else if (options.format == "gbench") {
     std::printf(
         "{\"context\": {\"library_build_type\": \"release\"}, \"benchmarks\": [\n"

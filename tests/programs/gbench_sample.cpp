@@ -1,12 +1,12 @@
 // A tiny Google Benchmark program whose JSON output (--benchmark_format=json) is captured in
 // tests/data/gbench/ for the metric extractor's unit tests: two benchmarks in different time
 // units, one of them with a user counter of known value.
-#include <benchmark/benchmark.h>
-
 #include <cstdint>
 #include <numeric>
 #include <string>
 #include <vector>
+
+#include <benchmark/benchmark.h>
 
 namespace {
 

@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "duel/analysis.hpp"
 #include "stats/estimate.hpp"
@@ -39,7 +39,8 @@ std::vector<RunRecord> make_runs(const std::vector<std::vector<double>>& baselin
 }
 
 // Candidate = baseline · exp(shift + noise): seeded log-normal noise around a true ratio.
-std::vector<double> shifted(const std::vector<double>& baseline, double shift, double sigma, std::uint64_t seed) {
+std::vector<double> shifted(const std::vector<double>& baseline, double shift, double sigma,
+                            std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> noise(0.0, sigma);
   std::vector<double> out;

@@ -1,7 +1,7 @@
-#include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "config/config.hpp"
 #include "util/error.hpp"
@@ -10,7 +10,9 @@ using namespace perfduel;
 
 namespace {
 
-Config parse(const std::string& text) { return parse_config(text, "gate.yaml"); }
+Config parse(const std::string& text) {
+  return parse_config(text, "gate.yaml");
+}
 
 const MetricSpec& metric(const Config& config, const std::string& name) {
   for (const auto& spec : config.metrics) {
@@ -34,7 +36,8 @@ std::vector<std::string> metric_names(const Config& config) {
 
 TEST_CASE("default_config gates wall time at 2 % and reports the other built-ins", "[config]") {
   const Config config = default_config();
-  REQUIRE(metric_names(config) == std::vector<std::string>{"wall_time", "user_time", "system_time", "max_rss"});
+  REQUIRE(metric_names(config) ==
+          std::vector<std::string>{"wall_time", "user_time", "system_time", "max_rss"});
 
   const auto& wall = metric(config, "wall_time");
   CHECK(wall.source == MetricSource::wall_time);
@@ -111,7 +114,8 @@ stability_limit: 3%
   REQUIRE(config.candidate.has_value());
   CHECK(config.candidate->argv == std::vector<std::string>{"./bench-new", "--size", "a b"});
   CHECK(config.candidate->working_directory.string() == "/tmp/work");
-  CHECK(config.candidate->environment == std::map<std::string, std::string>{{"MODE", "fast"}, {"OMP_NUM_THREADS", "1"}});
+  CHECK(config.candidate->environment ==
+        std::map<std::string, std::string>{{"MODE", "fast"}, {"OMP_NUM_THREADS", "1"}});
 
   CHECK(config.confidence == Approx(0.99));
   CHECK(config.warmup == 3);
@@ -193,7 +197,8 @@ TEST_CASE("every enum value is accepted", "[config]") {
         Direction::higher_is_better);
   CHECK(metric(parse("metrics: {wall_time: {direction: lower}}"), "wall_time").direction ==
         Direction::lower_is_better);
-  CHECK(metric(parse("metrics: {wall_time: {estimator: median}}"), "wall_time").estimator == Estimator::median);
+  CHECK(metric(parse("metrics: {wall_time: {estimator: median}}"), "wall_time").estimator ==
+        Estimator::median);
   CHECK(metric(parse("metrics: {wall_time: {estimator: min}}"), "wall_time").estimator == Estimator::min);
   CHECK(metric(parse("metrics: {wall_time: {estimator: mean}}"), "wall_time").estimator == Estimator::mean);
 }
@@ -239,8 +244,9 @@ TEST_CASE("metric sources: regex, JSON pointer, Google Benchmark", "[config]") {
     field: widgets
     threshold: 4%
 )");
-  CHECK(metric_names(config) == std::vector<std::string>{"wall_time", "user_time", "system_time", "max_rss", "score",
-                                                          "latency", "sum_time", "sum_cpu", "widgets"});
+  CHECK(metric_names(config) == std::vector<std::string>{"wall_time", "user_time", "system_time", "max_rss",
+                                                         "score", "latency", "sum_time", "sum_cpu",
+                                                         "widgets"});
   const auto& score = metric(config, "score");
   CHECK(score.source == MetricSource::regex);
   CHECK(score.pattern == R"(score: (\d+(?:\.\d+)?))");
@@ -266,7 +272,8 @@ TEST_CASE("metric sources: regex, JSON pointer, Google Benchmark", "[config]") {
 TEST_CASE("unknown keys are rejected with a suggestion", "[config]") {
   CHECK_THROWS_WITH(parse("min_rounds: 20\nwarmup_runs: 3\n"),
                     "gate.yaml:2: unknown key \"warmup_runs\" (did you mean \"warmup\"?)");
-  CHECK_THROWS_WITH(parse("confidense: 95%"), "gate.yaml:1: unknown key \"confidense\" (did you mean \"confidence\"?)");
+  CHECK_THROWS_WITH(parse("confidense: 95%"),
+                    "gate.yaml:1: unknown key \"confidense\" (did you mean \"confidence\"?)");
   CHECK_THROWS_WITH(parse("colour: blue"), "gate.yaml:1: unknown key \"colour\" in the configuration");
   CHECK_THROWS_WITH(parse("metrics:\n  wall_time:\n    treshold: 5%\n"),
                     "gate.yaml:3: unknown key \"treshold\" (did you mean \"threshold\"?)");
@@ -283,30 +290,38 @@ TEST_CASE("a bad enum value lists the choices", "[config]") {
                     "gate.yaml:3: \"direction\" must be one of lower, higher, not \"down\"");
   CHECK_THROWS_WITH(parse("metrics:\n  wall_time:\n    estimator: mode\n"),
                     "gate.yaml:3: \"estimator\" must be one of mean, median, min, not \"mode\"");
-  CHECK_THROWS_WITH(parse("detect_warmup: maybe"), "gate.yaml:1: \"detect_warmup\" must be true or false, not \"maybe\"");
+  CHECK_THROWS_WITH(parse("detect_warmup: maybe"),
+                    "gate.yaml:1: \"detect_warmup\" must be true or false, not \"maybe\"");
 }
 
 TEST_CASE("a bad number names the key and the text", "[config]") {
   CHECK_THROWS_WITH(parse("warmup: lots"), "gate.yaml:1: \"warmup\": invalid number: \"lots\"");
   CHECK_THROWS_WITH(parse("warmup: 1.5"), "gate.yaml:1: \"warmup\" must be a whole number, not 1.5");
-  CHECK_THROWS_WITH(parse("min_rounds: 1"), "gate.yaml:1: \"min_rounds\" must be between 2 and 1000000000, not 1");
+  CHECK_THROWS_WITH(parse("min_rounds: 1"),
+                    "gate.yaml:1: \"min_rounds\" must be between 2 and 1000000000, not 1");
   CHECK_THROWS_WITH(parse("confidence: high"),
                     "gate.yaml:1: \"confidence\": invalid fraction: \"high\" (write 2% or 0.02)");
   CHECK_THROWS_WITH(parse("confidence: 120%"),
                     "gate.yaml:1: \"confidence\" must be between +50.00 % and +99.99 %, not 120%");
   CHECK_THROWS_WITH(parse("metrics:\n  wall_time:\n    threshold: x%\n"),
                     "gate.yaml:3: \"threshold\": invalid percentage: \"x%\"");
-  CHECK_THROWS_WITH(parse("max_seconds: soon"),
-                    "gate.yaml:1: \"max_seconds\": invalid duration: \"soon\" (write 90, 90s, 1.5m or 250ms)");
+  CHECK_THROWS_WITH(
+      parse("max_seconds: soon"),
+      "gate.yaml:1: \"max_seconds\": invalid duration: \"soon\" (write 90, 90s, 1.5m or 250ms)");
   CHECK_THROWS_WITH(parse("timeout: 0s"), "gate.yaml:1: \"timeout\" must be positive");
-  CHECK_THROWS_WITH(parse("cpus: 3-1"), "gate.yaml:1: \"cpus\": invalid CPU list: \"3-1\" (write e.g. 2 or 0-3,6)");
-  CHECK_THROWS_WITH(parse("seed: abc"), "gate.yaml:1: \"seed\" must be a non-negative whole number, not \"abc\"");
-  CHECK_THROWS_WITH(parse("seed: 12x"), "gate.yaml:1: \"seed\" must be a non-negative whole number, not \"12x\"");
-  CHECK_THROWS_WITH(parse("seed: -1"), "gate.yaml:1: \"seed\" must be a non-negative whole number, not \"-1\"");
+  CHECK_THROWS_WITH(parse("cpus: 3-1"),
+                    "gate.yaml:1: \"cpus\": invalid CPU list: \"3-1\" (write e.g. 2 or 0-3,6)");
+  CHECK_THROWS_WITH(parse("seed: abc"),
+                    "gate.yaml:1: \"seed\" must be a non-negative whole number, not \"abc\"");
+  CHECK_THROWS_WITH(parse("seed: 12x"),
+                    "gate.yaml:1: \"seed\" must be a non-negative whole number, not \"12x\"");
+  CHECK_THROWS_WITH(parse("seed: -1"),
+                    "gate.yaml:1: \"seed\" must be a non-negative whole number, not \"-1\"");
 }
 
 TEST_CASE("malformed YAML names the line", "[config]") {
-  CHECK_THROWS_WITH(parse("warmup: 1\norder: [random\n"), "gate.yaml:3: malformed YAML: end of sequence flow not found");
+  CHECK_THROWS_WITH(parse("warmup: 1\norder: [random\n"),
+                    "gate.yaml:3: malformed YAML: end of sequence flow not found");
   CHECK_THROWS_WITH(parse("warmup: 1\n  order: random\n"), "gate.yaml:2: malformed YAML: illegal map value");
   CHECK_THROWS_WITH(parse("warmup: 1\nseed: '12"), "gate.yaml:2: malformed YAML: illegal EOF in scalar");
   CHECK_THROWS_WITH(parse("- warmup\n- order\n"),
@@ -332,18 +347,22 @@ TEST_CASE("a regex needs exactly one capture group", "[config]") {
   CHECK_THROWS_WITH(parse("metrics:\n  score:\n    regex: 'score: (\\d+'\n"),
                     Catch::StartsWith(R"(gate.yaml:3: "regex": invalid regular expression "score: (\d+": )"));
   // A non-capturing group does not count.
-  CHECK(metric(parse("metrics:\n  score:\n    regex: '(?:ms|us) (\\d+)'\n"), "score").source == MetricSource::regex);
+  CHECK(metric(parse("metrics:\n  score:\n    regex: '(?:ms|us) (\\d+)'\n"), "score").source ==
+        MetricSource::regex);
 }
 
 TEST_CASE("a metric needs exactly one source", "[config]") {
   CHECK_THROWS_WITH(parse("metrics:\n  score:\n"),
                     "gate.yaml:2: metric \"score\" needs a source: regex, json_pointer or google_benchmark");
-  CHECK_THROWS_WITH(parse("metrics:\n  score:\n    gate: true\n"),
-                    "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer or google_benchmark");
-  CHECK_THROWS_WITH(parse("metrics:\n  score:\n    regex: '(\\d+)'\n    json_pointer: /score\n"),
-                    "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer or google_benchmark");
-  CHECK_THROWS_WITH(parse("metrics:\n  score:\n    json_pointer: score\n"),
-                    "gate.yaml:3: \"json_pointer\": invalid JSON pointer \"score\" (write e.g. /results/0/time)");
+  CHECK_THROWS_WITH(
+      parse("metrics:\n  score:\n    gate: true\n"),
+      "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer or google_benchmark");
+  CHECK_THROWS_WITH(
+      parse("metrics:\n  score:\n    regex: '(\\d+)'\n    json_pointer: /score\n"),
+      "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer or google_benchmark");
+  CHECK_THROWS_WITH(
+      parse("metrics:\n  score:\n    json_pointer: score\n"),
+      "gate.yaml:3: \"json_pointer\": invalid JSON pointer \"score\" (write e.g. /results/0/time)");
   CHECK_THROWS_WITH(parse("metrics:\n  score:\n    regex: '(\\d+)'\n    field: cpu_time\n"),
                     "gate.yaml:4: \"field\" only applies with \"google_benchmark\"");
   CHECK_THROWS_WITH(parse("metrics:\n  score:\n    regex: '(\\d+)'\n  score:\n    regex: '(\\d+)'\n"),
@@ -445,7 +464,8 @@ metrics:
     const Config again = round_trip(config);
     REQUIRE(again.baseline.has_value());
     CHECK(again.baseline->argv == config.baseline->argv);
-    CHECK(again.baseline->argv == std::vector<std::string>{"./bench", "--label", "two words", "q\"uote", "back\\slash"});
+    CHECK(again.baseline->argv ==
+          std::vector<std::string>{"./bench", "--label", "two words", "q\"uote", "back\\slash"});
     CHECK(again.baseline->environment == config.baseline->environment);
     CHECK(again.baseline->working_directory.string() == "/tmp/work dir");
     REQUIRE(again.candidate.has_value());

@@ -1,5 +1,3 @@
-#include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -7,6 +5,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "duel/analysis.hpp"
 #include "duel/duel.hpp"
@@ -20,7 +20,7 @@ namespace {
 // seeded log-normal distribution (median `median`, log-sd `sigma`); `tweak` may then change
 // any result (make it fail, print output, zero a value) by side and per-side call number.
 class ScriptedExecutor : public Executor {
-public:
+ public:
   struct Distribution {
     double median = 0.1;
     double sigma = 0.01;
@@ -54,7 +54,7 @@ public:
   const std::vector<Side>& order() const { return m_order; }
   const std::vector<double>& timeouts() const { return m_timeouts; }
 
-private:
+ private:
   Distribution m_baseline;
   Distribution m_candidate;
   std::mt19937_64 m_rng;
@@ -78,7 +78,9 @@ DuelOutcome duel(const Config& config, ScriptedExecutor& executor, std::uint64_t
   return run_duel(config, executor, seed, nullptr);
 }
 
-const MetricResult& wall_time(const Analysis& analysis) { return analysis.metrics.at(0); }
+const MetricResult& wall_time(const Analysis& analysis) {
+  return analysis.metrics.at(0);
+}
 
 // Each measured round's runs, by round number.
 std::map<int, std::vector<const RunRecord*>> measured_rounds(const DuelOutcome& outcome) {
@@ -389,7 +391,8 @@ TEST_CASE("a metric missing from the output fails the duel", "[duel]") {
   });
   const auto outcome = duel(config, executor);
   CHECK(outcome.end == DuelEnd::benchmark_failed);
-  CHECK(outcome.failure == R"~(baseline run in round 7: metric "score": no match for regex "score: (\d+)" in the output)~");
+  CHECK(outcome.failure ==
+        R"~(baseline run in round 7: metric "score": no match for regex "score: (\d+)" in the output)~");
   CHECK(outcome.analysis.measured_rounds >= 5);
 }
 
@@ -403,9 +406,10 @@ TEST_CASE("a zero value in a gated metric fails the duel naming the round", "[du
   });
   const auto outcome = duel(config, executor);
   CHECK(outcome.end == DuelEnd::benchmark_failed);
-  CHECK(outcome.failure ==
-        "metric \"wall_time\": candidate value 0 in round 4; a ratio needs positive values (is the metric read "
-        "correctly?)");
+  CHECK(
+      outcome.failure ==
+      "metric \"wall_time\": candidate value 0 in round 4; a ratio needs positive values (is the metric read "
+      "correctly?)");
   CHECK(outcome.runs.size() == 8);  // the zero run is kept in the record too
 }
 

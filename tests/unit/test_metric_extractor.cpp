@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
-
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "run/metric_extractor.hpp"
 
@@ -105,7 +105,8 @@ TEST_CASE("a regex metric is the first capture group", "[metrics]") {
 }
 
 TEST_CASE("a JSON pointer metric reads a number from the JSON output", "[metrics]") {
-  const std::string out = R"({"results": [{"name": "a", "time": 0.5}, {"name": "b", "time": 2}], "label": "x"})";
+  const std::string out =
+      R"({"results": [{"name": "a", "time": 0.5}, {"name": "b", "time": 2}], "label": "x"})";
   CHECK(*extract_one(pointer_metric("t", "/results/0/time"), out) == 0.5);
   CHECK(*extract_one(pointer_metric("t", "/results/1/time"), out) == 2.0);
   CHECK(extract_one(pointer_metric("t", "/results/2/time"), out).error() ==
@@ -138,7 +139,8 @@ TEST_CASE("Google Benchmark times are converted to seconds per time_unit", "[met
   // Values as written in sample.json: BM_sum/1024 in ns, BM_concat in us.
   CHECK(*extract_one(gbench_metric("sum", "BM_sum/1024", "real_time"), out) == Approx(2410.5669721685376e-9));
   CHECK(*extract_one(gbench_metric("sum", "BM_sum/1024", "cpu_time"), out) == Approx(355.08188793055143e-9));
-  CHECK(*extract_one(gbench_metric("concat", "BM_concat", "real_time"), out) == Approx(3.4229050570002073e-6));
+  CHECK(*extract_one(gbench_metric("concat", "BM_concat", "real_time"), out) ==
+        Approx(3.4229050570002073e-6));
   CHECK(*extract_one(gbench_metric("concat", "BM_concat", "cpu_time"), out) == Approx(0.4620922659999999e-6));
 }
 
@@ -152,9 +154,10 @@ TEST_CASE("Google Benchmark time units ms and s are converted too", "[metrics]")
 }
 
 TEST_CASE("a Google Benchmark counter is read as is", "[metrics]") {
-  CHECK(*extract_one(gbench_metric("widgets", "BM_sum/1024", "widgets"), gbench_output("sample.json")) == 42.0);
-  CHECK(*extract_one(gbench_metric("iterations", "BM_sum/1024", "iterations"), gbench_output("sample.json")) ==
-        1962890.0);
+  CHECK(*extract_one(gbench_metric("widgets", "BM_sum/1024", "widgets"), gbench_output("sample.json")) ==
+        42.0);
+  CHECK(*extract_one(gbench_metric("iterations", "BM_sum/1024", "iterations"),
+                     gbench_output("sample.json")) == 1962890.0);
 }
 
 TEST_CASE("Google Benchmark repetitions give the median of the iteration entries", "[metrics]") {
@@ -165,7 +168,8 @@ TEST_CASE("Google Benchmark repetitions give the median of the iteration entries
   // cpu_time: 368.107883, 349.68425, 351.320091 ns → 351.320091 ns.
   CHECK(*extract_one(gbench_metric("sum", "BM_sum/1024", "cpu_time"), out) == Approx(351.32009099999993e-9));
   // BM_concat (us): 3.5414896760003103, 3.788618653999947, 3.7518345470002714 → the last.
-  CHECK(*extract_one(gbench_metric("concat", "BM_concat", "real_time"), out) == Approx(3.7518345470002714e-6));
+  CHECK(*extract_one(gbench_metric("concat", "BM_concat", "real_time"), out) ==
+        Approx(3.7518345470002714e-6));
   // The counter has the same value in every repetition, and 0 in the stddev and cv aggregates.
   CHECK(*extract_one(gbench_metric("widgets", "BM_sum/1024", "widgets"), out) == 42.0);
 }
@@ -184,20 +188,26 @@ TEST_CASE("Google Benchmark output problems are reported", "[metrics]") {
   CHECK(extract_one(gbench_metric("sum", "BM_sum/1024", "real_time"), R"({"results": []})").error() ==
         R"(metric "sum": the output is JSON but not Google Benchmark's (no "benchmarks" array); )"
         "pass --benchmark_format=json");
-  const std::string failed = R"({"benchmarks": [{"name": "BM_x", "run_type": "iteration", "error_occurred": true,
+  const std::string failed =
+      R"({"benchmarks": [{"name": "BM_x", "run_type": "iteration", "error_occurred": true,
                                  "error_message": "out of memory"}]})";
   CHECK(extract_one(gbench_metric("x", "BM_x", "real_time"), failed).error() ==
         R"(metric "x": benchmark "BM_x" reported an error: out of memory)");
 }
 
 TEST_CASE("non-JSON stdout is reported for Google Benchmark metrics", "[metrics]") {
-  CHECK(extract_one(gbench_metric("sum", "BM_sum/1024", "real_time"), "BM_sum/1024   2410 ns   355 ns   1990066 iterations\n")
-                  .error() == R"(metric "sum": stdout is not valid JSON (starts with "BM_sum/1024   2410 ns   355 ns   1990066"); )"
-                     "pass --benchmark_format=json to the benchmark");
+  CHECK(extract_one(gbench_metric("sum", "BM_sum/1024", "real_time"),
+                    "BM_sum/1024   2410 ns   355 ns   1990066 iterations\n")
+            .error() ==
+        R"(metric "sum": stdout is not valid JSON (starts with "BM_sum/1024   2410 ns   355 ns   1990066"); )"
+        "pass --benchmark_format=json to the benchmark");
   // The console format's first line is a date; only that line is quoted.
-  CHECK(extract_one(gbench_metric("sum", "BM_sum/1024", "real_time"), "2026-11-21T10:00:00+00:00\nRunning ./bench\n")
-            .error() == R"(metric "sum": stdout is not valid JSON (starts with "2026-11-21T10:00:00+00:00"); )"
-                        "pass --benchmark_format=json to the benchmark");
-  CHECK(extract_one(gbench_metric("sum", "BM_sum/1024", "real_time"), "").error() ==
-        R"(metric "sum": stdout is not valid JSON (starts with ""); pass --benchmark_format=json to the benchmark)");
+  CHECK(extract_one(gbench_metric("sum", "BM_sum/1024", "real_time"),
+                    "2026-11-21T10:00:00+00:00\nRunning ./bench\n")
+            .error() ==
+        R"(metric "sum": stdout is not valid JSON (starts with "2026-11-21T10:00:00+00:00"); )"
+        "pass --benchmark_format=json to the benchmark");
+  CHECK(
+      extract_one(gbench_metric("sum", "BM_sum/1024", "real_time"), "").error() ==
+      R"(metric "sum": stdout is not valid JSON (starts with ""); pass --benchmark_format=json to the benchmark)");
 }

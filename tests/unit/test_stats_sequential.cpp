@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "stats/paired.hpp"
 #include "stats/sequential.hpp"

@@ -13,6 +13,8 @@ enum class ExitCode : int {
   interrupted = 130,     // SIGINT or SIGTERM; children were killed, the partial report written
 };
 
-constexpr int to_int(ExitCode code) { return static_cast<int>(code); }
+constexpr int to_int(ExitCode code) {
+  return static_cast<int>(code);
+}
 
 }  // namespace perfduel

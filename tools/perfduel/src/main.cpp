@@ -22,9 +22,10 @@ constexpr const char* k_exit_codes_help = R"(Exit codes:
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"perfduel: a performance regression gate. Runs a baseline and a candidate "
-               "alternately until the confidence interval of their ratio decides.",
-               "perfduel"};
+  CLI::App app{
+      "perfduel: a performance regression gate. Runs a baseline and a candidate "
+      "alternately until the confidence interval of their ratio decides.",
+      "perfduel"};
   app.footer(k_exit_codes_help);
   app.set_version_flag("--version", PERFDUEL_VERSION);
   app.require_subcommand(1);

@@ -1,9 +1,8 @@
-#include <sched.h>
-
 #include <optional>
 #include <random>
 
 #include <fmt/format.h>
+#include <sched.h>
 
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
@@ -34,7 +33,8 @@ struct CompareOptions {
 
 // Puts `text` (from --baseline or --candidate) into `slot`, keeping the config's working
 // directory and environment for that side if it had any.
-void set_command(std::optional<CommandSpec>& slot, const std::string& text, bool shell, const std::string& option) {
+void set_command(std::optional<CommandSpec>& slot, const std::string& text, bool shell,
+                 const std::string& option) {
   CommandSpec command = slot.value_or(CommandSpec{});
   if (shell) {
     command.launch = Launch::shell;
@@ -54,9 +54,11 @@ void set_command(std::optional<CommandSpec>& slot, const std::string& text, bool
 }
 
 // Fails before any run when a program cannot be started, naming where it came from.
-void check_command(const std::optional<CommandSpec>& command, const std::string& side, const std::string& origin) {
+void check_command(const std::optional<CommandSpec>& command, const std::string& side,
+                   const std::string& origin) {
   if (!command) {
-    throw Error(fmt::format("no {0} command: pass --{0} 'CMD ARGS...' or set \"{0}\" in the configuration", side));
+    throw Error(
+        fmt::format("no {0} command: pass --{0} 'CMD ARGS...' or set \"{0}\" in the configuration", side));
   }
   if (command->launch == Launch::shell) {
     return;
@@ -83,7 +85,8 @@ void check_cpus(const std::vector<int>& cpus, const std::string& origin) {
   }
   for (const int cpu : cpus) {
     if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)) {
-      throw Error(fmt::format("{}: CPU {} is not available to this process (usable: {})", origin, cpu, usable));
+      throw Error(
+          fmt::format("{}: CPU {} is not available to this process (usable: {})", origin, cpu, usable));
     }
   }
 }
@@ -125,8 +128,9 @@ int run_compare(const CompareOptions& options) {
   install_interrupt_handlers();
   ProcessExecutor executor;
   Progress progress(options.quiet ? ProgressStyle::quiet : detect_progress_style(stderr), stderr);
-  const auto outcome = run_duel(config, executor, *config.seed,
-                                [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); });
+  const auto outcome =
+      run_duel(config, executor, *config.seed,
+               [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); });
   progress.finish();
   summary.outcome = &outcome;
   summary.exit_code = exit_code_for(outcome, config.on_inconclusive);
@@ -135,9 +139,11 @@ int run_compare(const CompareOptions& options) {
     throw Error(outcome.failure, ExitCode::benchmark_failed);
   }
   if (outcome.end == DuelEnd::interrupted) {
-    throw Error(fmt::format("interrupted by signal {}; children killed{}", interrupt_signal(),
-                            options.outputs.json.empty() ? "" : ", partial report written to " + options.outputs.json),
-                ExitCode::interrupted);
+    throw Error(
+        fmt::format(
+            "interrupted by signal {}; children killed{}", interrupt_signal(),
+            options.outputs.json.empty() ? "" : ", partial report written to " + options.outputs.json),
+        ExitCode::interrupted);
   }
   return to_int(summary.exit_code);
 }
@@ -146,23 +152,28 @@ int run_compare(const CompareOptions& options) {
 
 void add_compare_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<CompareOptions>();
-  auto* command = app.add_subcommand(
-      "compare",
-      "Run the baseline and the candidate alternately until every gated metric's confidence interval is narrower "
-      "than its threshold, then give the verdict.");
+  auto* command = app.add_subcommand("compare",
+                                     "Run the baseline and the candidate alternately until every gated "
+                                     "metric's confidence interval is narrower "
+                                     "than its threshold, then give the verdict.");
   command->add_option("-c,--config", options->config_path, "YAML configuration (thresholds, metrics, budget)")
       ->check(CLI::ExistingFile);
-  command->add_option("-b,--baseline", options->baseline, "baseline command, split into words like a shell does");
-  command->add_option("-n,--candidate", options->candidate, "candidate command, split into words like a shell does");
+  command->add_option("-b,--baseline", options->baseline,
+                      "baseline command, split into words like a shell does");
+  command->add_option("-n,--candidate", options->candidate,
+                      "candidate command, split into words like a shell does");
   command->add_flag("--shell", options->shell, "run --baseline and --candidate through /bin/sh -c");
   command->add_option("--seed", options->seed, "seed of the random run order (default: drawn and reported)");
-  command->add_option("--max-seconds", options->max_seconds, "cap the time budget (seconds) below the config's")
+  command
+      ->add_option("--max-seconds", options->max_seconds, "cap the time budget (seconds) below the config's")
       ->check(CLI::PositiveNumber);
-  command->add_option("--cpus", options->cpus, "pin runs to these CPUs, e.g. 1 or 2-3 (overrides the config)");
+  command->add_option("--cpus", options->cpus,
+                      "pin runs to these CPUs, e.g. 1 or 2-3 (overrides the config)");
   command->add_flag("-q,--quiet", options->quiet, "no progress line");
   add_output_options(*command, options->outputs);
-  command->footer("Exit codes: 0 pass, 1 regression, 2 usage/config error, 3 benchmark failed, 77 inconclusive, "
-                  "130 interrupted.");
+  command->footer(
+      "Exit codes: 0 pass, 1 regression, 2 usage/config error, 3 benchmark failed, 77 inconclusive, "
+      "130 interrupted.");
   command->callback([options, &exit_code] { exit_code = run_compare(*options); });
 }
 

@@ -11,7 +11,8 @@ namespace perfduel::cli {
 
 void add_output_options(CLI::App& command, ReportOutputs& outputs) {
   command.add_option("--json", outputs.json, "write the full report, raw samples included, to this file");
-  command.add_option("--markdown", outputs.markdown, "write a Markdown summary (pull-request comment, job summary)");
+  command.add_option("--markdown", outputs.markdown,
+                     "write a Markdown summary (pull-request comment, job summary)");
   command.add_flag("--ctest-measurements", outputs.ctest_measurements,
                    "print <CTestMeasurement> tags so CDash shows the numbers");
 }

@@ -10,8 +10,8 @@ namespace perfduel::cli {
 
 // Where the reports of a compare or analyze run go, besides the table on stdout.
 struct ReportOutputs {
-  std::string json;       // --json FILE
-  std::string markdown;   // --markdown FILE
+  std::string json;      // --json FILE
+  std::string markdown;  // --markdown FILE
   bool ctest_measurements = false;
 };
 

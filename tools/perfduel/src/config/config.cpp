@@ -17,20 +17,35 @@ namespace perfduel {
 
 namespace {
 
-const std::vector<std::string> k_top_level_keys{
-    "baseline",   "candidate",   "metrics",      "confidence",  "warmup",          "detect_warmup",
-    "min_rounds", "max_rounds",  "max_seconds",  "timeout",     "cpus",            "order",
-    "seed",       "stopping",    "correction",   "inconclusive", "autocorrelation_limit",
-    "min_batches", "best_of",    "stability_limit"};
+const std::vector<std::string> k_top_level_keys{"baseline",
+                                                "candidate",
+                                                "metrics",
+                                                "confidence",
+                                                "warmup",
+                                                "detect_warmup",
+                                                "min_rounds",
+                                                "max_rounds",
+                                                "max_seconds",
+                                                "timeout",
+                                                "cpus",
+                                                "order",
+                                                "seed",
+                                                "stopping",
+                                                "correction",
+                                                "inconclusive",
+                                                "autocorrelation_limit",
+                                                "min_batches",
+                                                "best_of",
+                                                "stability_limit"};
 const std::vector<std::string> k_command_keys{"command", "shell", "working_directory", "env"};
-const std::vector<std::string> k_metric_keys{"threshold", "tolerance", "gate",   "direction",
-                                             "estimator", "unit",      "regex",  "json_pointer",
+const std::vector<std::string> k_metric_keys{"threshold",        "tolerance", "gate",  "direction",
+                                             "estimator",        "unit",      "regex", "json_pointer",
                                              "google_benchmark", "field"};
 const std::vector<std::string> k_builtin_metrics{"wall_time", "user_time", "system_time", "max_rss"};
 
 // Reads one YAML document and reports problems as "<origin>:<line>: <message>".
 class Reader {
-public:
+ public:
   explicit Reader(std::string origin) : m_origin(std::move(origin)) {}
 
   [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const {
@@ -41,7 +56,8 @@ public:
     throw Error(fmt::format("{}:{}: {}", m_origin, mark.line + 1, message));
   }
 
-  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where) const {
+  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                  const std::string& where) const {
     if (!map.IsMap()) {
       fail(map, fmt::format("{} must be a mapping of keys to values", where));
     }
@@ -131,7 +147,7 @@ public:
 
   const std::string& origin() const { return m_origin; }
 
-private:
+ private:
   std::string m_origin;
 };
 
@@ -200,13 +216,15 @@ MetricSpec builtin_metric(const std::string& name) {
 
 void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& node, Config& config) {
   const auto name = key.as<std::string>();
-  const bool builtin = std::find(k_builtin_metrics.begin(), k_builtin_metrics.end(), name) != k_builtin_metrics.end();
+  const bool builtin =
+      std::find(k_builtin_metrics.begin(), k_builtin_metrics.end(), name) != k_builtin_metrics.end();
   MetricSpec* metric = nullptr;
   if (builtin) {
     metric = &*std::find_if(config.metrics.begin(), config.metrics.end(),
                             [&](const MetricSpec& m) { return m.name == name; });
   } else {
-    if (std::any_of(config.metrics.begin(), config.metrics.end(), [&](const MetricSpec& m) { return m.name == name; })) {
+    if (std::any_of(config.metrics.begin(), config.metrics.end(),
+                    [&](const MetricSpec& m) { return m.name == name; })) {
       reader.fail(key, fmt::format("metric \"{}\" is defined twice", name));
     }
     config.metrics.emplace_back();
@@ -216,7 +234,8 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   }
   if (node.IsNull()) {
     if (!builtin) {
-      reader.fail(key, fmt::format("metric \"{}\" needs a source: regex, json_pointer or google_benchmark", name));
+      reader.fail(key,
+                  fmt::format("metric \"{}\" needs a source: regex, json_pointer or google_benchmark", name));
     }
     return;
   }
@@ -233,7 +252,8 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
                                        metric->pattern, compiled.mark_count()));
       }
     } catch (const std::regex_error& e) {
-      reader.fail(regex, fmt::format("\"regex\": invalid regular expression \"{}\": {}", metric->pattern, e.what()));
+      reader.fail(regex,
+                  fmt::format("\"regex\": invalid regular expression \"{}\": {}", metric->pattern, e.what()));
     }
     ++sources;
   }
@@ -243,8 +263,9 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
     try {
       nlohmann::json::json_pointer check(metric->pattern);
     } catch (const nlohmann::json::exception&) {
-      reader.fail(pointer, fmt::format("\"json_pointer\": invalid JSON pointer \"{}\" (write e.g. /results/0/time)",
-                                       metric->pattern));
+      reader.fail(pointer,
+                  fmt::format("\"json_pointer\": invalid JSON pointer \"{}\" (write e.g. /results/0/time)",
+                              metric->pattern));
     }
     ++sources;
   }
@@ -264,7 +285,9 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
     reader.fail(key, fmt::format("\"{}\" is a built-in metric and takes no source; pick another name", name));
   }
   if (!builtin && sources != 1) {
-    reader.fail(key, fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer or google_benchmark", name));
+    reader.fail(
+        key,
+        fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer or google_benchmark", name));
   }
 
   if (node["threshold"]) {
@@ -355,16 +378,18 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
     }
   }
   if (const auto node = root["stopping"]) {
-    config.stopping = reader.choice<Stopping>(node, "stopping", {{"width", Stopping::width}, {"anytime", Stopping::anytime}});
+    config.stopping = reader.choice<Stopping>(node, "stopping",
+                                              {{"width", Stopping::width}, {"anytime", Stopping::anytime}});
   }
   if (const auto node = root["correction"]) {
-    config.correction =
-        reader.choice<Correction>(node, "correction", {{"bonferroni", Correction::bonferroni}, {"holm", Correction::holm}});
+    config.correction = reader.choice<Correction>(
+        node, "correction", {{"bonferroni", Correction::bonferroni}, {"holm", Correction::holm}});
   }
   if (const auto node = root["inconclusive"]) {
-    config.on_inconclusive = reader.choice<InconclusivePolicy>(
-        node, "inconclusive",
-        {{"skip", InconclusivePolicy::skip}, {"fail", InconclusivePolicy::fail}, {"pass", InconclusivePolicy::pass}});
+    config.on_inconclusive = reader.choice<InconclusivePolicy>(node, "inconclusive",
+                                                               {{"skip", InconclusivePolicy::skip},
+                                                                {"fail", InconclusivePolicy::fail},
+                                                                {"pass", InconclusivePolicy::pass}});
   }
   if (const auto node = root["autocorrelation_limit"]) {
     config.autocorrelation_limit = reader.number(node, "autocorrelation_limit", 0.0, 1.0);
@@ -388,7 +413,8 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
   }
   if (config.max_rounds < config.min_rounds) {
     reader.fail(root["max_rounds"] ? root["max_rounds"] : root["min_rounds"],
-                fmt::format("\"max_rounds\" ({}) is below \"min_rounds\" ({})", config.max_rounds, config.min_rounds));
+                fmt::format("\"max_rounds\" ({}) is below \"min_rounds\" ({})", config.max_rounds,
+                            config.min_rounds));
   }
   if (config.gated_metrics().empty()) {
     reader.fail(root, "no metric is gated; set \"gate: true\" on at least one metric");
@@ -454,7 +480,9 @@ nlohmann::json command_to_json(const CommandSpec& command) {
   return json;
 }
 
-const char* to_name(Direction direction) { return direction == Direction::lower_is_better ? "lower" : "higher"; }
+const char* to_name(Direction direction) {
+  return direction == Direction::lower_is_better ? "lower" : "higher";
+}
 
 const char* to_name(Estimator estimator) {
   switch (estimator) {
@@ -494,7 +522,7 @@ std::string config_to_json(const Config& config) {
   json["correction"] = config.correction == Correction::bonferroni ? "bonferroni" : "holm";
   json["inconclusive"] = config.on_inconclusive == InconclusivePolicy::skip   ? "skip"
                          : config.on_inconclusive == InconclusivePolicy::fail ? "fail"
-                                                                               : "pass";
+                                                                              : "pass";
   json["autocorrelation_limit"] = config.autocorrelation_limit;
   json["min_batches"] = config.min_batches;
   json["best_of"] = config.min_best_of;

@@ -71,7 +71,7 @@ struct MetricSpec {
 struct CommandSpec {
   std::vector<std::string> argv;  // argv[0] is the program; with Launch::shell, argv = {script}
   Launch launch = Launch::direct;
-  std::filesystem::path working_directory;     // empty: the current directory
+  std::filesystem::path working_directory;         // empty: the current directory
   std::map<std::string, std::string> environment;  // added to (or replacing) the inherited environment
 };
 
@@ -82,7 +82,7 @@ struct Config {
   std::vector<MetricSpec> metrics;  // built-in metrics first, then parsed ones
 
   double confidence = 0.95;
-  int warmup = 1;            // rounds run and discarded before measuring
+  int warmup = 1;              // rounds run and discarded before measuring
   bool detect_warmup = false;  // also drop an initial unstable phase found as a change point
   int min_rounds = 20;
   int max_rounds = 2000;
@@ -98,8 +98,8 @@ struct Config {
   // Estimator settings (see stats/estimate.hpp).
   double autocorrelation_limit = 0.1;  // |lag-1 r| above this triggers batching
   int min_batches = 20;
-  int min_best_of = 3;                 // `min` estimator: best k runs per batch
-  double stability_limit = 0.02;       // `min` estimator: allowed gap between halves
+  int min_best_of = 3;            // `min` estimator: best k runs per batch
+  double stability_limit = 0.02;  // `min` estimator: allowed gap between halves
 
   // Metrics that can fail the gate.
   std::vector<const MetricSpec*> gated_metrics() const;

@@ -23,7 +23,7 @@ namespace {
 struct PairedSeries {
   std::vector<std::vector<double>> baseline;  // [metric][round]
   std::vector<std::vector<double>> candidate;
-  std::vector<int> rounds;                    // round number of each pair
+  std::vector<int> rounds;  // round number of each pair
 };
 
 PairedSeries pair_rounds(std::size_t metric_count, std::span<const RunRecord> runs) {
@@ -104,14 +104,13 @@ std::string first_non_positive(const PairedSeries& series, std::size_t metric) {
     for (const auto* side : {&series.baseline, &series.candidate}) {
       const double value = (*side)[metric][i];
       if (!(value > 0) || !std::isfinite(value)) {
-        return fmt::format("{} value {} in round {}", side == &series.baseline ? "baseline" : "candidate", value,
-                           series.rounds[i] + 1);
+        return fmt::format("{} value {} in round {}", side == &series.baseline ? "baseline" : "candidate",
+                           value, series.rounds[i] + 1);
       }
     }
   }
   return "a non-positive value";
 }
-
 
 // ---- Statistics options (issue 4): detected warm-up, anytime stopping, Holm's step-down. ----
 
@@ -158,8 +157,9 @@ int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector
     }
   }
   series.rounds.erase(series.rounds.begin(), series.rounds.begin() + cut);
-  notes.push_back(fmt::format("warm-up detected: dropped the first {} measured rounds ({} {:+.1f} % against the rest)",
-                              drop, where, 100 * std::expm1(shift)));
+  notes.push_back(
+      fmt::format("warm-up detected: dropped the first {} measured rounds ({} {:+.1f} % against the rest)",
+                  drop, where, 100 * std::expm1(shift)));
   return static_cast<int>(drop);
 }
 
@@ -175,17 +175,19 @@ void apply_confidence_sequence(const Config& config, MetricResult& result, const
                                const std::vector<double>& b) {
   auto& estimate = result.estimate;
   if (result.spec.estimator != Estimator::mean) {
-    estimate.note += std::string(estimate.note.empty() ? "" : "; ") +
-                     "anytime stopping uses the confidence sequence of the mean only; this interval is fixed-sample";
+    estimate.note +=
+        std::string(estimate.note.empty() ? "" : "; ") +
+        "anytime stopping uses the confidence sequence of the mean only; this interval is fixed-sample";
     return;
   }
   if (estimate.status != stats::EstimateStatus::ok) {
     return;
   }
   const auto d = stats::log_ratios(a, b);
-  const std::vector<double> units = estimate.batch_size > 1 ? stats::batch_means(*d, estimate.batch_size) : *d;
-  const auto burn_in = static_cast<std::size_t>(
-      std::max(estimate.batch_size > 1 ? config.min_batches : config.min_rounds, 2));
+  const std::vector<double> units =
+      estimate.batch_size > 1 ? stats::batch_means(*d, estimate.batch_size) : *d;
+  const auto burn_in =
+      static_cast<std::size_t>(std::max(estimate.batch_size > 1 ? config.min_batches : config.min_rounds, 2));
   const auto sequence =
       stats::asymptotic_confidence_sequence(units, result.confidence, burn_in, static_cast<double>(burn_in));
   if (!sequence) {
@@ -230,8 +232,9 @@ bool metric_settled(const Config& config, const MetricResult& result) {
 // under continuous monitoring.
 void apply_holm(const Config& config, Analysis& analysis, bool enough_rounds, Finality finality) {
   if (config.stopping == Stopping::anytime) {
-    analysis.notes.push_back("correction: Holm requested, but anytime stopping decides with Bonferroni-level "
-                             "confidence sequences");
+    analysis.notes.push_back(
+        "correction: Holm requested, but anytime stopping decides with Bonferroni-level "
+        "confidence sequences");
     return;
   }
   std::vector<MetricResult*> gated;
@@ -240,7 +243,7 @@ void apply_holm(const Config& config, Analysis& analysis, bool enough_rounds, Fi
     if (result.spec.gating == Gating::gated) {
       gated.push_back(&result);
       p_values.push_back(result.estimate.status == stats::EstimateStatus::ok ? result.estimate.p_value
-                                                                              : std::nan(""));
+                                                                             : std::nan(""));
     }
   }
   const double alpha = 1.0 - config.confidence;
@@ -258,12 +261,12 @@ void apply_holm(const Config& config, Analysis& analysis, bool enough_rounds, Fi
     const bool was_decided = result.verdict == Verdict::regression || result.verdict == Verdict::improvement;
     if (rejected[i]) {
       result.verdict = is_worse(result.spec.direction, result.estimate.center) ? Verdict::regression
-                                                                                : Verdict::improvement;
+                                                                               : Verdict::improvement;
       if (!was_decided) {
-        analysis.notes.push_back(fmt::format("{}: {} by Holm (p = {:.3g} ≤ {:.3g}); its Bonferroni interval "
-                                             "still touches the tolerance band",
-                                             result.spec.name, to_string(result.verdict), result.estimate.p_value,
-                                             levels[i]));
+        analysis.notes.push_back(
+            fmt::format("{}: {} by Holm (p = {:.3g} ≤ {:.3g}); its Bonferroni interval "
+                        "still touches the tolerance band",
+                        result.spec.name, to_string(result.verdict), result.estimate.p_value, levels[i]));
       }
     } else if (was_decided) {
       // Cannot happen with consistent p-values (a Bonferroni exclusion is a Holm rejection);
@@ -312,8 +315,8 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   const double gated_confidence = stats::bonferroni_confidence(config.confidence, gated_count);
   if (gated_count > 1) {
     analysis.notes.push_back(fmt::format(
-        "Bonferroni: {} gated metrics, each interval at {:.4g} % confidence (family-wise {:.4g} %)", gated_count,
-        100 * gated_confidence, 100 * config.confidence));
+        "Bonferroni: {} gated metrics, each interval at {:.4g} % confidence (family-wise {:.4g} %)",
+        gated_count, 100 * gated_confidence, 100 * config.confidence));
   }
 
   for (std::size_t m = 0; m < config.metrics.size(); ++m) {
@@ -332,9 +335,10 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     if (!all_positive(a) || !all_positive(b)) {
       const auto where = first_non_positive(series, m);
       if (gated) {
-        throw Error(fmt::format("metric \"{}\": {}; a ratio needs positive values (is the metric read correctly?)",
-                                result.spec.name, where),
-                    ExitCode::benchmark_failed);
+        throw Error(
+            fmt::format("metric \"{}\": {}; a ratio needs positive values (is the metric read correctly?)",
+                        result.spec.name, where),
+            ExitCode::benchmark_failed);
       }
       // Report-only metrics such as system time of a short program are often exactly zero;
       // they are shown without a ratio rather than stopping the gate.
@@ -350,7 +354,8 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     options.min_batches = static_cast<std::size_t>(config.min_batches);
     options.min_best_of = static_cast<std::size_t>(config.min_best_of);
     options.stability_limit = config.stability_limit;
-    options.null_band = {std::log1p(-std::min(result.spec.tolerance, 0.999)), std::log1p(result.spec.tolerance)};
+    options.null_band = {std::log1p(-std::min(result.spec.tolerance, 0.999)),
+                         std::log1p(result.spec.tolerance)};
     result.estimate = stats::estimate(result.spec.estimator, a, b, options);
     if (config.stopping == Stopping::anytime) {
       apply_confidence_sequence(config, result, a, b);
@@ -362,8 +367,8 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
       // The width is judged on the ratio scale: upper bound / lower bound − 1 ≤ T. Near no
       // change this equals the relative width; for a large change it stays reachable
       // (a +300 % change known to ±1 % is decided, although its relative width is 8 %).
-      result.width_reached =
-          std::expm1(result.estimate.ci.width() * stopping_inflation(result.estimate.batches)) <= result.spec.threshold;
+      result.width_reached = std::expm1(result.estimate.ci.width() *
+                                        stopping_inflation(result.estimate.batches)) <= result.spec.threshold;
       result.verdict = judge(result, enough_rounds);
       if (config.stopping == Stopping::anytime && enough_rounds) {
         pass_inside_band(result);

@@ -35,23 +35,23 @@ enum class Finality { ongoing, final };
 
 struct MetricResult {
   MetricSpec spec;
-  double confidence = 0;        // per-metric level after the multiple-comparison correction
-  double baseline_median = 0;   // in the metric's own unit
+  double confidence = 0;       // per-metric level after the multiple-comparison correction
+  double baseline_median = 0;  // in the metric's own unit
   double candidate_median = 0;
-  double change = 0;            // relative: exp(center) − 1
-  stats::Interval ci;           // relative: exp(ci) − 1
-  stats::Estimate estimate;     // log-ratio space, with batching details
+  double change = 0;         // relative: exp(center) − 1
+  stats::Interval ci;        // relative: exp(ci) − 1
+  stats::Estimate estimate;  // log-ratio space, with batching details
   Verdict verdict = Verdict::pending;
-  bool width_reached = false;   // ratio interval: hi / lo − 1 <= spec.threshold
+  bool width_reached = false;  // ratio interval: hi / lo − 1 <= spec.threshold
 };
 
 struct Analysis {
-  std::vector<MetricResult> metrics;  // same order as Config::metrics
-  Verdict verdict = Verdict::pending; // overall, over the gated metrics
-  bool can_stop = false;              // the stopping rule is satisfied
-  int measured_rounds = 0;            // complete rounds after warm-up
-  int dropped_rounds = 0;             // measured rounds dropped as detected warm-up
-  std::vector<std::string> notes;     // batching applied, correction used, ...
+  std::vector<MetricResult> metrics;   // same order as Config::metrics
+  Verdict verdict = Verdict::pending;  // overall, over the gated metrics
+  bool can_stop = false;               // the stopping rule is satisfied
+  int measured_rounds = 0;             // complete rounds after warm-up
+  int dropped_rounds = 0;              // measured rounds dropped as detected warm-up
+  std::vector<std::string> notes;      // batching applied, correction used, ...
 };
 
 // Analyses all runs so far: pairs each measured round, estimates every metric, applies the

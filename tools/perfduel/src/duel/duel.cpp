@@ -1,7 +1,7 @@
 #include "duel/duel.hpp"
 
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <random>
 
@@ -16,7 +16,9 @@ namespace perfduel {
 
 namespace {
 
-const char* side_name(Side side) { return side == Side::baseline ? "baseline" : "candidate"; }
+const char* side_name(Side side) {
+  return side == Side::baseline ? "baseline" : "candidate";
+}
 
 // One line saying how a run failed, or empty when it succeeded.
 std::string describe_failure(const RunResult& run, double timeout_seconds) {
@@ -63,13 +65,16 @@ ExitCode exit_code_for(const DuelOutcome& outcome, InconclusivePolicy policy) {
   }
 }
 
-DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed, const ProgressCallback& progress) {
+DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
+                     const ProgressCallback& progress) {
   DuelOutcome outcome;
   outcome.seed = seed;
   const MetricExtractor extractor(config.metrics);
   const RunLimits limits{config.run_timeout, config.cpus};
   const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   double longest_round = 0;
   double analysis_seconds = 0;
   double run_seconds = 0;  // wall time of all runs so far
@@ -91,7 +96,8 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
     const auto round_start = elapsed();
     const bool b_first = candidate_first(config.order, std::max(measured, 0), seed);
     bool failed = false;
-    for (const Side side : {b_first ? Side::candidate : Side::baseline, b_first ? Side::baseline : Side::candidate}) {
+    for (const Side side :
+         {b_first ? Side::candidate : Side::baseline, b_first ? Side::baseline : Side::candidate}) {
       const auto& command = side == Side::baseline ? *config.baseline : *config.candidate;
       const RunResult result = executor.run(command, limits);
       if (result.status == RunStatus::interrupted || interrupt_requested()) {
@@ -111,7 +117,8 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
       }
       if (!cause.empty()) {
         outcome.end = DuelEnd::benchmark_failed;
-        outcome.failure = fmt::format("{} run in round {}{}: {}", side_name(side), round + 1, warmup ? " (warm-up)" : "", cause);
+        outcome.failure = fmt::format("{} run in round {}{}: {}", side_name(side), round + 1,
+                                      warmup ? " (warm-up)" : "", cause);
         outcome.failure_stderr = util::tail_lines(result.err, 10);
         failed = true;
         break;

@@ -24,10 +24,10 @@ struct DuelOutcome {
   std::vector<RunRecord> runs;  // every finished run, in order, warm-up included
   Analysis analysis;            // final analysis of `runs`
   DuelEnd end = DuelEnd::decided;
-  std::string failure;          // one-line cause when a run failed
-  std::string failure_stderr;   // the tail of the failing run's stderr
+  std::string failure;         // one-line cause when a run failed
+  std::string failure_stderr;  // the tail of the failing run's stderr
   double elapsed_seconds = 0;
-  std::uint64_t seed = 0;       // the seed actually used for the run order
+  std::uint64_t seed = 0;  // the seed actually used for the run order
 };
 
 // Called after every measured round with the current analysis and the elapsed seconds.
@@ -37,7 +37,8 @@ using ProgressCallback = std::function<void(const Analysis&, double elapsed_seco
 // order, until the stopping rule is met or the budget is spent. Never throws for a failing
 // benchmark: the outcome carries the cause and every run finished before it.
 // `config` must have baseline and candidate commands; `seed` fixes the order.
-DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed, const ProgressCallback& progress);
+DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
+                     const ProgressCallback& progress);
 
 // The exit code of a finished duel: interrupted → 130, a failed run → 3, otherwise by the
 // overall verdict and `policy` (see exit_code_for(Verdict, InconclusivePolicy)).

@@ -1,11 +1,11 @@
 #include "report/environment.hpp"
 
-#include <sys/utsname.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <fstream>
 #include <string>
+
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "util/text.hpp"
 

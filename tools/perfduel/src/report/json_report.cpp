@@ -1,13 +1,12 @@
 #include "report/json_report.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "util/error.hpp"
 
@@ -40,11 +39,12 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
   json["verdict"] = to_string(result.verdict);
   json["rounds"] = result.estimate.rounds;
   const auto& estimate = result.estimate;
-  json["estimator"] = {{"batch_size", estimate.batch_size},
-                       {"batches", estimate.batches},
-                       {"lag1", std::isfinite(estimate.lag1) ? nlohmann::ordered_json(estimate.lag1) : nullptr},
-                       {"p_value", estimate.p_value},
-                       {"note", estimate.note}};
+  json["estimator"] = {
+      {"batch_size", estimate.batch_size},
+      {"batches", estimate.batches},
+      {"lag1", std::isfinite(estimate.lag1) ? nlohmann::ordered_json(estimate.lag1) : nullptr},
+      {"p_value", estimate.p_value},
+      {"note", estimate.note}};
   return json;
 }
 
@@ -112,7 +112,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   json["notes"] = outcome.analysis.notes;
   json["config"] = nlohmann::ordered_json::parse(config_to_json(config));
   const auto& environment = summary.environment;
-  json["environment"] = {{"host", environment.host},         {"cpu_model", environment.cpu_model},
+  json["environment"] = {{"host", environment.host},           {"cpu_model", environment.cpu_model},
                          {"cpu_count", environment.cpu_count}, {"kernel", environment.kernel},
                          {"load", environment.load},           {"governor", environment.governor}};
   auto runs = nlohmann::ordered_json::array();
@@ -160,7 +160,8 @@ SavedReport load_report(const std::filesystem::path& path) {
   text << file.rdbuf();
   const auto json = nlohmann::json::parse(text.str(), nullptr, false);
   if (json.is_discarded() || !json.is_object()) {
-    throw Error(fmt::format("{}: not a JSON report (is it the file written by compare --json?)", path.string()));
+    throw Error(
+        fmt::format("{}: not a JSON report (is it the file written by compare --json?)", path.string()));
   }
   for (const char* key : {"config", "runs"}) {
     if (!json.contains(key)) {
@@ -195,7 +196,8 @@ SavedReport load_report(const std::filesystem::path& path) {
         run.values.push_back(item.at("values").at(metric.name).get<double>());
       }
     } catch (const nlohmann::json::exception& e) {
-      throw Error(fmt::format("{}: run {} is malformed: {}", path.string(), report.runs.size() + 1, e.what()));
+      throw Error(
+          fmt::format("{}: run {} is malformed: {}", path.string(), report.runs.size() + 1, e.what()));
     }
     report.runs.push_back(std::move(run));
   }

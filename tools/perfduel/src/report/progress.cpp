@@ -1,8 +1,7 @@
 #include "report/progress.hpp"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "util/text.hpp"
 
@@ -13,7 +12,8 @@ ProgressStyle detect_progress_style(std::FILE* stream) {
 }
 
 std::string format_progress(const Analysis& analysis, double elapsed_seconds) {
-  std::string line = fmt::format("round {:>4}  {:>9}", analysis.measured_rounds, util::format_seconds(elapsed_seconds));
+  std::string line =
+      fmt::format("round {:>4}  {:>9}", analysis.measured_rounds, util::format_seconds(elapsed_seconds));
   for (const auto& result : analysis.metrics) {
     if (result.spec.gating != Gating::gated) {
       continue;

@@ -23,7 +23,7 @@ std::string format_progress(const Analysis& analysis, double elapsed_seconds);
 // Shows progress on `stream` in `style`; in log style at most one line per `log_interval`
 // seconds.
 class Progress {
-public:
+ public:
   Progress(ProgressStyle style, std::FILE* stream, double log_interval = 5.0);
 
   // Shows the state after a round.
@@ -32,7 +32,7 @@ public:
   // Clears the live line before the final report is printed.
   void finish();
 
-private:
+ private:
   ProgressStyle m_style;
   std::FILE* m_stream;
   double m_log_interval;

@@ -67,7 +67,8 @@ std::string headline(const RunSummary& summary) {
       break;
   }
   std::string upper = verdict;
-  std::transform(upper.begin(), upper.end(), upper.begin(), [](char c) { return static_cast<char>(std::toupper(c)); });
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](char c) { return static_cast<char>(std::toupper(c)); });
   return fmt::format("verdict: {} after {} rounds in {} ({}); exit code {}", upper,
                      outcome.analysis.measured_rounds, util::format_seconds(outcome.elapsed_seconds), reason,
                      to_int(summary.exit_code));
@@ -78,11 +79,12 @@ std::vector<std::string> notes(const RunSummary& summary) {
   std::vector<std::string> lines = summary.outcome->analysis.notes;
   for (const auto& result : summary.outcome->analysis.metrics) {
     if (result.spec.gating == Gating::gated) {
-      lines.push_back(fmt::format("{}: {:.4g} % interval, threshold {} wide{}", result.spec.name,
-                                  100 * result.confidence, util::format_percent(result.spec.threshold).substr(1),
-                                  result.spec.tolerance > 0
-                                      ? fmt::format(", tolerance ±{}", util::format_percent(result.spec.tolerance).substr(1))
-                                      : ""));
+      lines.push_back(fmt::format(
+          "{}: {:.4g} % interval, threshold {} wide{}", result.spec.name, 100 * result.confidence,
+          util::format_percent(result.spec.threshold).substr(1),
+          result.spec.tolerance > 0
+              ? fmt::format(", tolerance ±{}", util::format_percent(result.spec.tolerance).substr(1))
+              : ""));
     } else if (!result.estimate.note.empty()) {
       lines.push_back(fmt::format("{}: {}", result.spec.name, result.estimate.note));
     }
@@ -120,8 +122,9 @@ std::string format_table(const RunSummary& summary) {
   for (const auto& row : table) {
     for (std::size_t c = 0; c < row.size(); ++c) {
       // Count code points, not bytes, so "µs" lines up.
-      const auto length = static_cast<std::size_t>(
-          std::count_if(row[c].begin(), row[c].end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U; }));
+      const auto length = static_cast<std::size_t>(std::count_if(row[c].begin(), row[c].end(), [](char ch) {
+        return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U;
+      }));
       widths[c] = std::max(widths[c], length);
     }
   }
@@ -129,8 +132,9 @@ std::string format_table(const RunSummary& summary) {
   for (const auto& row : table) {
     std::string line;
     for (std::size_t c = 0; c < row.size(); ++c) {
-      const auto length = static_cast<std::size_t>(
-          std::count_if(row[c].begin(), row[c].end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U; }));
+      const auto length = static_cast<std::size_t>(std::count_if(row[c].begin(), row[c].end(), [](char ch) {
+        return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U;
+      }));
       const std::string pad(widths[c] - length, ' ');
       line += (c == 0 || c == row.size() - 1) ? row[c] + pad : pad + row[c];
       line += c + 1 < row.size() ? "  " : "";
@@ -154,7 +158,8 @@ std::string format_markdown(const RunSummary& summary) {
   const auto& config = *summary.config;
   std::string text = fmt::format("### perfduel: {}\n\n", overall_verdict(*summary.outcome));
   if (config.baseline && config.candidate) {
-    text += fmt::format("Baseline `{}` against candidate `{}`.\n\n", util::join_shell_words(config.baseline->argv),
+    text += fmt::format("Baseline `{}` against candidate `{}`.\n\n",
+                        util::join_shell_words(config.baseline->argv),
                         util::join_shell_words(config.candidate->argv));
   }
   const auto table = rows(summary);
@@ -179,7 +184,8 @@ std::string format_markdown(const RunSummary& summary) {
 std::string format_ctest_measurements(const RunSummary& summary) {
   std::string text;
   const auto tag = [&](const std::string& name, double value) {
-    text += fmt::format("<CTestMeasurement type=\"numeric/double\" name=\"{}\">{:.6g}</CTestMeasurement>\n", name, value);
+    text += fmt::format("<CTestMeasurement type=\"numeric/double\" name=\"{}\">{:.6g}</CTestMeasurement>\n",
+                        name, value);
   };
   for (const auto& result : summary.outcome->analysis.metrics) {
     if (result.estimate.status != stats::EstimateStatus::ok) {

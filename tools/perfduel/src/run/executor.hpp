@@ -26,19 +26,19 @@ struct RunResult {
   RunStatus status = RunStatus::failed_to_start;
   int exit_code = -1;
   int signal = 0;
-  double wall_seconds = 0;    // steady clock from just before spawn to reaping
-  double user_seconds = 0;    // from wait4's rusage: this child and its waited-for descendants
+  double wall_seconds = 0;  // steady clock from just before spawn to reaping
+  double user_seconds = 0;  // from wait4's rusage: this child and its waited-for descendants
   double system_seconds = 0;
-  double max_rss_bytes = 0;   // the largest resident set of the child or one of its descendants
-  std::string out;            // all of stdout (up to a cap)
-  std::string err;            // the end of stderr
-  std::string error;          // why it failed to start
+  double max_rss_bytes = 0;  // the largest resident set of the child or one of its descendants
+  std::string out;           // all of stdout (up to a cap)
+  std::string err;           // the end of stderr
+  std::string error;         // why it failed to start
 };
 
 // The seam between scheduling and process launching: the duel asks an Executor to run a
 // command; tests substitute a scripted one to check ordering and stopping without timing.
 class Executor {
-public:
+ public:
   virtual ~Executor() = default;
 
   // Runs `command` once within `limits` and reports how it went; never throws for a

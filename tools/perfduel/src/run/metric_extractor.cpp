@@ -21,7 +21,8 @@ Value from_regex(const MetricSpec& metric, const std::regex& regex, const std::s
   }
   auto value = util::parse_double(match[1].str());
   if (!value) {
-    return Value::failure(fmt::format("regex \"{}\" captured \"{}\", which is not a number", metric.pattern, match[1].str()));
+    return Value::failure(
+        fmt::format("regex \"{}\" captured \"{}\", which is not a number", metric.pattern, match[1].str()));
   }
   return value;
 }
@@ -33,7 +34,8 @@ Value from_json_pointer(const MetricSpec& metric, const nlohmann::json& document
   }
   const auto& value = document.at(pointer);
   if (!value.is_number()) {
-    return Value::failure(fmt::format("the JSON output has {} at {}, not a number", value.dump(), metric.pattern));
+    return Value::failure(
+        fmt::format("the JSON output has {} at {}, not a number", value.dump(), metric.pattern));
   }
   return value.get<double>();
 }
@@ -56,8 +58,9 @@ double seconds_per_unit(const std::string& unit) {
 // repetition; their median is taken so that one repetition's hiccup does not decide.
 Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& document) {
   if (!document.contains("benchmarks") || !document["benchmarks"].is_array()) {
-    return Value::failure("the output is JSON but not Google Benchmark's (no \"benchmarks\" array); "
-                          "pass --benchmark_format=json");
+    return Value::failure(
+        "the output is JSON but not Google Benchmark's (no \"benchmarks\" array); "
+        "pass --benchmark_format=json");
   }
   std::vector<double> values;
   std::vector<std::string> names;
@@ -72,7 +75,8 @@ Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& docu
       continue;
     }
     if (entry.contains("error_occurred") && entry["error_occurred"].get<bool>()) {
-      return Value::failure(fmt::format("benchmark \"{}\" reported an error: {}", name, entry.value("error_message", "")));
+      return Value::failure(
+          fmt::format("benchmark \"{}\" reported an error: {}", name, entry.value("error_message", "")));
     }
     if (!entry.contains(metric.field) || !entry[metric.field].is_number()) {
       return Value::failure(fmt::format("benchmark \"{}\" has no numeric field \"{}\"", name, metric.field));
@@ -88,7 +92,8 @@ Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& docu
     for (const auto& name : names) {
       known += (known.empty() ? "" : ", ") + name;
     }
-    return Value::failure(fmt::format("no benchmark named \"{}\" in the output (found: {})", metric.benchmark, known));
+    return Value::failure(
+        fmt::format("no benchmark named \"{}\" in the output (found: {})", metric.benchmark, known));
   }
   return stats::median(values);
 }
@@ -135,9 +140,11 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
         }
         if (document->is_discarded()) {
           const std::string first_line(util::trim(std::string_view(run.out).substr(0, run.out.find('\n'))));
-          value = Value::failure(fmt::format(
-              "stdout is not valid JSON (starts with \"{}\"){}", first_line.substr(0, 40),
-              metric.source == MetricSource::google_benchmark ? "; pass --benchmark_format=json to the benchmark" : ""));
+          value = Value::failure(fmt::format("stdout is not valid JSON (starts with \"{}\"){}",
+                                             first_line.substr(0, 40),
+                                             metric.source == MetricSource::google_benchmark
+                                                 ? "; pass --benchmark_format=json to the benchmark"
+                                                 : ""));
         } else if (metric.source == MetricSource::json_pointer) {
           value = from_json_pointer(metric, *document);
         } else {

@@ -14,7 +14,7 @@ namespace perfduel {
 // Reads every configured metric from one finished run: the built-ins from the run's clock
 // and rusage, the others from its stdout. Regexes are compiled once, at construction.
 class MetricExtractor {
-public:
+ public:
   // `metrics` must outlive the extractor.
   explicit MetricExtractor(std::span<const MetricSpec> metrics);
 
@@ -22,7 +22,7 @@ public:
   // what the output lacked, e.g. `metric "score": no match for regex "score: (\d+)"`.
   util::Expected<std::vector<double>> extract(const RunResult& run) const;
 
-private:
+ private:
   std::span<const MetricSpec> m_metrics;
   std::vector<std::optional<std::regex>> m_regexes;
 };

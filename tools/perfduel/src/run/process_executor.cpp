@@ -1,13 +1,5 @@
 #include "run/process_executor.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <sched.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <array>
 #include <cerrno>
 #include <chrono>
@@ -19,7 +11,14 @@
 #include <boost/process/v2/process.hpp>
 #include <boost/process/v2/start_dir.hpp>
 #include <boost/process/v2/stdio.hpp>
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "run/signals.hpp"
 
@@ -36,7 +35,7 @@ constexpr std::size_t k_max_stderr_bytes = 64U << 10U;  // only the tail is ever
 
 // A pipe whose ends close themselves.
 class Pipe {
-public:
+ public:
   Pipe() {
     if (::pipe2(m_fds.data(), O_CLOEXEC) != 0) {
       m_fds = {-1, -1};
@@ -54,7 +53,7 @@ public:
   void close_read() { close_end(0); }
   void close_write() { close_end(1); }
 
-private:
+ private:
   void close_end(std::size_t end) {
     if (m_fds[end] >= 0) {
       ::close(m_fds[end]);
@@ -192,7 +191,8 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
     return result;
   }
   const bp::filesystem::path directory =
-      (command.working_directory.empty() ? std::filesystem::current_path() : command.working_directory).string();
+      (command.working_directory.empty() ? std::filesystem::current_path() : command.working_directory)
+          .string();
   cpu_set_t cpu_set;
   CPU_ZERO(&cpu_set);
   for (const int cpu : limits.cpus) {
@@ -208,11 +208,13 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
     // spawn for a short benchmark (measured in docs/overhead.md).
     bp::posix::vfork_launcher launch;
     if (command.environment.empty()) {
-      child.emplace(launch(context, executable, arguments, bp::process_stdio{nullptr, out.write_end(), err.write_end()},
+      child.emplace(launch(context, executable, arguments,
+                           bp::process_stdio{nullptr, out.write_end(), err.write_end()},
                            bp::process_start_dir{directory}, setup));
     } else {
       child.emplace(launch(context, executable, arguments,
-                           bp::process_stdio{nullptr, out.write_end(), err.write_end()}, bp::process_start_dir{directory},
+                           bp::process_stdio{nullptr, out.write_end(), err.write_end()},
+                           bp::process_start_dir{directory},
                            bp::process_environment{merged_environment(command.environment)}, setup));
     }
   } catch (const std::exception& e) {
@@ -240,7 +242,8 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
     fds[1] = {out_open ? out.read_end() : -1, POLLIN, 0};
     fds[2] = {err_open ? err.read_end() : -1, POLLIN, 0};
     fds[3] = {interrupt_fd(), POLLIN, 0};
-    const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto remaining =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     auto wait_ms = static_cast<int>(std::max<std::int64_t>(remaining.count(), 0) + 1);
     if (pidfd < 0) {
       wait_ms = std::min(wait_ms, 2);  // kernels before 5.3 have no pidfd: poll for the exit
@@ -262,7 +265,8 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
     }
     siginfo_t info{};
     if (fds[0].revents != 0 ||
-        (pidfd < 0 && ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0)) {
+        (pidfd < 0 && ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid != 0)) {
       end = std::chrono::steady_clock::now();
       exited = true;
     } else if (std::chrono::steady_clock::now() >= deadline) {
@@ -275,7 +279,8 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
   // group id cannot have been reused: kill whatever is left of the group.
   ::kill(-pid, SIGKILL);
   while (out_open || err_open) {
-    std::array<pollfd, 2> fds{{{out_open ? out.read_end() : -1, POLLIN, 0}, {err_open ? err.read_end() : -1, POLLIN, 0}}};
+    std::array<pollfd, 2> fds{
+        {{out_open ? out.read_end() : -1, POLLIN, 0}, {err_open ? err.read_end() : -1, POLLIN, 0}}};
     if (::poll(fds.data(), fds.size(), 1000) <= 0) {
       break;  // a process outside the group still holds the pipe; stop waiting for it
     }

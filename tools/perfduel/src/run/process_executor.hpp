@@ -13,10 +13,10 @@ namespace perfduel {
 // /bin/sh -c with Launch::shell), a new process group, CPU affinity set in the child before
 // exec, stdout and stderr captured through pipes, resource usage from wait4().
 class ProcessExecutor final : public Executor {
-public:
+ public:
   RunResult run(const CommandSpec& command, const RunLimits& limits) override;
 
-private:
+ private:
   std::map<std::string, std::string> m_resolved;  // working directory + program → absolute path
 };
 

@@ -1,9 +1,9 @@
 #include "run/signals.hpp"
 
+#include <csignal>
+
 #include <fcntl.h>
 #include <unistd.h>
-
-#include <csignal>
 
 namespace perfduel {
 
@@ -34,10 +34,16 @@ void install_interrupt_handlers() {
   ::sigaction(SIGTERM, &action, nullptr);
 }
 
-bool interrupt_requested() { return g_signal != 0; }
+bool interrupt_requested() {
+  return g_signal != 0;
+}
 
-int interrupt_fd() { return g_pipe[0]; }
+int interrupt_fd() {
+  return g_pipe[0];
+}
 
-int interrupt_signal() { return g_signal; }
+int interrupt_signal() {
+  return g_signal;
+}
 
 }  // namespace perfduel

@@ -68,7 +68,8 @@ std::size_t ar1_batch_size(double rho, double limit) {
   }
   for (std::size_t q = 2; q < 100000; ++q) {
     const double rho_q = std::pow(rho, static_cast<double>(q));
-    const double r = rho * (1 - rho_q) * (1 - rho_q) / (static_cast<double>(q) * (1 - rho * rho) - 2 * rho * (1 - rho_q));
+    const double r =
+        rho * (1 - rho_q) * (1 - rho_q) / (static_cast<double>(q) * (1 - rho * rho) - 2 * rho * (1 - rho_q));
     if (r <= limit) {
       return q;
     }
@@ -106,12 +107,14 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
   // a batch size taken from the point estimate gets chosen at moments when r1 happens to be
   // low. Plan for the upper one-sided 95 % bound of ρ instead (Bartlett: SE ≈ √((1 − ρ²)/n)).
   const double n = static_cast<double>(x.size());
-  const double rho_upper = std::min(0.99, result.lag1 + 1.645 * std::sqrt(std::max(0.0, 1 - result.lag1 * result.lag1) / n));
+  const double rho_upper =
+      std::min(0.99, result.lag1 + 1.645 * std::sqrt(std::max(0.0, 1 - result.lag1 * result.lag1) / n));
   const std::size_t needed = ar1_batch_size(result.lag1 > 0 ? rho_upper : result.lag1, limit);
   if (needed > max_q) {
     result.settled = false;  // the interval below stays the unbatched one, shown but not trusted
     result.note = fmt::format(
-        "lag-1 autocorrelation {:.2f}: batches of {} rounds are needed, {} batches of them need {} rounds; keep sampling",
+        "lag-1 autocorrelation {:.2f}: batches of {} rounds are needed, {} batches of them need {} rounds; "
+        "keep sampling",
         result.lag1, needed, floor_batches, needed * floor_batches);
     return result;
   }
@@ -122,14 +125,16 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
     result.batches = means.size();
     result.batch_lag1 = r;
     if (std::isnan(r) || std::abs(r) <= limit) {
-      result.note = fmt::format("lag-1 autocorrelation {:.2f}: batched {} rounds per batch, {} batches (batch r1 {:.2f})",
-                                result.lag1, q, means.size(), r);
+      result.note = fmt::format(
+          "lag-1 autocorrelation {:.2f}: batched {} rounds per batch, {} batches (batch r1 {:.2f})",
+          result.lag1, q, means.size(), r);
       return result;
     }
   }
   result.settled = false;
   result.note = fmt::format(
-      "lag-1 autocorrelation {:.2f}: even {} rounds per batch ({} batches) leave batch r1 {:.2f}, keep sampling",
+      "lag-1 autocorrelation {:.2f}: even {} rounds per batch ({} batches) leave batch r1 {:.2f}, keep "
+      "sampling",
       result.lag1, result.batch_size, result.batches, result.batch_lag1);
   return result;
 }

@@ -27,12 +27,13 @@ bool clearly_autocorrelated(double r, std::size_t count, double limit);
 
 // What the batching search decided.
 struct Batching {
-  std::size_t batch_size = 1;   // q; 1 means the values are used as they are
-  std::size_t batches = 0;      // number of batches (values used = batches·q)
-  double lag1 = 0;              // r1 of the raw values (NaN when undefined)
-  double batch_lag1 = 0;        // r1 of the batch means at the chosen q (NaN when undefined)
-  bool settled = true;          // false: the series is clearly autocorrelated and no q ≤ n/min_batches brings it inside the band
-  std::string note;             // what was done, for the report
+  std::size_t batch_size = 1;  // q; 1 means the values are used as they are
+  std::size_t batches = 0;     // number of batches (values used = batches·q)
+  double lag1 = 0;             // r1 of the raw values (NaN when undefined)
+  double batch_lag1 = 0;       // r1 of the batch means at the chosen q (NaN when undefined)
+  bool settled =
+      true;  // false: the series is clearly autocorrelated and no q ≤ n/min_batches brings it inside the band
+  std::string note;  // what was done, for the report
 };
 
 // The smallest batch size q whose batch means would have lag-1 autocorrelation ≤ `limit` if

@@ -7,9 +7,9 @@
 namespace perfduel::stats {
 
 struct WarmupDetection {
-  std::size_t drop = 0;   // leading values that belong to the unstable initial phase
-  double p_value = 1.0;   // two-sided test of "the dropped phase has the level of the rest"
-  double shift = 0;       // mean of the dropped phase minus mean of the rest
+  std::size_t drop = 0;  // leading values that belong to the unstable initial phase
+  double p_value = 1.0;  // two-sided test of "the dropped phase has the level of the rest"
+  double shift = 0;      // mean of the dropped phase minus mean of the rest
 };
 
 // Finds a non-stable initial phase (warm-up) in the run series `x` (in run order; pass logs

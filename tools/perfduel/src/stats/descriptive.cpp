@@ -33,9 +33,13 @@ double variance(std::span<const double> x) {
   return sum_squares / static_cast<double>(x.size() - 1);
 }
 
-double stddev(std::span<const double> x) { return std::sqrt(variance(x)); }
+double stddev(std::span<const double> x) {
+  return std::sqrt(variance(x));
+}
 
-double median(std::span<const double> x) { return quantile(x, 0.5); }
+double median(std::span<const double> x) {
+  return quantile(x, 0.5);
+}
 
 double quantile(std::span<const double> x, double p) {
   if (x.empty()) {

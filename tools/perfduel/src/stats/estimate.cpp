@@ -53,7 +53,8 @@ void estimate_mean(std::span<const double> d, const EstimatorOptions& options, E
   result.center = interval->mean;
   result.ci = interval->ci;
   const double n = static_cast<double>(units.size());
-  result.p_value = t_test_p_value(interval->mean, interval->stddev / std::sqrt(n), n - 1.0, options.null_band);
+  result.p_value =
+      t_test_p_value(interval->mean, interval->stddev / std::sqrt(n), n - 1.0, options.null_band);
   result.status = batching.settled ? EstimateStatus::ok : EstimateStatus::insufficient_data;
 }
 
@@ -61,13 +62,14 @@ void estimate_mean(std::span<const double> d, const EstimatorOptions& options, E
 // sign test needs independent values as much as the t interval does.
 void estimate_median(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
   const Batching batching = apply_batching(d, options, result);
-  const std::vector<double> units =
-      batching.batch_size > 1 ? batch_medians(d, batching.batch_size) : std::vector<double>(d.begin(), d.end());
+  const std::vector<double> units = batching.batch_size > 1 ? batch_medians(d, batching.batch_size)
+                                                            : std::vector<double>(d.begin(), d.end());
   const auto interval = sign_test_interval(units, options.confidence);
   if (!interval) {
     result.center = units.empty() ? 0.0 : median(units);
-    result.note = fmt::format("the sign-test interval at {:.4g} % confidence needs more than {} {}",
-                              100 * options.confidence, units.size(), batching.batch_size > 1 ? "batches" : "rounds");
+    result.note =
+        fmt::format("the sign-test interval at {:.4g} % confidence needs more than {} {}",
+                    100 * options.confidence, units.size(), batching.batch_size > 1 ? "batches" : "rounds");
     return;
   }
   result.center = interval->median;
@@ -76,8 +78,8 @@ void estimate_median(std::span<const double> d, const EstimatorOptions& options,
   result.status = batching.settled ? EstimateStatus::ok : EstimateStatus::insufficient_data;
 }
 
-void estimate_min(std::span<const double> baseline, std::span<const double> candidate, std::span<const double> d,
-                  const EstimatorOptions& options, Estimate& result) {
+void estimate_min(std::span<const double> baseline, std::span<const double> candidate,
+                  std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
   result.lag1 = lag1_autocorrelation(d);
   MinOptions min_options;
   min_options.best_of = options.min_best_of;

@@ -12,12 +12,12 @@ namespace perfduel::stats {
 
 // Settings shared by the estimators; taken from the Config.
 struct EstimatorOptions {
-  double confidence = 0.95;             // already corrected for multiple metrics
-  double autocorrelation_limit = 0.1;   // batch when |lag-1 r| exceeds this
-  std::size_t min_batches = 20;         // never batch below this many batches
-  std::size_t min_best_of = 3;          // `min`: best k runs per batch
-  double stability_limit = 0.02;        // `min`: allowed relative gap between halves
-  Interval null_band;                   // log-ratio band of "no change" that `p_value` tests against
+  double confidence = 0.95;            // already corrected for multiple metrics
+  double autocorrelation_limit = 0.1;  // batch when |lag-1 r| exceeds this
+  std::size_t min_batches = 20;        // never batch below this many batches
+  std::size_t min_best_of = 3;         // `min`: best k runs per batch
+  double stability_limit = 0.02;       // `min`: allowed relative gap between halves
+  Interval null_band;                  // log-ratio band of "no change" that `p_value` tests against
 };
 
 enum class EstimateStatus {
@@ -32,12 +32,12 @@ struct Estimate {
   EstimateStatus status = EstimateStatus::insufficient_data;
   double center = 0;
   Interval ci;
-  std::size_t rounds = 0;      // paired rounds used
-  std::size_t batch_size = 1;  // rounds per batch (1: no batching)
-  std::size_t batches = 0;     // independent units behind the interval
+  std::size_t rounds = 0;                                  // paired rounds used
+  std::size_t batch_size = 1;                              // rounds per batch (1: no batching)
+  std::size_t batches = 0;                                 // independent units behind the interval
   double lag1 = std::numeric_limits<double>::quiet_NaN();  // lag-1 autocorrelation of the log-ratios
-  double p_value = 1.0;        // two-sided test of "no change" (for Holm's procedure)
-  std::string note;            // why the status is not ok, or what was adjusted
+  double p_value = 1.0;  // two-sided test of "no change" (for Holm's procedure)
+  std::string note;      // why the status is not ok, or what was adjusted
 };
 
 // Estimates the change with `estimator` from the paired series `baseline` and `candidate`

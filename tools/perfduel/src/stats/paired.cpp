@@ -13,8 +13,8 @@ util::Expected<std::vector<double>> log_ratios(std::span<const double> baseline,
                                                std::span<const double> candidate) {
   using Result = util::Expected<std::vector<double>>;
   if (baseline.size() != candidate.size()) {
-    return Result::failure(fmt::format("{} baseline values but {} candidate values",
-                                       baseline.size(), candidate.size()));
+    return Result::failure(
+        fmt::format("{} baseline values but {} candidate values", baseline.size(), candidate.size()));
   }
   std::vector<double> d;
   d.reserve(baseline.size());

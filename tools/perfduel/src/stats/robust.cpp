@@ -105,7 +105,8 @@ MinEstimate min_estimate(std::span<const double> baseline, std::span<const doubl
   result.batches = n / q;
   const std::size_t needed = std::max<std::size_t>(options.min_batches, 2);
   if (result.batches < needed) {
-    result.note = fmt::format("the min estimator needs at least {} rounds ({} batches of {})", needed * q, needed, q);
+    result.note =
+        fmt::format("the min estimator needs at least {} rounds ({} batches of {})", needed * q, needed, q);
     return result;
   }
   const std::size_t skip = n - result.batches * q;  // oldest rounds left out
@@ -121,8 +122,8 @@ MinEstimate min_estimate(std::span<const double> baseline, std::span<const doubl
   result.center = interval->mean;
   result.ci = interval->ci;
   const double batches = static_cast<double>(result.batches);
-  result.p_value = t_test_p_value(result.center, interval->stddev / std::sqrt(batches), batches - 1.0,
-                                  options.null_band);
+  result.p_value =
+      t_test_p_value(result.center, interval->stddev / std::sqrt(batches), batches - 1.0, options.null_band);
   result.status = MinStatus::ok;
 
   const std::size_t half = result.batches / 2;

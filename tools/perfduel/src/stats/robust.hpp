@@ -47,7 +47,7 @@ double sign_test_p_value(std::span<const double> x, Interval band);
 
 // Settings of the minimum-based (tim) estimator.
 struct MinOptions {
-  std::size_t best_of = 3;        // k: runs kept per side and batch
+  std::size_t best_of = 3;  // k: runs kept per side and batch
   double confidence = 0.95;
   double stability_limit = 0.02;  // largest allowed relative gap between the halves
   Interval null_band;             // log-ratio band of "no change" for the p-value
@@ -62,7 +62,7 @@ struct MinEstimate {
   Interval ci;                 // t interval over the batch log-ratios
   std::size_t batch_size = 0;  // rounds per batch (2k)
   std::size_t batches = 0;
-  double halves_gap = 0;       // relative gap between the estimates of the two halves
+  double halves_gap = 0;  // relative gap between the estimates of the two halves
   double p_value = 1.0;
   std::string note;
 };

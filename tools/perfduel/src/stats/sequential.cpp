@@ -22,8 +22,8 @@ double normal_mixture_radius(std::size_t rounds, double alpha, double rho2) {
   return std::sqrt(2.0 * grown / (t * t * rho2) * std::log(std::sqrt(grown) / alpha));
 }
 
-std::optional<ConfidenceSequenceStep> asymptotic_confidence_sequence(std::span<const double> x, double confidence,
-                                                                     std::size_t burn_in,
+std::optional<ConfidenceSequenceStep> asymptotic_confidence_sequence(std::span<const double> x,
+                                                                     double confidence, std::size_t burn_in,
                                                                      double optimal_rounds) {
   if (x.size() < std::max<std::size_t>(burn_in, 2)) {
     return std::nullopt;
@@ -33,7 +33,8 @@ std::optional<ConfidenceSequenceStep> asymptotic_confidence_sequence(std::span<c
   step.rounds = x.size();
   step.center = mean(x);
   step.stddev = stddev(x);
-  const double half = step.stddev * normal_mixture_radius(x.size(), alpha, normal_mixture_rho2(alpha, optimal_rounds));
+  const double half =
+      step.stddev * normal_mixture_radius(x.size(), alpha, normal_mixture_rho2(alpha, optimal_rounds));
   step.ci = {step.center - half, step.center + half};
   return step;
 }

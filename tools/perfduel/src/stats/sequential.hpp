@@ -40,8 +40,8 @@ struct ConfidenceSequenceStep {
 // known bound or variance proxy; the price is asymptotic validity, which is why nothing is
 // reported before `burn_in` rounds (and never before 2, for σ̂). With zero variance the
 // sequence collapses to the mean.
-std::optional<ConfidenceSequenceStep> asymptotic_confidence_sequence(std::span<const double> x, double confidence,
-                                                                     std::size_t burn_in,
+std::optional<ConfidenceSequenceStep> asymptotic_confidence_sequence(std::span<const double> x,
+                                                                     double confidence, std::size_t burn_in,
                                                                      double optimal_rounds);
 
 }  // namespace perfduel::stats

@@ -10,13 +10,13 @@ namespace perfduel {
 // The one exception type the higher layers throw. `main` catches it once and prints
 // "perfduel: error: <message>", then exits with `exit_code`.
 class Error : public std::runtime_error {
-public:
+ public:
   // `message` is the whole one-line cause, already naming the file, line or argument.
   explicit Error(const std::string& message, ExitCode exit_code = ExitCode::usage);
 
   ExitCode exit_code() const { return m_exit_code; }
 
-private:
+ private:
   ExitCode m_exit_code;
 };
 

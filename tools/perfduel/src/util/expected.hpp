@@ -11,8 +11,9 @@ namespace perfduel::util {
 // perfduel::Error with the file, line or argument added.
 template <typename T>
 class [[nodiscard]] Expected {
-public:
-  Expected(T value) : m_state(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
+ public:
+  Expected(T value)
+      : m_state(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
 
   static Expected failure(std::string message) {
     return Expected(std::in_place_index<1>, std::move(message));
@@ -29,7 +30,7 @@ public:
 
   const std::string& error() const { return std::get<1>(m_state); }
 
-private:
+ private:
   template <std::size_t I>
   Expected(std::in_place_index_t<I> index, std::string message) : m_state(index, std::move(message)) {}
 

@@ -57,8 +57,8 @@ Expected<std::vector<std::string>> split_shell_words(std::string_view command) {
     }
   }
   if (quote != Quote::none) {
-    return Expected<std::vector<std::string>>::failure(
-        quote == Quote::single ? "unterminated single quote" : "unterminated double quote");
+    return Expected<std::vector<std::string>>::failure(quote == Quote::single ? "unterminated single quote"
+                                                                              : "unterminated double quote");
   }
   if (in_word) {
     words.push_back(std::move(word));

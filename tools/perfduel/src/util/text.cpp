@@ -43,8 +43,7 @@ Expected<double> parse_fraction(std::string_view text) {
   }
   auto value = parse_double(trimmed);
   if (!value) {
-    return Expected<double>::failure(
-        fmt::format("invalid fraction: \"{}\" (write 2% or 0.02)", text));
+    return Expected<double>::failure(fmt::format("invalid fraction: \"{}\" (write 2% or 0.02)", text));
   }
   return value;
 }
@@ -56,19 +55,22 @@ Expected<double> parse_duration(std::string_view text) {
     double seconds;
   };
   // Longest suffixes first so that "ms" is not read as "s".
-  static constexpr Suffix k_suffixes[] = {{"ms", 1e-3}, {"min", 60.0}, {"s", 1.0}, {"m", 60.0}, {"h", 3600.0}};
+  static constexpr Suffix k_suffixes[] = {
+      {"ms", 1e-3}, {"min", 60.0}, {"s", 1.0}, {"m", 60.0}, {"h", 3600.0}};
   for (const auto& suffix : k_suffixes) {
     if (trimmed.size() > suffix.text.size() && trimmed.ends_with(suffix.text)) {
       auto value = parse_double(trimmed.substr(0, trimmed.size() - suffix.text.size()));
       if (value && *value >= 0) {
         return *value * suffix.seconds;
       }
-      return Expected<double>::failure(fmt::format("invalid duration: \"{}\" (write 90, 90s, 1.5m or 250ms)", text));
+      return Expected<double>::failure(
+          fmt::format("invalid duration: \"{}\" (write 90, 90s, 1.5m or 250ms)", text));
     }
   }
   auto value = parse_double(trimmed);
   if (!value || *value < 0) {
-    return Expected<double>::failure(fmt::format("invalid duration: \"{}\" (write 90, 90s, 1.5m or 250ms)", text));
+    return Expected<double>::failure(
+        fmt::format("invalid duration: \"{}\" (write 90, 90s, 1.5m or 250ms)", text));
   }
   return value;
 }
@@ -96,7 +98,8 @@ Expected<std::vector<int>> parse_cpu_list(std::string_view text) {
         return bad();
       }
       last = first;
-    } else if (!parse_int(item.substr(0, dash), first) || !parse_int(item.substr(dash + 1), last) || last < first) {
+    } else if (!parse_int(item.substr(0, dash), first) || !parse_int(item.substr(dash + 1), last) ||
+               last < first) {
       return bad();
     }
     for (int cpu = first; cpu <= last; ++cpu) {
