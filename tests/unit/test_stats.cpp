@@ -37,6 +37,15 @@ TEST_CASE("t_interval matches a hand-computed interval", "[stats]") {
   CHECK(ci->n == 8);
 }
 
+TEST_CASE("σ's upper confidence bound factor matches χ² tables", "[stats]") {
+  // χ²(30): lower 5 % quantile 18.493, lower 25 % quantile 24.478 (textbook tables).
+  CHECK(sigma_upper_bound_factor(31, 0.95) == Approx(std::sqrt(30 / 18.4927)).epsilon(1e-4));
+  CHECK(sigma_upper_bound_factor(31, 0.75) == Approx(std::sqrt(30 / 24.4776)).epsilon(1e-4));
+  CHECK(sigma_upper_bound_factor(31, 0.5) > 1.0);  // the χ² median lies below its mean
+  CHECK(sigma_upper_bound_factor(1000, 0.95) < sigma_upper_bound_factor(31, 0.95));
+  CHECK(std::isfinite(sigma_upper_bound_factor(0, 0.95)));  // fewer than 2 units count as 2
+}
+
 TEST_CASE("t_interval degenerate cases", "[stats]") {
   CHECK_FALSE(t_interval(std::vector<double>{1.0}, 0.95));
   const auto flat = t_interval(std::vector<double>{3, 3, 3}, 0.95);

@@ -24,9 +24,9 @@ TEST_CASE("lag-1 autocorrelation degenerate cases are NaN", "[stats]") {
   CHECK(std::isnan(lag1_autocorrelation(std::vector<double>{4, 4, 4, 4})));
 }
 
-TEST_CASE("batch means leave the oldest remainder out", "[stats]") {
+TEST_CASE("batch means count from the first value; the newest remainder waits", "[stats]") {
   const std::vector<double> x{100, 1, 2, 3, 4};
-  CHECK(batch_means(x, 2) == std::vector<double>{1.5, 3.5});
+  CHECK(batch_means(x, 2) == std::vector<double>{50.5, 2.5});
   CHECK(batch_means(x, 5) == std::vector<double>{22});
   CHECK(batch_means(x, 0).empty());
   CHECK(batch_means(x, 6).empty());
@@ -47,6 +47,40 @@ TEST_CASE("batching leaves independent series alone and batches AR(1)", "[stats]
   CHECK(std::abs(batched.batch_lag1) <= 0.1);
   CHECK(batched.settled);
   CHECK_THAT(batched.note, Catch::Contains("batches"));
+}
+
+TEST_CASE("AR(1) batch-mean correlation matches hand-computed values", "[stats]") {
+  // ρ = 0.5, q = 2: cov(x1 + x2, x3 + x4) = ρ + 2ρ² + ρ³ = 1.125, var(x1 + x2) = 2 + 2ρ = 3.
+  CHECK(ar1_batch_correlation(0.5, 2) == Approx(0.375));
+  CHECK(ar1_batch_correlation(0.5, 4) == Approx(0.4394531 / 2.0625));
+  CHECK(ar1_batch_correlation(0.5, 1) == Approx(0.5));
+  CHECK(ar1_batch_correlation(0.0, 5) == 0.0);
+  CHECK(ar1_batch_correlation(-0.3, 5) == 0.0);
+  // r(7) = 0.116, r(8) = 0.099: eight rounds per batch bring ρ = 0.5 inside the band.
+  CHECK(ar1_batch_size(0.5, 0.1) == 8);
+}
+
+TEST_CASE("a short series is not taken as independent: its interval is widened", "[stats]") {
+  std::mt19937_64 rng(8);
+  const auto short_iid = perfduel::test::ar1(rng, 25, 0.0, 1.0);
+  const Batching early = choose_batching(short_iid, 0.1, 20);
+  // r1 + 1.645/√25 cannot be below 0.25 unless r1 < −0.08: an AR(1) correlation up to the
+  // bound cannot be ruled out, so the interval takes the AR(1) factor at the bound.
+  REQUIRE(early.lag1 + 1.645 / 5.0 > 0.25);
+  CHECK(early.settled);
+  CHECK(early.batch_size == 1);
+  const double upper = std::min(early.lag1 + 1.644854 / 5.0, 0.9);
+  CHECK(early.residual_inflation == Approx(std::sqrt((1 + upper) / (1 - upper))));
+  CHECK_THAT(early.note, Catch::Contains("cannot yet rule out"));
+
+  const auto long_iid = perfduel::test::ar1(rng, 400, 0.0, 1.0);
+  const Batching later = choose_batching(long_iid, 0.1, 20);
+  REQUIRE(later.lag1 + 1.645 / 20.0 <= 0.25);
+  CHECK(later.residual_inflation == 1.0);
+  CHECK(later.note.empty());
+
+  // A limit of 1 turns the check off.
+  CHECK(choose_batching(short_iid, 1.0, 20).residual_inflation == 1.0);
 }
 
 TEST_CASE("too few rounds to batch a clearly autocorrelated series: keep sampling", "[stats]") {

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "stats/estimate.hpp"
+#include "stats/paired.hpp"
 #include "stats_simulation.hpp"
 
 using namespace perfduel::stats;
@@ -40,6 +41,39 @@ TEST_CASE("mean estimator is the t interval on the log-ratios", "[stats]") {
   CHECK(e.batch_size == 1);
   CHECK(e.batches == 8);
   CHECK(e.p_value < 0.001);
+}
+
+TEST_CASE("the stopping allowance widens every estimator's interval by σ's upper bound", "[stats]") {
+  std::mt19937_64 rng(31);
+  std::normal_distribution<double> noise(0.01, 0.02);
+  std::vector<double> d(120);
+  for (double& v : d) {
+    v = noise(rng);
+  }
+  const std::vector<double> a(d.size(), 1.0);
+  EstimatorOptions plain;
+  plain.autocorrelation_limit = 1.0;  // independent by construction; pin the unbatched interval
+  EstimatorOptions widened = plain;
+  widened.decision_sigma_level = 0.75;
+
+  const Estimate m0 = estimate(Estimator::mean, a, exp_of(d), plain);
+  const Estimate m1 = estimate(Estimator::mean, a, exp_of(d), widened);
+  const double factor = sigma_upper_bound_factor(120, 0.75);
+  CHECK(m1.sequential_allowance == Approx(factor));
+  CHECK(m1.center == Approx(m0.center));
+  CHECK(m1.ci.width() == Approx(m0.ci.width() * factor));
+  CHECK(m1.p_value > m0.p_value);
+
+  const Estimate med0 = estimate(Estimator::median, a, exp_of(d), plain);
+  const Estimate med1 = estimate(Estimator::median, a, exp_of(d), widened);
+  CHECK(med1.ci.lo <= med0.ci.lo);
+  CHECK(med1.ci.hi >= med0.ci.hi);
+  CHECK(med1.p_value >= med0.p_value);
+
+  const Estimate min0 = estimate(Estimator::min, a, exp_of(d), plain);
+  const Estimate min1 = estimate(Estimator::min, a, exp_of(d), widened);
+  REQUIRE(min0.status == EstimateStatus::ok);
+  CHECK(min1.ci.width() == Approx(min0.ci.width() * sigma_upper_bound_factor(min0.batches, 0.75)));
 }
 
 TEST_CASE("median and min estimators are dispatched", "[stats]") {

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <mutex>
 #include <numbers>
 #include <random>
 #include <sstream>
@@ -73,7 +74,8 @@ const std::vector<NoiseModel> k_models{
 // The simulated machine: a clock and the noise state of one gate.
 class Machine {
  public:
-  Machine(const NoiseModel& model, std::uint64_t seed) : m_model(model), m_rng(seed) {
+  Machine(const NoiseModel& model, std::uint64_t seed, double lambda = k_lambda)
+      : m_model(model), m_rng(seed), m_lambda(lambda) {
     std::uniform_real_distribution<double> phase(0.0, 2.0 * std::numbers::pi);
     m_phase = phase(m_rng);
     std::normal_distribution<double> start(0.0, 1.0);
@@ -84,7 +86,7 @@ class Machine {
 
   // One run of `side` whose true time is λ·`factor`; advances the clock.
   double run(Side side, double factor) {
-    const double latency = k_lambda * factor * noise(side);
+    const double latency = m_lambda * factor * noise(side);
     m_clock += latency;
     return latency;
   }
@@ -130,6 +132,7 @@ class Machine {
 
   const NoiseModel& m_model;
   Rng m_rng;
+  double m_lambda;
   double m_clock = 0;
   double m_phase = 0;
   double m_shared = 0;
@@ -137,6 +140,24 @@ class Machine {
 };
 
 enum class Method { gate_mean, gate_median, gate_min, gate_anytime, welch_random, a_then_b };
+
+std::string method_key(Method method) {
+  switch (method) {
+    case Method::gate_mean:
+      return "default";
+    case Method::gate_median:
+      return "median";
+    case Method::gate_min:
+      return "min";
+    case Method::gate_anytime:
+      return "anytime";
+    case Method::welch_random:
+      return "cbdr";
+    case Method::a_then_b:
+      return "a-then-b";
+  }
+  return "";
+}
 
 std::string method_name(Method method) {
   switch (method) {
@@ -161,6 +182,8 @@ struct GateResult {
   int rounds = 0;
   bool has_ci = false;
   bool covered = false;
+  std::size_t batch_size = 1;  // of metric 0 at the stop
+  double lag1 = 0;
 };
 
 Config gate_config(const NoiseModel& model, Estimator estimator, Stopping stopping, int metric_count,
@@ -186,8 +209,9 @@ Config gate_config(const NoiseModel& model, Estimator estimator, Stopping stoppi
 // the budget is spent, and a final analysis for the verdict. With several metrics, metric 0
 // follows the model and the others are independent iid noise (the worst case for the
 // family-wise error of Bonferroni and Holm).
-GateResult simulate_gate(const Config& config, const NoiseModel& model, double delta, std::uint64_t seed) {
-  Machine machine(model, seed);
+GateResult simulate_gate(const Config& config, const NoiseModel& model, double delta, std::uint64_t seed,
+                         double lambda = k_lambda) {
+  Machine machine(model, seed, lambda);
   std::normal_distribution<double> extra(0.0, 0.03);
   const std::size_t metric_count = config.metrics.size();
   std::vector<RunRecord> runs;
@@ -219,6 +243,8 @@ GateResult simulate_gate(const Config& config, const NoiseModel& model, double d
   const auto& metric = final_analysis.metrics.front();
   result.has_ci = metric.estimate.status == stats::EstimateStatus::ok;
   result.covered = result.has_ci && metric.estimate.ci.contains(std::log1p(delta));
+  result.batch_size = metric.estimate.batch_size;
+  result.lag1 = metric.estimate.lag1;
   // With several metrics, a false alarm is any metric's decision.
   if (metric_count > 1) {
     for (const auto& m : final_analysis.metrics) {
@@ -244,8 +270,9 @@ Verdict judge_welch(const stats::WelchComparison& w, double threshold, bool widt
 
 // cbdr: the same randomly ordered runs, analysed as two independent samples (Welch on the
 // logs), with the same width rule and budget as the gate.
-GateResult simulate_welch(const NoiseModel& model, double delta, std::uint64_t seed) {
-  Machine machine(model, seed);
+GateResult simulate_welch(const NoiseModel& model, double delta, std::uint64_t seed,
+                          double lambda = k_lambda) {
+  Machine machine(model, seed, lambda);
   std::vector<double> a;
   std::vector<double> b;
   GateResult result;
@@ -388,7 +415,17 @@ struct Options {
   std::string drift_program;
   double real_seconds = 60;
   int real_repeats = 2;
+  std::vector<std::string> methods;   // short names (method_key); empty: all
+  std::vector<std::string> sections;  // models, family, drift; empty: all
+  std::string trace;                  // CSV of every default-mode A/A gate, for diagnosis
 };
+
+bool selected(const std::vector<std::string>& chosen, const std::string& name) {
+  return chosen.empty() || std::find(chosen.begin(), chosen.end(), name) != chosen.end();
+}
+
+std::mutex g_trace_mutex;
+std::ofstream g_trace;
 
 struct ModelSummary {
   std::string name;
@@ -414,6 +451,10 @@ ModelSummary validate_model(std::size_t index, const Options& options) {
   summary.name = model.name;
   int fixed_n = 0;
   for (const Method method : methods) {
+    if (!selected(options.methods, method_key(method)) &&
+        !(method == Method::gate_mean && selected(options.methods, "a-then-b"))) {
+      continue;  // A-then-B takes its N from the default mode's rounds
+    }
     std::vector<Tally> tallies;
     for (std::size_t di = 0; di < deltas.size(); ++di) {
       const double delta = deltas[di];
@@ -430,8 +471,15 @@ ModelSummary validate_model(std::size_t index, const Options& options) {
                                                                     : Estimator::mean;
           const Stopping stopping = method == Method::gate_anytime ? Stopping::anytime : Stopping::width;
           const Config config = gate_config(model, estimator, stopping, 1, Correction::bonferroni);
+          const bool trace = g_trace.is_open() && method == Method::gate_mean && di == 0;
           gate = [=, &model](long i) {
-            return simulate_gate(config, model, delta, gate_seed(index, delta_index, i));
+            const GateResult r = simulate_gate(config, model, delta, gate_seed(index, delta_index, i));
+            if (trace) {
+              const std::lock_guard lock(g_trace_mutex);
+              g_trace << fmt::format("{},{},{},{},{:.4f},{}\n", model.name, i, r.rounds, r.batch_size, r.lag1,
+                                     to_string(r.verdict));
+            }
+            return r;
           };
           break;
         }
@@ -500,15 +548,26 @@ std::vector<double> validate_family(const Options& options) {
 }
 
 // The seed drift claim: the ratio error of the paired estimate and of A-then-B with the same
-// number of runs, as the estimate of the true ratio 1 (A/A).
-std::pair<double, double> validate_drift_accuracy() {
+// number of runs, as the estimate of the true ratio 1 (A/A). λ = 5 ms as in the real-process
+// part, so N runs per side of A-then-B take N·7.5 ms per block: the error of A-then-B depends on
+// how the blocks fall on the 60 s drift period (largest at half a period, 4,000 runs), the
+// paired error only on N.
+struct DriftAccuracy {
+  int runs = 0;
+  double paired = 0;
+  double sequential = 0;
+};
+
+constexpr double k_drift_lambda = 0.005;
+
+std::vector<DriftAccuracy> validate_drift_accuracy() {
   const NoiseModel& model = k_models[1];
   fmt::print(
-      "\n### Drift model: ratio error on identical programs (1,000 simulations each)\n\n"
-      "| runs per side | paired (interleaved) median abs error | paired 95th pct | "
-      "A-then-B median abs error | A-then-B 95th pct |\n|---|---|---|---|---|\n");
-  std::pair<double, double> at_large{};
-  for (const int n : {2000, 10000}) {
+      "\n### Drift model: ratio error on identical programs (λ = 5 ms, 1,000 simulations each)\n\n"
+      "| runs per side | A-then-B block length | paired (interleaved) median abs error | paired 95th pct | "
+      "A-then-B median abs error | A-then-B 95th pct |\n|---|---|---|---|---|---|\n");
+  std::vector<DriftAccuracy> rows;
+  for (const int n : {1000, 2000, 4000, 8000}) {
     std::vector<double> paired(1000);
     std::vector<double> sequential(1000);
     std::vector<std::thread> workers;
@@ -516,7 +575,7 @@ std::pair<double, double> validate_drift_accuracy() {
       workers.emplace_back([&, t] {
         for (int s = t; s < 1000; s += g_threads) {
           const auto idx = static_cast<std::size_t>(s);
-          Machine inter(model, gate_seed(200, n, s));
+          Machine inter(model, gate_seed(200, n, s), k_drift_lambda);
           double sum_d = 0;
           for (int i = 0; i < n; ++i) {
             const bool cand_first = inter.coin();
@@ -532,7 +591,7 @@ std::pair<double, double> validate_drift_accuracy() {
             sum_d += std::log(b / a);
           }
           paired[idx] = std::abs(std::expm1(sum_d / n));
-          Machine block(model, gate_seed(200, n, s));
+          Machine block(model, gate_seed(200, n, s), k_drift_lambda);
           double sum_a = 0;
           double sum_b = 0;
           for (int i = 0; i < n; ++i) {
@@ -550,11 +609,61 @@ std::pair<double, double> validate_drift_accuracy() {
     }
     const double pm = stats::median(paired);
     const double sm = stats::median(sequential);
-    fmt::print("| {} | {} | {} | {} | {} |\n", n, pct(pm), pct(stats::quantile(paired, 0.95)), pct(sm),
-               pct(stats::quantile(sequential, 0.95)));
-    at_large = {pm, sm};
+    // Mean run time is λ·E[α]·E[β] = λ·1.5·e^(σ²/2).
+    const double block_seconds = n * k_drift_lambda * 1.5 * std::exp(0.28 * 0.28 / 2);
+    fmt::print("| {} | {:.0f} s | {} | {} | {} | {} |\n", n, block_seconds, pct(pm),
+               pct(stats::quantile(paired, 0.95)), pct(sm), pct(stats::quantile(sequential, 0.95)));
+    rows.push_back({n, pm, sm});
   }
-  return at_large;
+  return rows;
+}
+
+// Rounds to the same width under drift, paired gate against unpaired Welch, as the gate spans
+// more of the drift period: with runs of λ = 10 ms a gate lasts a few seconds and sees almost
+// no drift; with λ = 1 s it spans several periods. The best ratio any estimator can reach is
+// σβ² / (σβ² + Var ln α): pairing removes the drift, not the run's own noise.
+struct DriftRounds {
+  double lambda = 0;
+  double paired = 0;
+  double welch = 0;
+};
+
+std::vector<DriftRounds> validate_drift_rounds(const Options& options) {
+  const NoiseModel& model = k_models[1];
+  // Var ln α for α = 1.5 + 0.5 sin θ, θ uniform (the phase is random per gate).
+  double sum = 0;
+  double sum2 = 0;
+  const int steps = 100000;
+  for (int i = 0; i < steps; ++i) {
+    const double v = std::log(1.5 + 0.5 * std::sin(2 * std::numbers::pi * (i + 0.5) / steps));
+    sum += v;
+    sum2 += v * v;
+  }
+  const double var_alpha = sum2 / steps - (sum / steps) * (sum / steps);
+  const double var_beta = 0.28 * 0.28;
+  const double bound = var_beta / (var_beta + var_alpha);
+  fmt::print(
+      "\n### Drift model: rounds to a {:.0f} % width, paired gate against unpaired Welch ({} A/A gates "
+      "each)\n\nVar ln α = {:.4f}, σβ² = {:.4f}: the best possible ratio is σβ² / (σβ² + Var ln α) = "
+      "{:.2f}.\n\n| run time λ | gate length (paired) | perfduel default mean rounds | cbdr Welch mean "
+      "rounds | "
+      "ratio |\n|---|---|---|---|---|\n",
+      100 * model.threshold, options.gates / 4, var_alpha, var_beta, bound);
+  const Config config = gate_config(model, Estimator::mean, Stopping::width, 1, Correction::bonferroni);
+  std::vector<DriftRounds> rows;
+  for (const double lambda : {0.01, 0.1, 1.0}) {
+    const long count = std::max(1L, options.gates / 4);
+    const Tally paired = run_gates(
+        count, [&](long i) { return simulate_gate(config, model, 0.0, gate_seed(300, 0, i), lambda); });
+    const Tally welch =
+        run_gates(count, [&](long i) { return simulate_welch(model, 0.0, gate_seed(300, 0, i), lambda); });
+    const double seconds = paired.mean_rounds() * 2 * lambda * 1.5 * std::exp(0.28 * 0.28 / 2);
+    fmt::print("| {:g} s | {:.0f} s | {:.1f} | {:.1f} | {:.2f}× |\n", lambda, seconds, paired.mean_rounds(),
+               welch.mean_rounds(), paired.mean_rounds() / welch.mean_rounds());
+    std::fflush(stdout);
+    rows.push_back({lambda, paired.mean_rounds(), welch.mean_rounds()});
+  }
+  return rows;
 }
 
 // ---- Real processes ----
@@ -667,15 +776,27 @@ int main(int argc, char** argv) {
       options.drift_program = value();
     } else if (arg == "--real-seconds") {
       options.real_seconds = std::stod(value());
+    } else if (arg == "--methods") {
+      options.methods = split(value());
+    } else if (arg == "--sections") {
+      options.sections = split(value());
+    } else if (arg == "--trace") {
+      options.trace = value();
     } else if (arg == "--real-repeats") {
       options.real_repeats = std::stoi(value());
     } else {
       std::cerr
           << "usage: perfduel_validate [--gates N] [--detection-gates N] [--models a,b,...] [--threads N]\n"
              "                         [--real PERFDUEL DRIFT_PROGRAM] [--real-seconds S] [--real-repeats "
-             "R]\n";
+             "R]\n"
+             "                         [--methods default,median,min,anytime,cbdr,a-then-b]\n"
+             "                         [--sections models,family,drift] [--trace FILE.csv]\n";
       return 2;
     }
+  }
+  if (!options.trace.empty()) {
+    g_trace.open(options.trace);
+    g_trace << "model,gate,rounds,batch_size,lag1,verdict\n";
   }
   const auto start = std::chrono::steady_clock::now();
   fmt::print(
@@ -684,50 +805,62 @@ int main(int argc, char** argv) {
       "Seeds fixed (gate i of model m and δ j uses the same machine for every method).\n",
       k_min_rounds, k_max_rounds, options.gates, options.detection_gates);
   std::vector<ModelSummary> summaries;
-  for (std::size_t m = 0; m < k_models.size(); ++m) {
-    if (options.models.empty() ||
-        std::find(options.models.begin(), options.models.end(), k_models[m].name) != options.models.end()) {
-      summaries.push_back(validate_model(m, options));
+  if (selected(options.sections, "models")) {
+    for (std::size_t m = 0; m < k_models.size(); ++m) {
+      if (selected(options.models, k_models[m].name)) {
+        summaries.push_back(validate_model(m, options));
+      }
     }
   }
-  const auto family = validate_family(options);
-  const auto [paired_error, sequential_error] = validate_drift_accuracy();
+  std::vector<double> family;
+  if (selected(options.sections, "family")) {
+    family = validate_family(options);
+  }
+  std::vector<DriftAccuracy> accuracy;
+  std::vector<DriftRounds> drift_rounds;
+  if (selected(options.sections, "drift")) {
+    accuracy = validate_drift_accuracy();
+    drift_rounds = validate_drift_rounds(options);
+  }
 
   fmt::print("\n## Targets\n\n| target | figure | met |\n|---|---|---|\n");
-  double worst = 0;
-  std::string worst_name;
-  for (const auto& s : summaries) {
-    if (s.default_false_alarm >= worst) {
-      worst = s.default_false_alarm;
-      worst_name = s.name;
-    }
+  if (!summaries.empty()) {
+    const auto worst = std::max_element(summaries.begin(), summaries.end(), [](const auto& x, const auto& y) {
+      return x.default_false_alarm < y.default_false_alarm;
+    });
+    fmt::print("| false alarm ≤ 5.5 % for every model (default) | worst {} ({}) | {} |\n",
+               pct(worst->default_false_alarm), worst->name,
+               worst->default_false_alarm <= 0.055 ? "yes" : "NO");
   }
-  fmt::print("| false alarm ≤ 5.5 % for every model (default) | worst {} ({}) | {} |\n", pct(worst),
-             worst_name, worst <= 0.055 ? "yes" : "NO");
-  fmt::print("| family-wise ≤ 5.5 % with 4 gated metrics | Bonferroni {}, Holm {}, anytime {} | {} |\n",
-             pct(family[0]), pct(family[1]), pct(family[2]),
-             *std::max_element(family.begin(), family.end()) <= 0.055 ? "yes" : "NO");
-  fmt::print(
-      "| drift: paired within 0.5 % where A-then-B errs ≥ 20 % (median abs error, 10,000 runs per side) | "
-      "paired {}, A-then-B {} | {} |\n",
-      pct(paired_error), pct(sequential_error),
-      paired_error <= 0.005 && sequential_error >= 0.2 ? "yes" : "NO");
-  for (const auto& s : summaries) {
-    if (s.name == "drift") {
-      const double ratio = s.default_rounds_aa / s.welch_rounds_aa;
+  if (!family.empty()) {
+    fmt::print("| family-wise ≤ 5.5 % with 4 gated metrics | Bonferroni {}, Holm {}, anytime {} | {} |\n",
+               pct(family[0]), pct(family[1]), pct(family[2]),
+               *std::max_element(family.begin(), family.end()) <= 0.055 ? "yes" : "NO");
+  }
+  for (const auto& row : accuracy) {
+    if (row.sequential >= 0.2) {
       fmt::print(
-          "| drift: ≤ 0.5× the rounds of unpaired Welch for the same width (A/A mean rounds) | {:.1f} / "
-          "{:.1f} "
-          "= {:.2f}× | {} |\n",
-          s.default_rounds_aa, s.welch_rounds_aa, ratio, ratio <= 0.5 ? "yes" : "NO");
+          "| drift: paired within 0.5 % where A-then-B errs ≥ 20 % (median abs error, {} runs per side) | "
+          "paired {}, A-then-B {} | {} |\n",
+          row.runs, pct(row.paired), pct(row.sequential), row.paired <= 0.005 ? "yes" : "NO");
     }
   }
-  for (const auto& s : summaries) {
-    const double ratio = s.anytime_rounds_5t / s.default_rounds_5t;
+  for (const auto& row : drift_rounds) {
+    const double ratio = row.paired / row.welch;
     fmt::print(
-        "| anytime on a 5·T regression ≤ 0.25× the width rule's rounds (`{}`) | {:.1f} / {:.1f} = {:.2f}× | "
-        "{} |\n",
-        s.name, s.anytime_rounds_5t, s.default_rounds_5t, ratio, ratio <= 0.25 ? "yes" : "NO");
+        "| drift: ≤ 0.5× the rounds of unpaired Welch for the same width (A/A mean rounds, λ = {:g} s) | "
+        "{:.1f} / {:.1f} = {:.2f}× | {} |\n",
+        row.lambda, row.paired, row.welch, ratio, ratio <= 0.5 ? "yes" : "NO");
+  }
+  for (const auto& s : summaries) {
+    if (s.anytime_rounds_5t > 0 && s.default_rounds_5t > 0) {
+      const double ratio = s.anytime_rounds_5t / s.default_rounds_5t;
+      fmt::print(
+          "| anytime on a 5·T regression ≤ 0.25× the width rule's rounds (`{}`) | {:.1f} / {:.1f} = {:.2f}× "
+          "| "
+          "{} |\n",
+          s.name, s.anytime_rounds_5t, s.default_rounds_5t, ratio, ratio <= 0.25 ? "yes" : "NO");
+    }
   }
   std::fflush(stdout);
   if (!options.perfduel.empty()) {

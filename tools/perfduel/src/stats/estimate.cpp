@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include <boost/math/distributions/normal.hpp>
 #include <fmt/format.h>
 
 #include "stats/autocorrelation.hpp"
@@ -14,16 +15,15 @@ namespace perfduel::stats {
 
 namespace {
 
-// Medians of consecutive batches, the oldest n mod q values left out as in batch_means.
+// Medians of consecutive batches, counted from the first value as in batch_means.
 std::vector<double> batch_medians(std::span<const double> x, std::size_t batch_size) {
   std::vector<double> medians;
   if (batch_size == 0 || batch_size > x.size()) {
     return medians;
   }
   const std::size_t count = x.size() / batch_size;
-  const std::size_t skip = x.size() - count * batch_size;
   for (std::size_t b = 0; b < count; ++b) {
-    medians.push_back(median(x.subspan(skip + b * batch_size, batch_size)));
+    medians.push_back(median(x.subspan(b * batch_size, batch_size)));
   }
   return medians;
 }
@@ -39,6 +39,30 @@ Batching apply_batching(std::span<const double> d, const EstimatorOptions& optio
   return batching;
 }
 
+// The stopping allowance for an interval over `units` independent values (1 when off).
+double sequential_allowance(std::size_t units, const EstimatorOptions& options) {
+  return options.decision_sigma_level > 0 ? sigma_upper_bound_factor(units, options.decision_sigma_level)
+                                          : 1.0;
+}
+
+// Widening a normal-theory interval by `factor` is taking it at the confidence whose normal
+// quantile is `factor` times larger; the sign-test interval, which has no σ, is widened that way.
+double widened_confidence(double confidence, double factor) {
+  const boost::math::normal normal;
+  const double z = boost::math::quantile(normal, 1.0 - (1.0 - confidence) / 2.0);
+  return 1.0 - 2.0 * boost::math::cdf(boost::math::complement(normal, z * factor));
+}
+
+// The p-value that matches a `factor` times wider interval: its normal quantile shrunk by `factor`.
+double widened_p_value(double p_value, double factor) {
+  if (!(p_value > 0) || p_value >= 1 || factor == 1.0) {
+    return p_value;
+  }
+  const boost::math::normal normal;
+  const double z = boost::math::quantile(boost::math::complement(normal, p_value / 2.0));
+  return 2.0 * boost::math::cdf(boost::math::complement(normal, z / factor));
+}
+
 // Mean of d with a Student-t interval, on batch means when the rounds are autocorrelated
 // (Pilot). The default: efficient for the near-normal log-ratios of run times.
 void estimate_mean(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
@@ -50,11 +74,14 @@ void estimate_mean(std::span<const double> d, const EstimatorOptions& options, E
     result.note = "needs at least 2 rounds for an interval";
     return;
   }
+  result.sequential_allowance = sequential_allowance(units.size(), options);
+  result.spread_inflation = batching.residual_inflation * result.sequential_allowance;
   result.center = interval->mean;
-  result.ci = interval->ci;
+  const double half = (interval->ci.hi - interval->mean) * result.spread_inflation;
+  result.ci = {interval->mean - half, interval->mean + half};
   const double n = static_cast<double>(units.size());
-  result.p_value =
-      t_test_p_value(interval->mean, interval->stddev / std::sqrt(n), n - 1.0, options.null_band);
+  result.p_value = t_test_p_value(interval->mean, interval->stddev * result.spread_inflation / std::sqrt(n),
+                                  n - 1.0, options.null_band);
   result.status = batching.settled ? EstimateStatus::ok : EstimateStatus::insufficient_data;
 }
 
@@ -64,17 +91,19 @@ void estimate_median(std::span<const double> d, const EstimatorOptions& options,
   const Batching batching = apply_batching(d, options, result);
   const std::vector<double> units = batching.batch_size > 1 ? batch_medians(d, batching.batch_size)
                                                             : std::vector<double>(d.begin(), d.end());
-  const auto interval = sign_test_interval(units, options.confidence);
+  result.sequential_allowance = sequential_allowance(units.size(), options);
+  result.spread_inflation = batching.residual_inflation * result.sequential_allowance;
+  const double confidence = widened_confidence(options.confidence, result.spread_inflation);
+  const auto interval = sign_test_interval(units, confidence);
   if (!interval) {
     result.center = units.empty() ? 0.0 : median(units);
-    result.note =
-        fmt::format("the sign-test interval at {:.4g} % confidence needs more than {} {}",
-                    100 * options.confidence, units.size(), batching.batch_size > 1 ? "batches" : "rounds");
+    result.note = fmt::format("the sign-test interval at {:.4g} % confidence needs more than {} {}",
+                              100 * confidence, units.size(), batching.batch_size > 1 ? "batches" : "rounds");
     return;
   }
   result.center = interval->median;
   result.ci = interval->ci;
-  result.p_value = sign_test_p_value(units, options.null_band);
+  result.p_value = widened_p_value(sign_test_p_value(units, options.null_band), result.spread_inflation);
   result.status = batching.settled ? EstimateStatus::ok : EstimateStatus::insufficient_data;
 }
 
@@ -87,12 +116,15 @@ void estimate_min(std::span<const double> baseline, std::span<const double> cand
   min_options.stability_limit = options.stability_limit;
   min_options.null_band = options.null_band;
   min_options.min_batches = options.min_batches;
+  min_options.decision_sigma_level = options.decision_sigma_level;
   const MinEstimate m = min_estimate(baseline, candidate, min_options);
   result.center = m.center;
   result.ci = m.ci;
   result.batch_size = m.batch_size;
   result.batches = m.batches;
   result.p_value = m.p_value;
+  result.sequential_allowance = m.sequential_allowance;
+  result.spread_inflation = m.sequential_allowance;
   result.note = m.note;
   switch (m.status) {
     case MinStatus::ok:

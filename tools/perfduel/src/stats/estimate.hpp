@@ -18,6 +18,10 @@ struct EstimatorOptions {
   std::size_t min_best_of = 3;         // `min`: best k runs per batch
   double stability_limit = 0.02;       // `min`: allowed relative gap between halves
   Interval null_band;                  // log-ratio band of "no change" that `p_value` tests against
+  // > 0: the interval and p-value take σ at its upper confidence bound at this level
+  // (sigma_upper_bound_factor), the width rule's allowance for stopping when σ looks small
+  // (duel/analysis.cpp). 0: the plain fixed-sample interval.
+  double decision_sigma_level = 0;
 };
 
 enum class EstimateStatus {
@@ -37,7 +41,11 @@ struct Estimate {
   std::size_t batches = 0;                                 // independent units behind the interval
   double lag1 = std::numeric_limits<double>::quiet_NaN();  // lag-1 autocorrelation of the log-ratios
   double p_value = 1.0;  // two-sided test of "no change" (for Holm's procedure)
-  std::string note;      // why the status is not ok, or what was adjusted
+  // Factors on the standard error behind `ci` and `p_value`: the stopping allowance from
+  // `decision_sigma_level`, and in `spread_inflation` also the residual batch correlation.
+  double sequential_allowance = 1.0;
+  double spread_inflation = 1.0;
+  std::string note;  // why the status is not ok, or what was adjusted
 };
 
 // Estimates the change with `estimator` from the paired series `baseline` and `candidate`

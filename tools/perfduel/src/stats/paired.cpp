@@ -1,7 +1,9 @@
 #include "stats/paired.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <fmt/format.h>
 
@@ -33,6 +35,12 @@ util::Expected<std::vector<double>> log_ratios(std::span<const double> baseline,
 double student_t_quantile(double p, double degrees_of_freedom) {
   const boost::math::students_t distribution(degrees_of_freedom);
   return boost::math::quantile(distribution, p);
+}
+
+double sigma_upper_bound_factor(std::size_t units, double level) {
+  const double degrees_of_freedom = static_cast<double>(std::max<std::size_t>(units, 2) - 1);
+  const boost::math::chi_squared distribution(degrees_of_freedom);
+  return std::sqrt(degrees_of_freedom / boost::math::quantile(distribution, 1.0 - level));
 }
 
 std::optional<MeanInterval> t_interval(std::span<const double> x, double confidence) {

@@ -33,6 +33,11 @@ struct MeanInterval {
   double stddev = 0;
 };
 
+// The factor that takes a sample standard deviation over `units` independent values to its
+// upper confidence bound at `level`: √((k − 1) / χ²_{1−level}(k − 1)) (k = `units`, at least
+// 2). 1.15 for k = 90 at level 0.95, 1.05 at level 0.75.
+double sigma_upper_bound_factor(std::size_t units, double level);
+
 // Student-t interval x̄ ± t(n−1, 1−(1−`confidence`)/2)·s/√n for the mean of `x`, assuming
 // independent values. Chosen over a bootstrap because it is exact for normal data, cheap
 // enough to recompute after every round, and log-ratios of run times are close to normal.

@@ -109,21 +109,25 @@ MinEstimate min_estimate(std::span<const double> baseline, std::span<const doubl
         fmt::format("the min estimator needs at least {} rounds ({} batches of {})", needed * q, needed, q);
     return result;
   }
-  const std::size_t skip = n - result.batches * q;  // oldest rounds left out
   std::vector<double> ratios;
   ratios.reserve(result.batches);
   for (std::size_t b = 0; b < result.batches; ++b) {
-    const std::size_t start = skip + b * q;
+    const std::size_t start = b * q;  // the newest n mod q rounds wait for their batch
     const double a = mean_of_best(baseline.subspan(start, q), k);
     const double c = mean_of_best(candidate.subspan(start, q), k);
     ratios.push_back(std::log(c / a));
   }
   const auto interval = t_interval(ratios, options.confidence);
+  result.sequential_allowance = options.decision_sigma_level > 0
+                                    ? sigma_upper_bound_factor(result.batches, options.decision_sigma_level)
+                                    : 1.0;
   result.center = interval->mean;
-  result.ci = interval->ci;
+  const double half_width = (interval->ci.hi - interval->mean) * result.sequential_allowance;
+  result.ci = {result.center - half_width, result.center + half_width};
   const double batches = static_cast<double>(result.batches);
   result.p_value =
-      t_test_p_value(result.center, interval->stddev / std::sqrt(batches), batches - 1.0, options.null_band);
+      t_test_p_value(result.center, interval->stddev * result.sequential_allowance / std::sqrt(batches),
+                     batches - 1.0, options.null_band);
   result.status = MinStatus::ok;
 
   const std::size_t half = result.batches / 2;

@@ -49,9 +49,10 @@ double sign_test_p_value(std::span<const double> x, Interval band);
 struct MinOptions {
   std::size_t best_of = 3;  // k: runs kept per side and batch
   double confidence = 0.95;
-  double stability_limit = 0.02;  // largest allowed relative gap between the halves
-  Interval null_band;             // log-ratio band of "no change" for the p-value
-  std::size_t min_batches = 20;   // no interval before this many batches
+  double stability_limit = 0.02;    // largest allowed relative gap between the halves
+  Interval null_band;               // log-ratio band of "no change" for the p-value
+  std::size_t min_batches = 20;     // no interval before this many batches
+  double decision_sigma_level = 0;  // as EstimatorOptions::decision_sigma_level
 };
 
 enum class MinStatus { ok, insufficient_data, unstable };
@@ -64,13 +65,14 @@ struct MinEstimate {
   std::size_t batches = 0;
   double halves_gap = 0;  // relative gap between the estimates of the two halves
   double p_value = 1.0;
+  double sequential_allowance = 1.0;  // factor applied to the standard error (decision_sigma_level)
   std::string note;
 };
 
 // The tim method (the min-of-batches estimator of the `tim` benchmarking tool; Chen &
 // Revels, "Robust benchmarking in noisy environments", 2016, argue the same way: interference
 // only ever adds time, so the fastest runs are the least disturbed). Consecutive rounds are
-// cut into batches of q = 2k rounds (k = `options.best_of`; the n mod q oldest left out); in
+// cut into batches of q = 2k rounds (k = `options.best_of`; the n mod q newest wait for their batch); in
 // each batch, each side's estimate is the mean of its k fastest runs, i.e. its better half,
 // which drops the upper tail where interference lands yet still averages k values. The batch
 // log-ratio r_j = ln(B_j / A_j) pairs the sides inside the same stretch of time, so drift
