@@ -377,6 +377,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
           stats::sigma_upper_bound_factor(result.estimate.batches, k_stopping_sigma_level) /
           result.estimate.sequential_allowance;
       result.width_reached =
+          !result.estimate.provisional &&
           std::expm1(result.estimate.ci.width() * stopping_factor) <= result.spec.threshold;
       result.verdict = judge(result, enough_rounds);
       if (config.stopping == Stopping::anytime && enough_rounds) {

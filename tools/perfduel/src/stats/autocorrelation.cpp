@@ -1,5 +1,6 @@
 #include "stats/autocorrelation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -117,15 +118,6 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
         result.lag1, x.size(), upper, result.residual_inflation);
     return result;
   }
-  const std::size_t floor_batches = std::max<std::size_t>(min_batches, 2);
-  const std::size_t max_q = x.size() / floor_batches;
-  if (max_q < 2) {
-    result.settled = false;
-    result.note = fmt::format(
-        "lag-1 autocorrelation {:.2f} over {} rounds; batching needs at least {} rounds, keep sampling",
-        result.lag1, x.size(), 2 * floor_batches);
-    return result;
-  }
   // Pilot's check on the batch means alone is weak: with 20 batches their r1 has a standard
   // error of about 0.22, so a batch size that leaves most of the correlation in passes by
   // chance (16 % A/A false alarms on AR(1) log-ratios in docs/validation.md). The raw series
@@ -136,22 +128,42 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
   // low. Plan for the upper one-sided 95 % bound of ρ instead (Bartlett: SE ≈ √((1 − ρ²)/n)).
   const double rho_upper = std::min(
       0.99, result.lag1 + k_z95_one_sided * std::sqrt(std::max(0.0, 1 - result.lag1 * result.lag1) / n));
+  // Until batching can settle it, the unbatched interval is widened as an AR(1) process at the
+  // upper bound of ρ needs: enough to decide a clear change (anytime mode), never to stop on.
+  const auto provisional = [&](std::string why) {
+    const double rho = std::clamp(rho_upper, 0.0, 0.95);
+    result.settled = false;
+    result.provisional = true;
+    result.batch_size = 1;
+    result.batches = x.size();
+    result.batch_lag1 = result.lag1;
+    result.residual_inflation = std::sqrt((1 + rho) / (1 - rho));
+    result.note = fmt::format(
+        "{}; keep sampling (meanwhile the interval is widened ×{:.2f} and decides only a "
+        "clear change)",
+        why, result.residual_inflation);
+    return result;
+  };
+  const std::size_t floor_batches = std::max<std::size_t>(min_batches, 2);
+  const std::size_t max_q = x.size() / floor_batches;
+  if (max_q < 2) {
+    return provisional(
+        fmt::format("lag-1 autocorrelation {:.2f} over {} rounds; batching needs at least {} rounds",
+                    result.lag1, x.size(), 2 * floor_batches));
+  }
   const std::size_t needed = ar1_batch_size(result.lag1 > 0 ? rho_upper : result.lag1, limit);
   if (needed > max_q) {
-    result.settled = false;  // the interval below stays the unbatched one, shown but not trusted
-    result.note = fmt::format(
-        "lag-1 autocorrelation {:.2f}: batches of {} rounds are needed, {} batches of them need {} rounds; "
-        "keep sampling",
-        result.lag1, needed, floor_batches, needed * floor_batches);
-    return result;
+    return provisional(fmt::format(
+        "lag-1 autocorrelation {:.2f}: batches of {} rounds are needed, {} batches of them need {} rounds",
+        result.lag1, needed, floor_batches, needed * floor_batches));
   }
   for (std::size_t q = needed; q <= max_q; ++q) {
     const std::vector<double> means = batch_means(x, q);
     const double r = lag1_autocorrelation(means);
-    result.batch_size = q;
-    result.batches = means.size();
-    result.batch_lag1 = r;
     if (std::isnan(r) || std::abs(r) <= limit) {
+      result.batch_size = q;
+      result.batches = means.size();
+      result.batch_lag1 = r;
       const double residual = ar1_batch_correlation(result.lag1, q);
       result.residual_inflation = std::sqrt((1 + residual) / (1 - residual));
       result.note = fmt::format(
@@ -159,13 +171,11 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
           result.lag1, q, means.size(), r);
       return result;
     }
+    result.batch_lag1 = r;
   }
-  result.settled = false;
-  result.note = fmt::format(
-      "lag-1 autocorrelation {:.2f}: even {} rounds per batch ({} batches) leave batch r1 {:.2f}, keep "
-      "sampling",
-      result.lag1, result.batch_size, result.batches, result.batch_lag1);
-  return result;
+  return provisional(
+      fmt::format("lag-1 autocorrelation {:.2f}: even {} rounds per batch ({} batches) leave batch r1 {:.2f}",
+                  result.lag1, max_q, x.size() / max_q, result.batch_lag1));
 }
 
 }  // namespace perfduel::stats

@@ -32,9 +32,11 @@ struct Batching {
   std::size_t batches = 0;     // number of batches (values used = batches·q)
   double lag1 = 0;             // r1 of the raw values (NaN when undefined)
   double batch_lag1 = 0;       // r1 of the batch means at the chosen q (NaN when undefined)
-  bool settled = true;         // false: no interval can be trusted yet (see choose_batching); keep sampling
-  // Factor on the batch means' standard error for the correlation Pilot's band leaves in them:
-  // √((1 + r)/(1 − r)), r = ar1_batch_correlation(r1, q). 1 when unbatched.
+  bool settled = true;         // false: the width rule must not stop on this interval; keep sampling
+  bool provisional = false;  // with !settled: the widened unbatched interval may still decide a clear change
+  // Factor on the standard error: for batches, the correlation Pilot's band leaves in their means,
+  // √((1 + r)/(1 − r)), r = ar1_batch_correlation(r1, q); unbatched, the AR(1) factor at the
+  // upper bound of r1 while independence is not shown; else 1.
   double residual_inflation = 1;
   std::string note;  // what was done, for the report
 };
@@ -73,11 +75,13 @@ std::size_t ar1_batch_size(double rho, double limit);
 //   freedom") but is not under the width stopping rule: switching between unbatched and
 //   20-batch intervals lets the rule stop on whichever happens to be narrow (7 % A/A false
 //   alarms on iid data).
-// - Batching needs n ≥ 2·`min_batches`; before that `settled` is false.
 // - The batch size starts at the one an AR(1) process at the upper 95 % bound of r1 needs and
-//   grows until the batch means' |r1| is inside the band; if no feasible q gets there,
-//   `settled` is false. The correlation the band still allows (up to 0.1) is corrected
-//   through `residual_inflation`.
+//   grows until the batch means' |r1| is inside the band, keeping ≥ `min_batches` batches. The
+//   correlation the band still allows (up to 0.1) is corrected through `residual_inflation`.
+// - While no feasible q does it (too few rounds yet), `settled` is false and the result is
+//   `provisional`: the unbatched interval widened by the AR(1) factor √((1 + ρ)/(1 − ρ)) at
+//   the upper bound of ρ (at most 0.95). The width rule does not stop on it; anytime mode may
+//   decide a clear change with it, and at the end of the budget it may decide one.
 Batching choose_batching(std::span<const double> x, double limit, std::size_t min_batches);
 
 }  // namespace perfduel::stats

@@ -36,6 +36,7 @@ Batching apply_batching(std::span<const double> d, const EstimatorOptions& optio
   result.batch_size = batching.batch_size;
   result.batches = batching.batches;
   result.note = batching.note;
+  result.provisional = batching.provisional;
   return batching;
 }
 
@@ -82,7 +83,8 @@ void estimate_mean(std::span<const double> d, const EstimatorOptions& options, E
   const double n = static_cast<double>(units.size());
   result.p_value = t_test_p_value(interval->mean, interval->stddev * result.spread_inflation / std::sqrt(n),
                                   n - 1.0, options.null_band);
-  result.status = batching.settled ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+  result.status =
+      batching.settled || batching.provisional ? EstimateStatus::ok : EstimateStatus::insufficient_data;
 }
 
 // Median of d with the sign-test interval; on batch medians when autocorrelated, since the
@@ -104,7 +106,8 @@ void estimate_median(std::span<const double> d, const EstimatorOptions& options,
   result.center = interval->median;
   result.ci = interval->ci;
   result.p_value = widened_p_value(sign_test_p_value(units, options.null_band), result.spread_inflation);
-  result.status = batching.settled ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+  result.status =
+      batching.settled || batching.provisional ? EstimateStatus::ok : EstimateStatus::insufficient_data;
 }
 
 void estimate_min(std::span<const double> baseline, std::span<const double> candidate,

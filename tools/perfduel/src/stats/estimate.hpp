@@ -45,6 +45,9 @@ struct Estimate {
   // `decision_sigma_level`, and in `spread_inflation` also the residual batch correlation.
   double sequential_allowance = 1.0;
   double spread_inflation = 1.0;
+  // The interval is the provisional one of an autocorrelated series not yet batchable
+  // (stats::Batching::provisional): it may decide a clear change, the width rule must not stop on it.
+  bool provisional = false;
   std::string note;  // why the status is not ok, or what was adjusted
 };
 
