@@ -34,6 +34,7 @@ Commands
                   [ARGS <arg>...]
                   [CONFIG <file.yaml>]
                   [BASELINE_REF <ref> | BASELINE_EXECUTABLE <path>]
+                  [NEW_TARGET <SKIP|FAIL>]
                   [WORKING_DIRECTORY <dir>]
                   [LABELS <label>...]
                   [TIMEOUT <seconds>]
@@ -49,7 +50,8 @@ Commands
     ``git worktree add --detach`` under ``${CMAKE_BINARY_DIR}/perfduel/baselines``, configures
     it with the same generator, compiler, build type and compiler/linker flags, and builds only
     ``<target>``. The result is cached by commit id: a second run does not rebuild, a new
-    merge-base does. Not registered when ``BASELINE_EXECUTABLE`` is given.
+    merge-base does. Not registered when ``BASELINE_EXECUTABLE`` is given. With
+    ``NEW_TARGET SKIP`` it also has ``SKIP_REGULAR_EXPRESSION "perfduel: skipped: "``.
 
   ``perf.<name>``
     Runs ``perfduel compare --baseline '<baseline> ARGS...' --candidate '<target> ARGS...'``
@@ -59,6 +61,9 @@ Commands
     Properties: ``LABELS perf;<LABELS>``, ``RUN_SERIAL``, ``TIMEOUT``,
     ``SKIP_RETURN_CODE 77`` (inconclusive is reported as skipped), ``FIXTURES_REQUIRED``
     ``perf.<name>.baseline``, ``ATTACHED_FILES <JSON_REPORT>``.
+    With ``NEW_TARGET SKIP`` (the default) and a baseline that is built, the driver also gets
+    ``--skip-if <baseline>.no-baseline``: the marker the baseline step leaves when the commit
+    has no ``<target>``, which makes the test skipped (77) with the reason printed.
 
   The target ``perfduel_baselines`` (and ``perfduel_baseline_<name>`` per gate) builds the
   baselines explicitly, e.g. ahead of ``ctest``.
@@ -68,7 +73,8 @@ Commands
 
   ``TARGET <target>``
     Required. An executable target built by this project (not imported): the benchmark.
-    The same target name must exist at the baseline commit.
+    The same target name is built at the baseline commit; see ``NEW_TARGET`` for a baseline
+    without it.
 
   ``ARGS <arg>...``
     Arguments passed to both the baseline and the candidate. Default: none.
@@ -88,6 +94,14 @@ Commands
     Compare against this prebuilt executable instead of building a baseline (no fixture).
     Relative to ``CMAKE_CURRENT_SOURCE_DIR``; may be a generator expression. Exclusive with
     ``BASELINE_REF``. Default: none.
+
+  ``NEW_TARGET <SKIP|FAIL>``
+    What the gate does when the baseline commit has no ``<target>`` (the branch adds the
+    benchmark) or no ``CMakeLists.txt`` at all (the branch adds the CMake project): there is
+    nothing to compare against yet. ``SKIP`` reports both ``perf.<name>.baseline`` and
+    ``perf.<name>`` as skipped, each printing ``perfduel: skipped: <why>``; the Markdown report
+    says so too. ``FAIL`` makes it an error of the baseline fixture (``perf.<name>`` is then
+    not run). Not allowed with ``BASELINE_EXECUTABLE``. Default: ``SKIP``.
 
   ``WORKING_DIRECTORY <dir>``
     Where both programs run; relative to ``CMAKE_CURRENT_BINARY_DIR``.
@@ -231,8 +245,8 @@ function(add_perf_gate)
     return()  # This is the baseline's own build: it only needs the benchmark target.
   endif()
 
-  set(one_value_keywords NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE WORKING_DIRECTORY
-    TIMEOUT JSON_REPORT MARKDOWN_REPORT)
+  set(one_value_keywords NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET
+    WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT)
   set(multi_value_keywords ARGS LABELS)
   cmake_parse_arguments(PARSE_ARGV 0 _arg "" "${one_value_keywords}" "${multi_value_keywords}")
   string(REPLACE ";" " " expected_keywords "${one_value_keywords};${multi_value_keywords}")
@@ -300,6 +314,21 @@ function(add_perf_gate)
       message(FATAL_ERROR "add_perf_gate(NAME ${name}): BASELINE_REF \"${baseline_ref}\" is "
         "not valid; expected a git ref such as origin/main (see PERFDUEL_BASELINE_REF)")
     endif()
+  endif()
+
+  # NEW_TARGET
+  set(new_target SKIP)
+  if(DEFINED _arg_NEW_TARGET)
+    if(DEFINED _arg_BASELINE_EXECUTABLE)
+      message(FATAL_ERROR "add_perf_gate(NAME ${name}): NEW_TARGET and BASELINE_EXECUTABLE "
+        "exclude each other; expected NEW_TARGET only with a baseline built from git")
+    endif()
+    if(NOT _arg_NEW_TARGET MATCHES "^(SKIP|FAIL)$")
+      message(FATAL_ERROR "add_perf_gate(NAME ${name}): NEW_TARGET \"${_arg_NEW_TARGET}\" is not "
+        "valid; expected SKIP or FAIL (what to do when the baseline commit has no target "
+        "\"${_arg_TARGET}\")")
+    endif()
+    set(new_target "${_arg_NEW_TARGET}")
   endif()
 
   # CONFIG
@@ -427,6 +456,13 @@ function(add_perf_gate)
     ${PERFDUEL_COMPARE_ARGS}
     --baseline "${baseline_command}${quoted_args}"
     --candidate "${candidate_command}${quoted_args}")
+  set(baseline_script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/PerfDuelBaseline.cmake")
+  set(gate_file "${CMAKE_BINARY_DIR}/perfduel/gates/${name}.cmake")
+  if(build_baseline AND new_target STREQUAL "SKIP")
+    # The baseline step leaves this marker when the commit has no target to compare against;
+    # the driver then reports the gate skipped (77) instead of running.
+    list(PREPEND compare_args --skip-if "${baseline_executable}.no-baseline")
+  endif()
   add_test(NAME perf.${name}
     COMMAND "${driver}" compare ${compare_args}
     WORKING_DIRECTORY "${working_directory}")
@@ -455,19 +491,19 @@ function(add_perf_gate)
   if(NOT DEFINED PERFDUEL_BASELINE_KEEP)
     set(PERFDUEL_BASELINE_KEEP 3)
   endif()
+  set(PERFDUEL_NEW_TARGET "${new_target}")
   _perfduel_baseline_cache_args(PERFDUEL_CMAKE_ARGS)
-  set(gate_file "${CMAKE_BINARY_DIR}/perfduel/gates/${name}.cmake")
   _perfduel_write_gate_file("${gate_file}"
     PERFDUEL_GATE_NAME PERFDUEL_TARGET PERFDUEL_SOURCE_DIR PERFDUEL_BASELINE_REF
     PERFDUEL_BASELINE_DIR PERFDUEL_GENERATOR PERFDUEL_GENERATOR_PLATFORM
     PERFDUEL_GENERATOR_TOOLSET PERFDUEL_GIT_EXECUTABLE PERFDUEL_BASELINE_KEEP
-    PERFDUEL_CMAKE_ARGS)
+    PERFDUEL_NEW_TARGET PERFDUEL_CMAKE_ARGS)
 
   set(script_command "${CMAKE_COMMAND}"
     "-DPERFDUEL_GATE_FILE=${gate_file}"
     "-DPERFDUEL_BUILD_CONFIG=$<CONFIG>"
     "-DPERFDUEL_BASELINE_LINK=${baseline_executable}"
-    -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/PerfDuelBaseline.cmake")
+    -P "${baseline_script}")
 
   if(DEFINED PERFDUEL_BASELINE_TIMEOUT)
     set(baseline_timeout "${PERFDUEL_BASELINE_TIMEOUT}")
@@ -480,6 +516,12 @@ function(add_perf_gate)
     FIXTURES_SETUP perf.${name}.baseline
     RUN_SERIAL TRUE
     TIMEOUT ${baseline_timeout})
+  if(new_target STREQUAL "SKIP")
+    # A skipped setup does not stop the tests that require the fixture: perf.<name> then
+    # finds the baseline step's marker (--skip-if) and reports itself skipped.
+    set_tests_properties(perf.${name}.baseline PROPERTIES
+      SKIP_REGULAR_EXPRESSION "perfduel: skipped: ")
+  endif()
   set_property(TEST perf.${name} APPEND PROPERTY FIXTURES_REQUIRED perf.${name}.baseline)
 
   add_custom_target(perfduel_baseline_${name}

@@ -10,6 +10,13 @@
 # is cached by commit id (and a hash of the configure arguments), so a second run builds
 # nothing and a new merge-base builds afresh. A script, not a shell, so it runs wherever
 # CMake does.
+#
+# When the baseline commit has no such target (the branch adds the benchmark), the gate's
+# NEW_TARGET decides: FAIL stops with an error; SKIP prints `perfduel: skipped: <why>` (the
+# test's SKIP_REGULAR_EXPRESSION), removes PERFDUEL_BASELINE_LINK and writes <why> to the
+# marker file PERFDUEL_BASELINE_LINK.no-baseline, which the gate's `perfduel compare
+# --skip-if <marker>` turns into a skip (exit 77). CTest (3.25) still runs a test whose
+# fixture setup was skipped, hence the marker.
 cmake_minimum_required(VERSION 3.25)
 
 foreach(required PERFDUEL_GATE_FILE PERFDUEL_BASELINE_LINK)
@@ -19,6 +26,10 @@ foreach(required PERFDUEL_GATE_FILE PERFDUEL_BASELINE_LINK)
 endforeach()
 include("${PERFDUEL_GATE_FILE}")
 set(test_name "perf.${PERFDUEL_GATE_NAME}")
+if(NOT DEFINED PERFDUEL_NEW_TARGET)
+  set(PERFDUEL_NEW_TARGET FAIL)  # a gate file written before NEW_TARGET existed
+endif()
+set(no_baseline_marker "${PERFDUEL_BASELINE_LINK}.no-baseline")
 
 # Prints the arguments, concatenated and unwrapped (message(FATAL_ERROR) re-flows paragraphs),
 # and stops. ARGV<i> rather than ARGN, so semicolons in the message survive.
@@ -85,6 +96,9 @@ function(perfduel_run_logged what log)
 endfunction()
 
 # --- 1. The repository, its history and the baseline commit ---------------------------------
+
+# The marker of an earlier run that found no target; rewritten below when that is still so.
+file(REMOVE "${no_baseline_marker}")
 
 if(NOT PERFDUEL_GIT_EXECUTABLE OR NOT EXISTS "${PERFDUEL_GIT_EXECUTABLE}")
   find_program(PERFDUEL_GIT_EXECUTABLE git)
@@ -159,6 +173,8 @@ set(work_dir "${PERFDUEL_BASELINE_DIR}/${key}")
 set(worktree "${work_dir}/src")
 set(build_dir "${work_dir}/build")
 set(stamp "${work_dir}/targets/${config_dir_name}/${PERFDUEL_TARGET}.path")
+# Written instead of `stamp` when the commit has no such target: no configure next time.
+set(missing_stamp "${work_dir}/targets/${config_dir_name}/${PERFDUEL_TARGET}.missing.cmake")
 
 file(MAKE_DIRECTORY "${PERFDUEL_BASELINE_DIR}")
 # Gates share baseline builds; the lock keeps two builds (e.g. `make -j perfduel_baselines`)
@@ -179,6 +195,47 @@ macro(perfduel_done executable)
   perfduel_note("baseline of ${test_name}: ${executable}")
 endmacro()
 
+# The baseline commit has no target PERFDUEL_TARGET: `kind` is TARGET (the project has other
+# targets, `names`) or PROJECT (no CMakeLists.txt). There is nothing to compare against yet;
+# NEW_TARGET FAIL stops, NEW_TARGET SKIP reports the fixture skipped and leaves the marker for
+# the perf test. The caller ends the script.
+function(perfduel_no_target kind names)
+  file(WRITE "${missing_stamp}"
+    "set(missing_kind [==[${kind}]==])\nset(missing_names [==[${names}]==])\n")
+  if(kind STREQUAL "PROJECT")
+    if(project_subdir STREQUAL "")
+      set(lists_file "CMakeLists.txt")
+    else()
+      set(lists_file "${project_subdir}/CMakeLists.txt")
+    endif()
+    string(CONCAT why "the baseline commit ${commit_text} has no ${lists_file}, so it has no "
+      "target \"${PERFDUEL_TARGET}\" to compare against.")
+    set(fail_hint "")
+    set(skip_hint " The project probably does not build with CMake on ${ref} yet:")
+  else()
+    string(REPLACE ";" ", " names "${names}")
+    string(CONCAT why "the baseline commit ${commit_text} has no target "
+      "\"${PERFDUEL_TARGET}\" (its targets: ${names}).")
+    string(CONCAT fail_hint " The benchmark probably does not exist on ${ref} yet: "
+      "${test_name} can gate once it is merged. Until then exclude it (ctest -LE perf) or give "
+      "add_perf_gate() a prebuilt BASELINE_EXECUTABLE.")
+    string(CONCAT skip_hint " The benchmark probably does not exist on ${ref} yet, so there is "
+      "nothing to compare against:")
+  endif()
+  if(NOT PERFDUEL_NEW_TARGET STREQUAL "SKIP")
+    perfduel_fail("${why}${fail_hint}")
+  endif()
+  string(APPEND why "${skip_hint} ${test_name} is skipped (NEW_TARGET SKIP) and gates once the "
+    "benchmark is merged.")
+  file(REMOVE "${PERFDUEL_BASELINE_LINK}")
+  cmake_path(GET no_baseline_marker PARENT_PATH marker_dir)
+  file(MAKE_DIRECTORY "${marker_dir}")
+  file(WRITE "${no_baseline_marker}" "${why}\n")
+  string(TIMESTAMP now "%Y%m%d%H%M%S" UTC)
+  file(WRITE "${work_dir}/last-used" "${now}\n")
+  message(NOTICE "perfduel: skipped: ${why}")
+endfunction()
+
 if(EXISTS "${stamp}")
   file(READ "${stamp}" cached_executable)
   string(STRIP "${cached_executable}" cached_executable)
@@ -187,6 +244,11 @@ if(EXISTS "${stamp}")
     perfduel_done("${cached_executable}")
     return()
   endif()
+elseif(EXISTS "${missing_stamp}")
+  include("${missing_stamp}")
+  perfduel_note("merge-base of HEAD and ${ref} is ${commit_text}; cached, not configured again")
+  perfduel_no_target("${missing_kind}" "${missing_names}")
+  return()
 endif()
 perfduel_note("merge-base of HEAD and ${ref} is ${commit_text}; building ${PERFDUEL_TARGET} "
   "in ${work_dir}")
@@ -234,8 +296,8 @@ if(NOT project_subdir STREQUAL "")
   string(APPEND baseline_source "/${project_subdir}")
 endif()
 if(NOT EXISTS "${baseline_source}/CMakeLists.txt")
-  perfduel_fail("the baseline commit ${commit_text} has no ${project_subdir}/CMakeLists.txt, so "
-    "it has no target \"${PERFDUEL_TARGET}\" to compare against.")
+  perfduel_no_target(PROJECT "")
+  return()
 endif()
 
 # --- 4. Configure like the current build, then find the target ------------------------------
@@ -288,11 +350,8 @@ if(target_count GREATER 0)
 endif()
 if(target_file STREQUAL "")
   list(FILTER target_names EXCLUDE REGEX "^(perfduel_baseline|ALL_BUILD|ZERO_CHECK|RUN_TESTS)")
-  list(JOIN target_names ", " target_names)
-  perfduel_fail("the baseline commit ${commit_text} has no target \"${PERFDUEL_TARGET}\" "
-    "(its targets: ${target_names}). The benchmark probably does not exist on ${ref} yet: "
-    "${test_name} can gate once it is merged. Until then exclude it (ctest -LE perf) or give "
-    "add_perf_gate() a prebuilt BASELINE_EXECUTABLE.")
+  perfduel_no_target(TARGET "${target_names}")
+  return()
 endif()
 file(READ "${reply_dir}/${target_file}" target_json)
 string(JSON target_type GET "${target_json}" type)

@@ -271,6 +271,22 @@ YAML
     run 0 compare --help
     expect_out '--baseline'
     ;;
+  skip_if_marker_exists)
+    # --skip-if: with the marker, nothing runs (not even a missing program is noticed), the
+    # reason is printed and written to the Markdown report, and an old JSON report goes.
+    echo "the baseline commit has no target \"spin\"" >no-baseline
+    echo '{"stale": true}' >report.json
+    run 77 compare --skip-if no-baseline --json report.json --markdown report.md -b /no/such/program -n "$fb --work 1"
+    expect_err '^perfduel: skipped: the baseline commit has no target "spin"$'
+    [ ! -e report.json ] || fail "the stale JSON report was kept"
+    grep -q '^### perfduel: skipped$' report.md || fail "Markdown report lacks the heading"
+    grep -q 'has no target "spin"' report.md || fail "Markdown report lacks the reason"
+    # Without the marker the duel runs as usual.
+    rm no-baseline
+    quick_config
+    run_either 0 77 compare --skip-if no-baseline --config gate.yaml --seed 5 -b "$fb --work 2" -n "$fb --work 2"
+    expect_out 'verdict: (NO-CHANGE|INCONCLUSIVE)'
+    ;;
   *)
     fail "unknown test $1"
     ;;

@@ -65,6 +65,12 @@ function(expect_exists path)
   endif()
 endfunction()
 
+function(expect_not_exists path)
+  if(EXISTS "${path}" OR IS_SYMLINK "${path}")
+    set(failures "${failures}\n  - ${path} exists, expected it not to" PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(finish)
   if(failures)
     message(FATAL_ERROR "scenario ${SCENARIO} failed:${failures}")
@@ -271,13 +277,14 @@ add_perf_gate(NAME spin TARGET spin ARGS --size "a b" "it's" CONFIG perf.yaml
 add_perf_gate(NAME prebuilt TARGET spin BASELINE_EXECUTABLE /opt/old/spin
               WORKING_DIRECTORY data JSON_REPORT reports/prebuilt.json)
 add_perf_gate(NAME defaults TARGET spin BASELINE_REF release)
+add_perf_gate(NAME strict TARGET spin NEW_TARGET FAIL)
 ]=])
   file(WRITE "${work}/project/perf.yaml" "${quick_config}")
   configure(cfg "${work}/project" "${work}/project/build")
   expect_rc("configure succeeds" "${cfg_rc}" 0 "${cfg_out}")
   show_tests("${work}/project/build")
   test_names(names)
-  expect_equal("tests registered" "${names}" "perf.spin;perf.spin.baseline;perf.prebuilt;perf.defaults;perf.defaults.baseline")
+  expect_equal("tests registered" "${names}" "perf.spin;perf.spin.baseline;perf.prebuilt;perf.defaults;perf.defaults.baseline;perf.strict;perf.strict.baseline")
 
   test_property(labels perf.spin LABELS)
   expect_equal("perf.spin LABELS" "${labels}" "nightly;perf;smoke")
@@ -294,11 +301,13 @@ add_perf_gate(NAME defaults TARGET spin BASELINE_REF release)
   test_property(value perf.spin WORKING_DIRECTORY)
   expect_equal("perf.spin WORKING_DIRECTORY" "${value}" "${work}/project/build")
   test_property(command perf.spin COMMAND)
+  set(b "${work}/project/build")
   list(GET command 0 driver)
   expect_equal("perf.spin runs the driver from the build tree" "${driver}" "${PERFDUEL_BUILD_DIR}/tools/perfduel/perfduel")
   list(SUBLIST command 1 -1 args)
-  set(b "${work}/project/build")
-  set(expected_args compare --config "${work}/project/perf.yaml"
+  # NEW_TARGET SKIP (the default): the marker of a baseline without the target skips the duel.
+  set(expected_args compare --skip-if "${b}/perfduel/bin/spin/spin.no-baseline"
+    --config "${work}/project/perf.yaml"
     --json "${b}/perfduel/reports/spin.json" --markdown "${b}/perfduel/reports/spin.md"
     --max-seconds 108 --ctest-measurements
     --baseline "'${b}/perfduel/bin/spin/spin' '--size' 'a b' 'it'\\''s'"
@@ -311,12 +320,17 @@ add_perf_gate(NAME defaults TARGET spin BASELINE_REF release)
   expect_equal("perf.spin.baseline RUN_SERIAL" "${value}" "ON")
   test_property(labels perf.spin.baseline LABELS)
   expect_equal("perf.spin.baseline LABELS" "${labels}" "nightly;perf;perf-baseline;smoke")
+  test_property(value perf.spin.baseline SKIP_REGULAR_EXPRESSION)
+  expect_equal("perf.spin.baseline SKIP_REGULAR_EXPRESSION" "${value}" "perfduel: skipped: ")
   test_property(command perf.spin.baseline COMMAND)
   expect_text("${command}" "PerfDuelBaseline.cmake")
 
   test_property(value perf.prebuilt FIXTURES_REQUIRED)
   expect_equal("perf.prebuilt FIXTURES_REQUIRED" "${value}" "NOTFOUND")
   test_property(command perf.prebuilt COMMAND)
+  if(command MATCHES "--skip-if")
+    fail("perf.prebuilt (BASELINE_EXECUTABLE) has no baseline step, so no --skip-if: ${command}")
+  endif()
   expect_text("${command}" "--baseline;'/opt/old/spin'"
     "--json;${b}/reports/prebuilt.json;--markdown;${b}/reports/prebuilt.md"
     "--max-seconds;1440")
@@ -332,7 +346,20 @@ add_perf_gate(NAME defaults TARGET spin BASELINE_REF release)
   expect_text("${gate_file}" "set(PERFDUEL_BASELINE_REF [==[release]==])"
     "-DCMAKE_BUILD_TYPE:STRING=Release" "-DCMAKE_CXX_COMPILER:")
   file(READ "${b}/perfduel/gates/spin.cmake" gate_file)
-  expect_text("${gate_file}" "set(PERFDUEL_BASELINE_REF [==[origin/main]==])")
+  expect_text("${gate_file}" "set(PERFDUEL_BASELINE_REF [==[origin/main]==])"
+    "set(PERFDUEL_NEW_TARGET [==[SKIP]==])")
+
+  # NEW_TARGET FAIL: no --skip-if; the baseline fixture fails on a new target.
+  test_property(command perf.strict COMMAND)
+  if(command MATCHES "--skip-if")
+    fail("perf.strict (NEW_TARGET FAIL) must not skip: ${command}")
+  endif()
+  test_property(value perf.strict.baseline SKIP_REGULAR_EXPRESSION)
+  expect_equal("perf.strict.baseline SKIP_REGULAR_EXPRESSION" "${value}" "NOTFOUND")
+  test_property(value perf.strict SKIP_RETURN_CODE)
+  expect_equal("perf.strict SKIP_RETURN_CODE" "${value}" "77")
+  file(READ "${b}/perfduel/gates/strict.cmake" gate_file)
+  expect_text("${gate_file}" "set(PERFDUEL_NEW_TARGET [==[FAIL]==])")
 
   run(target DIR "${b}" cmake --build . --target help)
   if(GENERATOR MATCHES "Ninja|Makefiles")
@@ -360,7 +387,7 @@ elseif(SCENARIO STREQUAL "argument_errors")
   error_case([=[add_perf_gate(NAME x)]=]
     [=[add_perf_gate(NAME x): TARGET is required (the benchmark executable target to compare)]=])
   error_case([=[add_perf_gate(NAME x TARGET spin BOGUS 1)]=]
-    [=[add_perf_gate: unknown argument(s) "BOGUS 1"; expected keywords: NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT ARGS LABELS]=])
+    [=[add_perf_gate: unknown argument(s) "BOGUS 1"; expected keywords: NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT ARGS LABELS]=])
   error_case([=[add_perf_gate(NAME x TARGET spin TIMEOUT)]=]
     [=[add_perf_gate: TIMEOUT needs a value]=])
   error_case([=[add_perf_gate(NAME "a b" TARGET spin)]=]
@@ -377,6 +404,12 @@ add_perf_gate(NAME x TARGET spin)]=]
   error_case([=[set(PERFDUEL_BASELINE_REF "")
 add_perf_gate(NAME x TARGET spin)]=]
     [=[add_perf_gate(NAME x): BASELINE_REF "" is not valid; expected a git ref such as origin/main (see PERFDUEL_BASELINE_REF)]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin NEW_TARGET IGNORE)]=]
+    [=[add_perf_gate(NAME x): NEW_TARGET "IGNORE" is not valid; expected SKIP or FAIL (what to do when the baseline commit has no target "spin")]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin NEW_TARGET skip)]=]
+    [=[add_perf_gate(NAME x): NEW_TARGET "skip" is not valid; expected SKIP or FAIL (what to do when the baseline commit has no target "spin")]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin BASELINE_EXECUTABLE /bin/true NEW_TARGET FAIL)]=]
+    [=[add_perf_gate(NAME x): NEW_TARGET and BASELINE_EXECUTABLE exclude each other; expected NEW_TARGET only with a baseline built from git]=])
   error_case([=[add_perf_gate(NAME x TARGET spin CONFIG missing.yaml)]=]
     [=[add_perf_gate(NAME x): CONFIG file "@work@/project/missing.yaml" does not exist; expected a perfduel.yaml (see templates/perfduel.yaml)]=])
   error_case([=[add_perf_gate(NAME x TARGET spin TIMEOUT 1m)]=]
@@ -418,6 +451,7 @@ add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml BASELINE_REF no-such-branch
     "-DPERFDUEL_BASELINE_REF=<ref>")
 
 elseif(SCENARIO STREQUAL "missing_target")
+  # The branch adds the benchmark: at the baseline commit it does not exist (it is spin_v1).
   make_consumer("${work}/repo" "${standard_gate}")
   file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
   replace_in_file("${work}/repo/CMakeLists.txt" "add_executable(spin " "add_executable(spin_v1 ")
@@ -427,10 +461,73 @@ elseif(SCENARIO STREQUAL "missing_target")
   replace_in_file("${work}/repo/CMakeLists.txt" "add_executable(spin_v1 " "add_executable(spin ")
   commit("${work}/repo" "commit 2: renamed to spin")
   configure_and_build("${work}/repo" "${work}/repo/build")
-  ctest_perf(ct "${work}/repo/build")
-  expect_rc("ctest -L perf fails" "${ct_rc}" NONZERO "${ct_out}")
-  expect_text("${ct_out}" "\"commit 1: the benchmark is called spin_v1\" has no target \"spin\" (its targets: spin_v1)."
-    "spin_v1" "perf.spin can gate once it is merged")
+  set(b "${work}/repo/build")
+
+  # NEW_TARGET SKIP (the default): both tests are skipped, ctest passes, the reason is in the
+  # output of both tests and in the Markdown report.
+  string(CONCAT why "\"commit 1: the benchmark is called spin_v1\" has no target \"spin\" "
+    "(its targets: spin_v1). The benchmark probably does not exist on main yet, so there is "
+    "nothing to compare against: perf.spin is skipped (NEW_TARGET SKIP) and gates once the "
+    "benchmark is merged.")
+  ctest_perf(ct "${b}")
+  expect_rc("ctest -L perf passes when the baseline has no target spin" "${ct_rc}" 0 "${ct_out}")
+  expect_text("${ct_out}" "- perf.spin.baseline (Skipped)" "- perf.spin (Skipped)")
+  expect_not_exists("${b}/perfduel/bin/spin/spin")
+  file(READ "${b}/perfduel/reports/spin.md" report)
+  expect_text("${report}" "### perfduel: skipped" "${why}")
+  # Again, verbose: the result is cached (no second configure of the baseline).
+  ctest_perf(ct "${b}" -V)
+  expect_rc("ctest -L perf -V passes" "${ct_rc}" 0 "${ct_out}")
+  expect_text("${ct_out}" "cached, not configured again" "perfduel: skipped: the baseline commit"
+    "${why}" "- perf.spin.baseline (Skipped)" "- perf.spin (Skipped)")
+  string(REGEX MATCHALL "perfduel: skipped: the baseline commit" skips "${ct_out}")
+  list(LENGTH skips skip_count)
+  expect_equal("both tests print why they are skipped" "${skip_count}" "2")
+
+  # NEW_TARGET FAIL: today's error, from the cached result and from a fresh configure.
+  file(WRITE "${work}/repo/gate.cmake" [=[
+add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml TIMEOUT 120 NEW_TARGET FAIL)
+]=])
+  configure_and_build("${work}/repo" "${b}")
+  foreach(round cached fresh)
+    if(round STREQUAL "fresh")
+      file(REMOVE_RECURSE "${b}/perfduel/baselines")
+    endif()
+    ctest_perf(ct "${b}")
+    expect_rc("ctest -L perf fails with NEW_TARGET FAIL (${round})" "${ct_rc}" NONZERO "${ct_out}")
+    expect_text("${ct_out}" "perfduel: error: the baseline commit"
+      "\"commit 1: the benchmark is called spin_v1\" has no target \"spin\" (its targets: spin_v1)."
+      "The benchmark probably does not exist on main yet: perf.spin can gate once it is merged. Until then exclude it (ctest -LE perf) or give add_perf_gate() a prebuilt BASELINE_EXECUTABLE."
+      "perf.spin (Not Run)")
+    if(ct_out MATCHES "perfduel: skipped")
+      fail("NEW_TARGET FAIL (${round}) does not skip:\n${ct_out}")
+    endif()
+  endforeach()
+
+  # The baseline commit predates the CMake project: the same, per NEW_TARGET.
+  file(MAKE_DIRECTORY "${work}/young")
+  file(WRITE "${work}/young/README" "No build yet.\n")
+  git("${work}" init -q -b main young)
+  commit("${work}/young" "commit 1: no CMake project yet")
+  git("${work}/young" checkout -q -b feature)
+  make_consumer("${work}/young" "${standard_gate}")
+  file(WRITE "${work}/young/perf.yaml" "${quick_config}")
+  commit("${work}/young" "commit 2: the CMake project")
+  configure_and_build("${work}/young" "${work}/young/build")
+  ctest_perf(ct "${work}/young/build" -V)
+  expect_rc("ctest -L perf passes when the baseline has no CMakeLists.txt" "${ct_rc}" 0 "${ct_out}")
+  expect_text("${ct_out}" "perfduel: skipped: the baseline commit"
+    "\"commit 1: no CMake project yet\" has no CMakeLists.txt, so it has no target \"spin\" to compare against. The project probably does not build with CMake on main yet: perf.spin is skipped (NEW_TARGET SKIP)"
+    "- perf.spin.baseline (Skipped)" "- perf.spin (Skipped)")
+  file(WRITE "${work}/young/gate.cmake" [=[
+add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml TIMEOUT 120 NEW_TARGET FAIL)
+]=])
+  configure_and_build("${work}/young" "${work}/young/build")
+  ctest_perf(ct "${work}/young/build")
+  expect_rc("ctest -L perf fails with NEW_TARGET FAIL" "${ct_rc}" NONZERO "${ct_out}")
+  expect_text("${ct_out}" "perfduel: error: the baseline commit"
+    "\"commit 1: no CMake project yet\" has no CMakeLists.txt, so it has no target \"spin\" to compare against."
+    "perf.spin (Not Run)")
 
 elseif(SCENARIO STREQUAL "baseline_build_failure")
   make_consumer("${work}/repo" "${standard_gate}")

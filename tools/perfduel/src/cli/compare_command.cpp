@@ -1,3 +1,5 @@
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <random>
 
@@ -26,10 +28,36 @@ struct CompareOptions {
   std::optional<std::uint64_t> seed;
   std::optional<double> max_seconds;
   std::string cpus;
+  std::string skip_if;
   bool shell = false;
   bool quiet = false;
   ReportOutputs outputs;
 };
+
+// --skip-if: a build system that knows there is nothing to compare against (add_perf_gate
+// writes the file when the baseline commit has no such benchmark) makes the duel a skip, with
+// the file's text as the reason. The reports then describe this skip, not an earlier duel.
+int skip_duel(const std::string& marker, const ReportOutputs& outputs) {
+  std::ifstream in(marker);
+  std::string reason;
+  std::getline(in, reason);
+  if (reason.empty()) {
+    reason = fmt::format("{} exists", marker);
+  }
+  fmt::print(stderr, "perfduel: skipped: {}\n", reason);
+  std::error_code ignored;
+  if (!outputs.json.empty()) {
+    std::filesystem::remove(outputs.json, ignored);
+  }
+  if (!outputs.markdown.empty()) {
+    std::ofstream out(outputs.markdown);
+    out << "### perfduel: skipped\n\n" << reason << "\n";
+    if (!out) {
+      throw Error(fmt::format("--markdown: cannot write {}", outputs.markdown));
+    }
+  }
+  return to_int(ExitCode::inconclusive);
+}
 
 // Puts `text` (from --baseline or --candidate) into `slot`, keeping the config's working
 // directory and environment for that side if it had any.
@@ -92,6 +120,9 @@ void check_cpus(const std::vector<int>& cpus, const std::string& origin) {
 }
 
 int run_compare(const CompareOptions& options) {
+  if (!options.skip_if.empty() && std::filesystem::exists(options.skip_if)) {
+    return skip_duel(options.skip_if, options.outputs);
+  }
   Config config = options.config_path.empty() ? default_config() : load_config(options.config_path);
   const std::string origin = options.config_path.empty() ? "command line" : options.config_path;
   if (!options.baseline.empty()) {
@@ -170,6 +201,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   command->add_option("--cpus", options->cpus,
                       "pin runs to these CPUs, e.g. 1 or 2-3 (overrides the config)");
   command->add_flag("-q,--quiet", options->quiet, "no progress line");
+  command->add_option("--skip-if", options->skip_if,
+                      "if FILE exists, run nothing and exit 77 (skipped), its first line as the reason");
   add_output_options(*command, options->outputs);
   command->footer(
       "Exit codes: 0 pass, 1 regression, 2 usage/config error, 3 benchmark failed, 77 inconclusive, "
