@@ -1,6 +1,6 @@
 // Times the trend grouping on generated series. Not a test: run it by hand, e.g.
 //   cmake --build build --target perfduel_trend_bench && build/tests/bench/perfduel_trend_bench
-// Targets (issue 5): 2,000 points in ≤ 30 ms, 10,000 points in ≤ 1 s.
+// Targets: 2,000 points in ≤ 30 ms, 10,000 points in ≤ 1 s.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

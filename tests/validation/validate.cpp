@@ -1,4 +1,4 @@
-// perfduel_validate: the statistical validation of issue 4, reproducible with fixed seeds.
+// perfduel_validate: the statistical validation of the gate, reproducible with fixed seeds.
 //
 // Simulates many gates under several noise models and runs each through the REAL decision
 // code (perfduel::analyze, the function the driver calls after every round), side by side with

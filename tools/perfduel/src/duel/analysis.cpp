@@ -110,7 +110,7 @@ std::string first_non_positive(const PairedSeries& series, std::size_t metric) {
   return "a non-positive value";
 }
 
-// ---- Statistics options (issue 4): detected warm-up, anytime stopping, Holm's step-down. ----
+// ---- Statistics options: detected warm-up, anytime stopping, Holm's step-down. ----
 
 // Drops the leading measured rounds that stats::detect_warmup finds as an unstable initial
 // phase in any gated metric: in either side's log run series (a cold cache slows one

@@ -56,7 +56,7 @@ std::size_t ar1_batch_size(double rho, double limit);
 // within `limit`, never going below `min_batches` batches. Batch means of a stationary
 // series are nearly independent once q is a few times its correlation time, so the plain
 // t interval applies to them (with batches − 1 degrees of freedom). Chosen over a
-// HAC/Newey-West standard error because it is what the issue asks for, it needs no kernel
+// HAC/Newey-West standard error because it is the method the design names, it needs no kernel
 // bandwidth, and the report can say in one line what happened ("q = 4, 37 batches").
 //
 // A `limit` of 1 turns the check off (the values are taken as independent).
