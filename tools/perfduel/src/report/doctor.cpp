@@ -240,6 +240,7 @@ Finding check_affinity(const std::vector<AffinityProbe>& probes, CpuSelection se
     return result;
   }
   std::vector<std::string> causes;
+  causes.reserve(failed.size());
   for (const auto& [error, cpus] : failed) {
     causes.push_back(fmt::format("CPU {} ({}{})", format_cpu_list(cpus), errno_name(error),
                                  error == EINVAL ? ": outside this process's cpuset or offline" : ""));
@@ -565,6 +566,7 @@ std::vector<int> online_cpus() {
 
 std::vector<CpuFile> per_cpu_files(const std::vector<int>& cpus, std::string_view leaf) {
   std::vector<CpuFile> files;
+  files.reserve(cpus.size());
   for (const int cpu : cpus) {
     files.push_back({cpu, read_text(fmt::format("{}/cpu{}/{}", k_cpu_dir, cpu, leaf))});
   }

@@ -102,7 +102,7 @@ std::vector<std::string> merged_environment(const std::map<std::string, std::str
     }
   }
   for (const auto& [name, value] : overrides) {
-    environment.push_back(name + "=" + value);
+    environment.push_back(fmt::format("{}={}", name, value));
   }
   return environment;
 }
