@@ -112,6 +112,47 @@ elseif(CASE STREQUAL "record_and_trend")
   expect_equal("unknown metric" "${err}"
     "perfduel: error: ${WORK_DIR}/h.sqlite: no metric \"wall_tme\" (did you mean \"wall_time\"?)\n")
 
+elseif(CASE STREQUAL "trend_per_machine")
+  # Two CI machines of different speed take turns: across machines the series steps up and
+  # down; per machine it is flat. --machine trends one, and the mixed series is flagged.
+  foreach(day RANGE 1 8)
+    math(EXPR odd "${day} % 2")
+    if(odd)
+      set(machine "ci-a | Fast CPU | 6.1")
+      set(value 1.0)
+    else()
+      set(machine "ci-b | Slow CPU | 6.1")
+      set(value 1.3)
+    endif()
+    perfduel(record --db m.sqlite --commit c${day} --branch main --time 2026-12-0${day}T00:00:00Z
+             --machine "${machine}" --metric wall_time --value ${value} --value ${value})
+    expect_equal("record ${day}" "${rc}" "0")
+    if(day EQUAL 1)
+      string(REGEX MATCH "machine ([0-9a-f]+) \\(ci-a \\| Fast CPU \\| 6.1\\)" found "${out}")
+      set(id_a "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  string(LENGTH "${id_a}" id_length)
+  if(NOT id_length EQUAL 16)
+    message(FATAL_ERROR "record does not print the machine id: ${out}")
+  endif()
+  perfduel(trend --db m.sqlite --metric wall_time)
+  expect_contains("mixed machines are flagged" "${err}"
+    "perfduel: note: wall_time was measured on several machines: ${id_a} (4 records), ")
+  string(SUBSTRING "${id_a}" 0 6 prefix)
+  perfduel(trend --db m.sqlite --metric wall_time --machine ${prefix} --json one.json)
+  expect_equal("one machine: exit code" "${rc}" "0")
+  expect_equal("one machine: no note" "${err}" "")
+  file(READ "${WORK_DIR}/one.json" json)
+  string(JSON groups LENGTH "${json}" groups)
+  string(JSON runs GET "${json}" runs)
+  expect_equal("one machine: one group" "${groups}" "1")
+  expect_equal("one machine: its 4 records" "${runs}" "4")
+  perfduel(trend --db m.sqlite --metric wall_time --machine 0000)
+  expect_equal("unknown machine: exit code" "${rc}" "2")
+  expect_contains("unknown machine" "${err}"
+    "m.sqlite: no measurements of \"wall_time\" on machine 0000 (recorded: ${id_a} (4 records), ")
+
 elseif(CASE STREQUAL "record_concurrently")
   # Eight perfduel processes at once (execute_process runs its COMMANDs concurrently, as a pipeline).
   set(commands)

@@ -25,6 +25,7 @@ struct RecordOptions {
   std::optional<std::string> commit;
   std::optional<std::string> branch;
   std::optional<std::string> time;
+  std::optional<std::string> machine;
   std::optional<std::string> report;
   std::optional<std::string> metric;
   std::vector<double> values;
@@ -97,7 +98,9 @@ void run_record(const RecordOptions& options, int& exit_code) {
   }
   record.commit = options.commit ? options.commit : history::git_commit();
   record.branch = options.branch ? options.branch : history::git_branch();
-  if (record.machine.empty()) {
+  if (options.machine) {
+    record.machine = *options.machine;
+  } else if (record.machine.empty()) {
     record.machine = history::local_machine();
   }
   record.machine_id = history::machine_id(record.machine);
@@ -111,10 +114,10 @@ void run_record(const RecordOptions& options, int& exit_code) {
   if (!id) {
     throw Error(id.error());
   }
-  fmt::print("recorded #{} in {}: {} metric{}, commit {}, branch {}, {}\n", *id, path.string(),
-             record.measurements.size(), record.measurements.size() == 1 ? "" : "s",
+  fmt::print("recorded #{} in {}: {} metric{}, commit {}, branch {}, {}, machine {} ({})\n", *id,
+             path.string(), record.measurements.size(), record.measurements.size() == 1 ? "" : "s",
              record.commit ? record.commit->substr(0, 12) : "(none)", record.branch.value_or("(none)"),
-             record.recorded_at);
+             record.recorded_at, record.machine_id, record.machine);
   exit_code = 0;
 }
 
@@ -135,6 +138,9 @@ void add_record_command(CLI::App& app, int& exit_code) {
                       "Branch measured (default: git rev-parse --abbrev-ref HEAD)");
   command->add_option("--time", options->time,
                       "When it was measured, ISO 8601 (default: the report's start, else now)");
+  command->add_option("--machine", options->machine,
+                      "Machine measured, as free text (default: the report's environment, else this "
+                      "machine as \"host | CPU model | kernel\")");
   command->add_option("--metric", options->metric,
                       "Record plain measurements of this metric instead of a report");
   command->add_option("--value", options->values, "A measurement of --metric (repeat for a run of several)");

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "history/provenance.hpp"
 #include "history/store.hpp"
 #include "trend/compliance.hpp"
 #include "trend/jumpavg.hpp"
@@ -27,6 +28,7 @@ struct TrendOptions {
   std::optional<std::string> input;
   std::vector<std::string> metrics;
   std::optional<std::string> branch;
+  std::optional<std::string> machine;  // id (or a prefix of it), or "this"
   std::optional<double> unit;
   bool higher_is_better = false;
   bool lower_is_better = false;
@@ -85,6 +87,49 @@ std::vector<SeriesJob> jobs_from_input(const TrendOptions& options) {
   return {std::move(job)};
 }
 
+// The machines of `points`, "id (count)" each, in order of first appearance.
+std::string machine_list(const std::vector<history::SeriesPoint>& points) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const auto& point : points) {
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& c) { return c.first == point.machine_id; });
+    if (it == counts.end()) {
+      counts.emplace_back(point.machine_id, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  std::string text;
+  for (const auto& [id, count] : counts) {
+    text += fmt::format("{}{} ({} record{})", text.empty() ? "" : ", ", id, count, count == 1 ? "" : "s");
+  }
+  return text;
+}
+
+// --machine keeps the points measured on one machine (its id, a prefix of it, or "this");
+// without it, a series measured on several machines is trended as one but the user is told,
+// since a step between two machines looks like a regression.
+void keep_machine(std::vector<history::SeriesPoint>& points, const std::string& metric,
+                  const TrendOptions& options, const std::filesystem::path& path) {
+  if (!options.machine) {
+    const std::string machines = machine_list(points);
+    if (machines.find(", ") != std::string::npos) {
+      fmt::print(stderr, "perfduel: note: {} was measured on several machines: {}; --machine ID trends one\n",
+                 metric, machines);
+    }
+    return;
+  }
+  const std::string wanted =
+      *options.machine == "this" ? history::machine_id(history::local_machine()) : *options.machine;
+  const std::string all = machine_list(points);
+  std::erase_if(points, [&](const auto& point) { return point.machine_id.rfind(wanted, 0) != 0; });
+  if (points.empty()) {
+    throw Error(fmt::format("{}: no measurements of \"{}\" on machine {}{} (recorded: {})", path.string(),
+                            metric, wanted, *options.machine == "this" ? " (this machine)" : "",
+                            all.empty() ? "none" : all));
+  }
+}
+
 std::vector<SeriesJob> jobs_from_database(const TrendOptions& options) {
   const auto path = history::history_path(options.db);
   auto opened = history::HistoryStore::open(path, history::CreateFile::no);
@@ -116,6 +161,7 @@ std::vector<SeriesJob> jobs_from_database(const TrendOptions& options) {
     if (!points) {
       throw Error(points.error());
     }
+    keep_machine(points.value(), name, options, path);
     SeriesJob job;
     job.name = name;
     std::optional<std::string> stored_direction;
@@ -329,6 +375,11 @@ void add_trend_command(CLI::App& app, int& exit_code) {
   command->add_option("--metric", options->metrics,
                       "Metric to analyse (repeatable; default: every recorded metric)");
   command->add_option("--branch", options->branch, "Only records of this branch")->excludes(input);
+  command
+      ->add_option("--machine", options->machine,
+                   "Only records of this machine: its id as `perfduel record` prints it (a prefix is "
+                   "enough), or `this`")
+      ->excludes(input);
   command
       ->add_flag("--samples", options->samples,
                  "Trend each record's raw samples as a run instead of its median")
