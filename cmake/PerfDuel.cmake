@@ -48,9 +48,10 @@ Commands
     ``perf-baseline`` and ``LABELS``, ``RUN_SERIAL``). Runs ``PerfDuelBaseline.cmake``, which
     computes ``git merge-base HEAD <ref>``, checks that commit out with
     ``git worktree add --detach`` under ``${CMAKE_BINARY_DIR}/perfduel/baselines``, configures
-    it with the same generator, compiler, build type and compiler/linker flags, and builds only
-    ``<target>``. The result is cached by commit id: a second run does not rebuild, a new
-    merge-base does. Not registered when ``BASELINE_EXECUTABLE`` is given. With
+    it with the same generator, compiler, build type (or configurations) and compiler/linker
+    flags, and builds only ``<target>`` (in the configuration of ``ctest -C`` with a
+    multi-config generator). The result is cached by commit id: a second run does not rebuild,
+    a new merge-base does. Not registered when ``BASELINE_EXECUTABLE`` is given. With
     ``NEW_TARGET SKIP`` it also has ``SKIP_REGULAR_EXPRESSION "perfduel: skipped: "``.
 
   ``perf.<name>``
@@ -176,18 +177,19 @@ function(_perfduel_absolute out_var value base)
   endif()
 endfunction()
 
-# The `-D` arguments that make the baseline build like this one: compilers, flags, build type,
-# toolchain, search paths. Semicolons inside values are escaped so the list survives expansion.
+# The `-D` arguments that make the baseline build like this one: compilers, flags, build type
+# (or a multi-config generator's configurations), toolchain, search paths. Semicolons inside
+# values are escaped so the list survives expansion.
 function(_perfduel_baseline_cache_args out_var)
-  set(names CMAKE_BUILD_TYPE CMAKE_TOOLCHAIN_FILE CMAKE_MAKE_PROGRAM CMAKE_PREFIX_PATH
-    CMAKE_MODULE_PATH CMAKE_FIND_ROOT_PATH CMAKE_SYSROOT CMAKE_INTERPROCEDURAL_OPTIMIZATION
-    CMAKE_POSITION_INDEPENDENT_CODE CMAKE_OSX_ARCHITECTURES CMAKE_OSX_DEPLOYMENT_TARGET
-    PerfDuel_DIR)
+  set(names CMAKE_BUILD_TYPE CMAKE_CONFIGURATION_TYPES CMAKE_TOOLCHAIN_FILE CMAKE_MAKE_PROGRAM
+    CMAKE_PREFIX_PATH CMAKE_MODULE_PATH CMAKE_FIND_ROOT_PATH CMAKE_SYSROOT
+    CMAKE_INTERPROCEDURAL_OPTIMIZATION CMAKE_POSITION_INDEPENDENT_CODE CMAKE_OSX_ARCHITECTURES
+    CMAKE_OSX_DEPLOYMENT_TARGET PerfDuel_DIR)
   set(configs DEBUG RELEASE RELWITHDEBINFO MINSIZEREL)
-  if(CMAKE_BUILD_TYPE)
-    string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type)
-    list(APPEND configs ${build_type})
-  endif()
+  foreach(config IN LISTS CMAKE_BUILD_TYPE CMAKE_CONFIGURATION_TYPES)
+    string(TOUPPER "${config}" config)
+    list(APPEND configs ${config})
+  endforeach()
   list(REMOVE_DUPLICATES configs)
   foreach(kind EXE SHARED STATIC MODULE)
     list(APPEND names CMAKE_${kind}_LINKER_FLAGS)

@@ -85,9 +85,13 @@ function(perfduel_tail out_var file count)
   set(${out_var} "  | ${text}" PARENT_SCOPE)
 endfunction()
 
-# Runs a command with its output in `log`; on failure stops with the log's tail.
+# Runs a command with its output in `log`; on failure stops with the log's tail. PARSE_ARGV
+# keeps an argument with a semicolon (a list value such as -DCMAKE_PREFIX_PATH=a;b) whole,
+# where ARGN would split it.
 function(perfduel_run_logged what log)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_FILE "${log}" ERROR_FILE "${log}")
+  cmake_parse_arguments(PARSE_ARGV 2 _run "" "" "")
+  execute_process(COMMAND ${_run_UNPARSED_ARGUMENTS} RESULT_VARIABLE rc
+    OUTPUT_FILE "${log}" ERROR_FILE "${log}")
   if(NOT rc EQUAL 0)
     perfduel_tail(tail "${log}" 40)
     perfduel_fail("${what} failed (${rc}). Last lines of the log:\n${tail}\n"

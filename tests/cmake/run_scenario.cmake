@@ -4,6 +4,10 @@
 #   cmake -DSCENARIO=<name> -DPERFDUEL_BUILD_DIR=<perfduel build tree>
 #         -DPERFDUEL_SOURCE_DIR=<perfduel source tree> -DWORK_ROOT=<scratch directory>
 #         -DGENERATOR=<generator> -P run_scenario.cmake
+#
+# The consumer is built and tested in the Release configuration. SCENARIO multi_config_<name>
+# runs scenario <name> with a multi-config GENERATOR: no CMAKE_BUILD_TYPE, but
+# `cmake --build --config Release` and `ctest -C Release`.
 cmake_minimum_required(VERSION 3.25)
 
 foreach(required SCENARIO PERFDUEL_BUILD_DIR PERFDUEL_SOURCE_DIR WORK_ROOT GENERATOR)
@@ -13,6 +17,20 @@ foreach(required SCENARIO PERFDUEL_BUILD_DIR PERFDUEL_SOURCE_DIR WORK_ROOT GENER
 endforeach()
 set(consumer_template "${CMAKE_CURRENT_LIST_DIR}/consumer")
 set(work "${WORK_ROOT}/${SCENARIO}")
+# multi_config_<name>: scenario <name> with a multi-config generator.
+set(scenario "${SCENARIO}")
+set(multi_config FALSE)
+if(SCENARIO MATCHES "^multi_config_(.+)$")
+  set(scenario "${CMAKE_MATCH_1}")
+  set(multi_config TRUE)
+endif()
+# The configuration the consumer is built and tested in, and the `cmake --build` arguments that
+# build it (a single-config generator gets it as CMAKE_BUILD_TYPE instead).
+set(build_config Release)
+set(build_config_args "")
+if(multi_config)
+  set(build_config_args --config "${build_config}")
+endif()
 file(REMOVE_RECURSE "${work}")
 file(MAKE_DIRECTORY "${work}")
 
@@ -154,7 +172,11 @@ endfunction()
 
 # configure(<prefix> <source> <build> [cmake args]): sets <prefix>_rc and <prefix>_out.
 function(configure prefix source build)
-  run(result cmake -S "${source}" -B "${build}" -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=Release
+  set(build_type_arg "")
+  if(NOT multi_config)
+    set(build_type_arg "-DCMAKE_BUILD_TYPE=${build_config}")
+  endif()
+  run(result cmake -S "${source}" -B "${build}" -G "${GENERATOR}" ${build_type_arg}
     "-DPerfDuel_DIR=${PERFDUEL_BUILD_DIR}" ${ARGN})
   set(${prefix}_rc "${result_rc}" PARENT_SCOPE)
   set(${prefix}_out "${result_out}" PARENT_SCOPE)
@@ -165,11 +187,22 @@ function(configure_and_build source build)
   if(NOT result_rc EQUAL 0)
     message(FATAL_ERROR "scenario ${SCENARIO}: configuring the consumer failed:\n${result_out}")
   endif()
-  run_checked(result cmake --build "${build}")
+  run_checked(result cmake --build "${build}" ${build_config_args})
 endfunction()
 
+# ctest_perf(<prefix> <build> [CONFIG <config>] [ctest args]): `ctest -L perf`, with
+# `-C <config>` (default: build_config) for a multi-config generator.
 function(ctest_perf prefix build)
-  run(result DIR "${build}" ctest -L perf --output-on-failure ${ARGN})
+  cmake_parse_arguments(PARSE_ARGV 2 _ctest "" "CONFIG" "")
+  set(config_args "")
+  if(multi_config)
+    if(NOT _ctest_CONFIG)
+      set(_ctest_CONFIG "${build_config}")
+    endif()
+    set(config_args -C "${_ctest_CONFIG}")
+  endif()
+  run(result DIR "${build}" ctest ${config_args} -L perf --output-on-failure
+    ${_ctest_UNPARSED_ARGUMENTS})
   set(${prefix}_rc "${result_rc}" PARENT_SCOPE)
   set(${prefix}_out "${result_out}" PARENT_SCOPE)
 endfunction()
@@ -247,6 +280,23 @@ function(test_names out_var)
   set(${out_var} "${names}" PARENT_SCOPE)
 endfunction()
 
+# baseline_link(<out_var> <build> <config>): the executable that the gate spin's baseline path
+# points at ("" and a failure when it is not a symbolic link).
+function(baseline_link out_var build config)
+  set(link "${build}/perfduel/bin/spin")
+  if(multi_config)
+    string(APPEND link "/${config}")
+  endif()
+  string(APPEND link "/spin")
+  set(target "")
+  if(IS_SYMLINK "${link}")
+    file(READ_SYMLINK "${link}" target)
+  else()
+    set(failures "${failures}\n  - ${link} is not a symbolic link" PARENT_SCOPE)
+  endif()
+  set(${out_var} "${target}" PARENT_SCOPE)
+endfunction()
+
 # The perf config of the duel scenarios: small budgets and a fixed seed. CI machines are
 # shared and loaded, so the gate is on CPU time (less disturbed by other processes than wall
 # time), at 99 % confidence, with a 5 % tolerance: an identical program must not fail, and
@@ -270,7 +320,7 @@ add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml TIMEOUT 120)
 
 # --- scenarios -------------------------------------------------------------------------------
 
-if(SCENARIO STREQUAL "registration")
+if(scenario STREQUAL "registration")
   make_consumer("${work}/project" [=[
 add_perf_gate(NAME spin TARGET spin ARGS --size "a b" "it's" CONFIG perf.yaml
               LABELS smoke nightly TIMEOUT 120)
@@ -366,7 +416,7 @@ add_perf_gate(NAME strict TARGET spin NEW_TARGET FAIL)
     expect_text("${target_out}" "perfduel_baselines" "perfduel_baseline_spin")
   endif()
 
-elseif(SCENARIO STREQUAL "argument_errors")
+elseif(scenario STREQUAL "argument_errors")
   make_consumer("${work}/project" "")
   file(WRITE "${work}/project/perf.yaml" "${quick_config}")
   configure(cfg "${work}/project" "${work}/build")
@@ -418,7 +468,7 @@ add_perf_gate(NAME x TARGET spin)]=]
 add_perf_gate(NAME x TARGET spin)]=]
     [=[add_perf_gate(NAME x): TIMEOUT "5" is not valid; expected a whole number of seconds, at least 10]=])
 
-elseif(SCENARIO STREQUAL "not_git_repository")
+elseif(scenario STREQUAL "not_git_repository")
   make_consumer("${work}/project" "${standard_gate}")
   file(WRITE "${work}/project/perf.yaml" "${quick_config}")
   configure_and_build("${work}/project" "${work}/project/build")
@@ -428,7 +478,7 @@ elseif(SCENARIO STREQUAL "not_git_repository")
     "give add_perf_gate() a prebuilt BASELINE_EXECUTABLE"
     "perf.spin (Not Run)")
 
-elseif(SCENARIO STREQUAL "shallow_clone")
+elseif(scenario STREQUAL "shallow_clone")
   make_repo("${work}/origin" "${standard_gate}")
   file(WRITE "${work}/origin/perf.yaml" "${quick_config}")
   commit("${work}/origin" "commit 2: config")
@@ -439,7 +489,7 @@ elseif(SCENARIO STREQUAL "shallow_clone")
   expect_text("${ct_out}" "is a shallow clone, so the merge-base with origin/main may be missing"
     "`git fetch --unshallow` (GitHub Actions: actions/checkout with `fetch-depth: 0`; GitLab CI: `GIT_DEPTH: 0`)")
 
-elseif(SCENARIO STREQUAL "unknown_ref")
+elseif(scenario STREQUAL "unknown_ref")
   make_repo("${work}/repo" [=[
 add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml BASELINE_REF no-such-branch)
 ]=])
@@ -450,7 +500,7 @@ add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml BASELINE_REF no-such-branch
   expect_text("${ct_out}" "perfduel: error: unknown git ref \"no-such-branch\" in"
     "-DPERFDUEL_BASELINE_REF=<ref>")
 
-elseif(SCENARIO STREQUAL "missing_target")
+elseif(scenario STREQUAL "missing_target")
   # The branch adds the benchmark: at the baseline commit it does not exist (it is spin_v1).
   make_consumer("${work}/repo" "${standard_gate}")
   file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
@@ -529,7 +579,7 @@ add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml TIMEOUT 120 NEW_TARGET FAIL
     "\"commit 1: no CMake project yet\" has no CMakeLists.txt, so it has no target \"spin\" to compare against."
     "perf.spin (Not Run)")
 
-elseif(SCENARIO STREQUAL "baseline_build_failure")
+elseif(scenario STREQUAL "baseline_build_failure")
   make_consumer("${work}/repo" "${standard_gate}")
   file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
   replace_in_file("${work}/repo/spin.cpp" "int main() {" "#error broken at the baseline\nint main() {")
@@ -545,28 +595,40 @@ elseif(SCENARIO STREQUAL "baseline_build_failure")
     "\"commit 1: broken\" failed (1). Last lines of the log:" "broken at the baseline"
     "Full log: ${work}/repo/build/perfduel/baselines/")
 
-elseif(SCENARIO STREQUAL "identical")
+elseif(scenario STREQUAL "identical")
   # Commit 2 changes a comment only: the gate passes. Also: the explicit target builds the
-  # baseline, ctest then finds it cached, and a deleted baseline tree is rebuilt after pruning
-  # its stale worktree registration.
+  # baseline, ctest then finds it cached, a deleted baseline tree is rebuilt after pruning its
+  # stale worktree registration, and list values reach the baseline's configure whole.
   make_repo("${work}/repo" "${standard_gate}")
   file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
   commit("${work}/repo" "commit 2: config")
   git("${work}/repo" checkout -q -b feature)
   replace_in_file("${work}/repo/spin.cpp" "(~15 ms)" "(about 15 ms)")
   commit("${work}/repo" "commit 3: comment only")
-  configure_and_build("${work}/repo" "${work}/repo/build")
-  run(baselines cmake --build "${work}/repo/build" --target perfduel_baselines)
+  set(b "${work}/repo/build")
+  file(WRITE "${work}/initial-cache.cmake" [=[
+set(CMAKE_PREFIX_PATH "/opt/perfduel-test/a;/opt/perfduel-test/b" CACHE STRING "")
+]=])
+  if(multi_config)
+    # Besides Release and Debug, a configuration the generator does not have by default, with
+    # flags of its own.
+    file(APPEND "${work}/initial-cache.cmake" [=[
+set(CMAKE_CONFIGURATION_TYPES "Release;Debug;Profile" CACHE STRING "")
+set(CMAKE_CXX_FLAGS_PROFILE "-O2 -DSPIN_PROFILE" CACHE STRING "")
+]=])
+  endif()
+  configure_and_build("${work}/repo" "${b}" -C "${work}/initial-cache.cmake")
+  run(baselines cmake --build "${b}" ${build_config_args} --target perfduel_baselines)
   expect_rc("the perfduel_baselines target succeeds" "${baselines_rc}" 0 "${baselines_out}")
   expect_text("${baselines_out}" "building spin in")
-  ctest_perf(ct "${work}/repo/build" -V)
+  ctest_perf(ct "${b}" -V)
   expect_rc("ctest -L perf passes" "${ct_rc}" 0 "${ct_out}")
   expect_text("${ct_out}" "cached, not rebuilt" "<CTestMeasurement" "100% tests passed")
-  expect_exists("${work}/repo/build/perfduel/reports/spin.json")
-  expect_exists("${work}/repo/build/perfduel/reports/spin.md")
+  expect_exists("${b}/perfduel/reports/spin.json")
+  expect_exists("${b}/perfduel/reports/spin.md")
 
-  file(REMOVE_RECURSE "${work}/repo/build/perfduel/baselines")
-  ctest_perf(ct "${work}/repo/build" -R "baseline")
+  file(REMOVE_RECURSE "${b}/perfduel/baselines")
+  ctest_perf(ct "${b}" -R "baseline")
   expect_rc("the baseline is rebuilt after its tree was deleted" "${ct_rc}" 0 "${ct_out}")
   git("${work}/repo" worktree list --porcelain)
   string(REGEX MATCHALL "worktree [^\n]+" worktrees "${git_out}")
@@ -582,11 +644,49 @@ elseif(SCENARIO STREQUAL "identical")
   string(STRIP "${new_base}" new_base)
   git("${work}/repo" checkout -q feature)
   git("${work}/repo" -c commit.gpgsign=false merge -q --no-edit main)
-  ctest_perf(ct "${work}/repo/build" -R "baseline" -V)
+  ctest_perf(ct "${b}" -R "baseline" -V)
   expect_rc("the baseline of the new merge-base builds" "${ct_rc}" 0 "${ct_out}")
-  expect_text("${ct_out}" "merge-base of HEAD and main is ${new_base} \"commit 4: main moves on\"; building spin in")
+  set(building "merge-base of HEAD and main is ${new_base} \"commit 4: main moves on\"; building spin in")
+  expect_text("${ct_out}" "${building}")
 
-elseif(SCENARIO STREQUAL "regression")
+  # The baseline is configured with the same list values, not just their first entries.
+  baseline_link(baseline "${b}" ${build_config})
+  if(baseline MATCHES "^(.*)/spin$")
+    set(baseline_build "${CMAKE_MATCH_1}")
+    if(multi_config)
+      cmake_path(GET baseline_build PARENT_PATH baseline_build)
+    endif()
+    file(READ "${baseline_build}/CMakeCache.txt" cache)
+    expect_text("${cache}" "CMAKE_PREFIX_PATH:STRING=/opt/perfduel-test/a;/opt/perfduel-test/b\n")
+    if(multi_config)
+      expect_text("${cache}" "CMAKE_CONFIGURATION_TYPES:STRING=Release;Debug;Profile\n"
+        "CMAKE_CXX_FLAGS_PROFILE:STRING=-O2 -DSPIN_PROFILE\n")
+    endif()
+  endif()
+
+  if(multi_config)
+    # Each configuration has a baseline of its own, built at the same merge-base in the same
+    # baseline tree. Debug: the Debug candidate duels the Debug baseline (against the Release
+    # one it would be a regression).
+    run_checked(result cmake --build "${b}" --config Debug)
+    ctest_perf(ct "${b}" CONFIG Debug -V)
+    expect_rc("ctest -C Debug -L perf passes" "${ct_rc}" 0 "${ct_out}")
+    expect_text("${ct_out}" "${building}" "100% tests passed")
+    # Building the Debug baseline left the Release one cached.
+    ctest_perf(ct "${b}" -R "baseline" -V)
+    expect_rc("ctest -C Release -L perf -R baseline passes" "${ct_rc}" 0 "${ct_out}")
+    expect_text("${ct_out}" "cached, not rebuilt" "baseline of perf.spin: ${baseline}")
+    # Profile, which the baseline has only if it gets the same CMAKE_CONFIGURATION_TYPES.
+    ctest_perf(ct "${b}" CONFIG Profile -R "baseline" -V)
+    expect_rc("ctest -C Profile -L perf -R baseline builds the Profile baseline" "${ct_rc}" 0
+      "${ct_out}")
+    foreach(config Release Debug Profile)
+      baseline_link(link "${b}" ${config})
+      expect_equal("the ${config} baseline" "${link}" "${baseline_build}/${config}/spin")
+    endforeach()
+  endif()
+
+elseif(scenario STREQUAL "regression")
   make_repo("${work}/repo" "${standard_gate}")
   file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
   commit("${work}/repo" "commit 2: config")
@@ -601,7 +701,7 @@ elseif(SCENARIO STREQUAL "regression")
   string(JSON verdict ERROR_VARIABLE error GET "${report}" verdict)
   expect_equal("the report's verdict is regression" "${verdict}" "regression")
 
-elseif(SCENARIO STREQUAL "inconclusive")
+elseif(scenario STREQUAL "inconclusive")
   make_repo("${work}/repo" "${standard_gate}")
   file(WRITE "${work}/repo/perf.yaml" [=[
 warmup: 0
@@ -617,7 +717,7 @@ metrics:
   expect_rc("ctest -L perf does not fail when inconclusive" "${ct_rc}" 0 "${ct_out}")
   expect_text("${ct_out}" "perf.spin ..." "Skipped")
 
-elseif(SCENARIO STREQUAL "install_tree")
+elseif(scenario STREQUAL "install_tree")
   run_checked(install cmake --install "${PERFDUEL_BUILD_DIR}" --prefix "${work}/prefix")
   expect_exists("${work}/prefix/bin/perfduel")
   expect_exists("${work}/prefix/share/perfduel/templates")
@@ -633,7 +733,7 @@ elseif(SCENARIO STREQUAL "install_tree")
   test_property(command perf.spin.baseline COMMAND)
   expect_text("${command}" "${work}/prefix/lib/cmake/PerfDuel/PerfDuelBaseline.cmake")
 
-elseif(SCENARIO STREQUAL "sub_project")
+elseif(scenario STREQUAL "sub_project")
   # add_subdirectory() and FetchContent: find_package(PerfDuel) is answered by the sub-project.
   foreach(mode add_subdirectory fetchcontent)
     if(mode STREQUAL "add_subdirectory")
