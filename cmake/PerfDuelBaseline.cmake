@@ -256,6 +256,11 @@ elseif(EXISTS "${missing_stamp}")
 endif()
 perfduel_note("merge-base of HEAD and ${ref} is ${commit_text}; building ${PERFDUEL_TARGET} "
   "in ${work_dir}")
+# Marked as used now, not only on success: a baseline that fails to configure or build is then
+# pruned like any other once newer ones exist.
+file(MAKE_DIRECTORY "${work_dir}")
+string(TIMESTAMP now "%Y%m%d%H%M%S" UTC)
+file(WRITE "${work_dir}/last-used" "${now}\n")
 
 # --- 3. The worktree -------------------------------------------------------------------------
 

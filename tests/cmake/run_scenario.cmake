@@ -594,6 +594,10 @@ elseif(scenario STREQUAL "baseline_build_failure")
   expect_text("${ct_out}" "perfduel: error: building spin at the baseline"
     "\"commit 1: broken\" failed (1). Last lines of the log:" "broken at the baseline"
     "Full log: ${work}/repo/build/perfduel/baselines/")
+  # A failed baseline is marked as used, so that pruning can remove it later.
+  file(GLOB used "${work}/repo/build/perfduel/baselines/*/last-used")
+  list(LENGTH used used_count)
+  expect_equal("the failed baseline has a last-used mark" "${used_count}" "1")
 
 elseif(scenario STREQUAL "identical")
   # Commit 2 changes a comment only: the gate passes. Also: the explicit target builds the
