@@ -81,6 +81,25 @@ case "$1" in
     [ "$(json '.metrics[0].ci' again.json)" = "$(json '.metrics[0].ci')" ] || fail "analyze interval differs"
     diff <(grep -v '^verdict:' compare.txt) <(grep -v '^verdict:' out.txt) || fail "analyze table differs"
     ;;
+  svg_plot_of_compare_and_analyze)
+    # --svg draws the duel; analyze redraws it from the saved report, the same plot.
+    quick_config
+    run 1 compare --config gate.yaml --seed 6 --json report.json --svg duel.svg -b "$fb --work 3" -n "$fb --work 6"
+    run 1 analyze report.json --svg again.svg
+    for plot in duel.svg again.svg; do
+      [ -s "$plot" ] || fail "$plot was not written"
+      [ "$(head -c 4 "$plot")" = "<svg" ] || fail "$plot does not start with <svg"
+      grep -q '>wall_time: +[0-9.]* % \[+[0-9.]* %, +[0-9.]* %\] <tspan[^>]*>regression</tspan>' "$plot" ||
+        fail "$plot lacks the wall_time title with its verdict"
+      grep -q '</svg>' "$plot" || fail "$plot is not closed"
+    done
+    cmp -s duel.svg again.svg || fail "analyze drew a different plot"
+    # An unwritable file is a usage error naming it, as for --markdown.
+    run 2 analyze report.json --svg no-such-dir/plot.svg
+    expect_err '^perfduel: error: no-such-dir/plot.svg: cannot write the SVG plot \(does the directory exist\?\)$'
+    run 2 analyze report.json --markdown no-such-dir/summary.md
+    expect_err '^perfduel: error: no-such-dir/summary.md: cannot write the Markdown report$'
+    ;;
   report_has_raw_samples_and_environment)
     quick_config
     run_either 0 77 compare --config gate.yaml --seed 5 --json report.json --markdown summary.md -b "$fb --work 2" -n "$fb --work 2"

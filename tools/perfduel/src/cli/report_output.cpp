@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/duel_plot.hpp"
 #include "report/table.hpp"
 #include "util/error.hpp"
 
@@ -13,6 +14,8 @@ void add_output_options(CLI::App& command, ReportOutputs& outputs) {
   command.add_option("--json", outputs.json, "write the full report, raw samples included, to this file");
   command.add_option("--markdown", outputs.markdown,
                      "write a Markdown summary (pull-request comment, job summary)");
+  command.add_option("--svg", outputs.svg,
+                     "write an SVG plot of every run and the change per round, one panel per metric");
   command.add_flag("--ctest-measurements", outputs.ctest_measurements,
                    "print <CTestMeasurement> tags so CDash shows the numbers");
 }
@@ -32,6 +35,16 @@ void write_outputs(const RunSummary& summary, const ReportOutputs& outputs) {
     file << format_markdown(summary);
     if (!file) {
       throw Error(fmt::format("{}: cannot write the Markdown report", outputs.markdown));
+    }
+  }
+  if (!outputs.svg.empty()) {
+    std::ofstream file(outputs.svg);
+    if (!file) {
+      throw Error(fmt::format("{}: cannot write the SVG plot (does the directory exist?)", outputs.svg));
+    }
+    file << render_duel_svg(*summary.config, *summary.outcome);
+    if (!file.flush()) {
+      throw Error(fmt::format("{}: write failed", outputs.svg));
     }
   }
 }

@@ -12,10 +12,11 @@ namespace perfduel::cli {
 struct ReportOutputs {
   std::string json;      // --json FILE
   std::string markdown;  // --markdown FILE
+  std::string svg;       // --svg FILE
   bool ctest_measurements = false;
 };
 
-// Adds --json, --markdown and --ctest-measurements to `command`, filling `outputs`.
+// Adds --json, --markdown, --svg and --ctest-measurements to `command`, filling `outputs`.
 void add_output_options(CLI::App& command, ReportOutputs& outputs);
 
 // Prints the table (and CTest measurements if asked) on stdout and writes the files.

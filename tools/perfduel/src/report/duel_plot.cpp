@@ -1,0 +1,514 @@
+#include "report/duel_plot.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/json_report.hpp"
+#include "report/svg.hpp"
+#include "report/table.hpp"
+#include "util/shell_words.hpp"
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+// Page geometry. Each panel is drawn inside a <g> translated to its top, so the panel
+// constants are relative to it.
+constexpr double k_width = 860;
+constexpr double k_left = 80;  // room for tick labels and the rotated axis label
+constexpr double k_right = 24;
+constexpr double k_header = 104;
+constexpr double k_panel = 440;
+constexpr double k_upper_top = 50;
+constexpr double k_upper_bottom = 230;
+constexpr double k_lower_top = 246;
+constexpr double k_lower_bottom = 386;
+
+// Paul Tol's blue and orange stay apart with every kind of colour blindness.
+constexpr const char* k_baseline_colour = "#4477aa";
+constexpr const char* k_candidate_colour = "#ee7733";
+constexpr const char* k_round_colour = "#333333";
+
+// Long commands are cut so that they stay on the page.
+constexpr std::size_t k_max_text = 120;
+
+const char* verdict_colour(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::regression:
+      return "#cc3311";
+    case Verdict::improvement:
+      return "#228833";
+    case Verdict::no_change:
+      return "#555555";
+    case Verdict::pending:
+    case Verdict::inconclusive:
+    case Verdict::unstable:
+      break;
+  }
+  return "#aa7700";
+}
+
+// `text` cut to `limit` bytes at a UTF-8 character boundary, with "…" when cut.
+std::string shorten(const std::string& text, std::size_t limit) {
+  if (text.size() <= limit) {
+    return text;
+  }
+  std::size_t end = limit;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0U) == 0x80U) {
+    --end;
+  }
+  return text.substr(0, end) + "…";
+}
+
+// The unit the raw values are shown in: seconds and bytes scaled to their magnitude, like
+// the table does (format_value), anything else as configured.
+struct DisplayUnit {
+  double factor = 1;  // shown value = value × factor
+  std::string name;
+};
+
+DisplayUnit display_unit(const std::string& unit, double magnitude) {
+  if (unit == "s") {
+    if (magnitude < 1e-6) {
+      return {1e9, "ns"};
+    }
+    if (magnitude < 1e-3) {
+      return {1e6, "µs"};
+    }
+    if (magnitude < 1.0) {
+      return {1e3, "ms"};
+    }
+    return {1, "s"};
+  }
+  if (unit == "B") {
+    static constexpr const char* k_units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    DisplayUnit shown{1, k_units[0]};
+    for (std::size_t i = 1; i < std::size(k_units) && magnitude * shown.factor >= 1024.0; ++i) {
+      shown = {shown.factor / 1024.0, k_units[i]};
+    }
+    return shown;
+  }
+  return {1, unit};
+}
+
+// One marker: x is the round number as shown (1-based, warm-up rounds included).
+struct Point {
+  double round = 0;
+  double value = 0;
+  bool hollow = false;  // a warm-up run, configured or detected
+};
+
+// The points of one metric.
+struct MetricPoints {
+  std::vector<Point> baseline;
+  std::vector<Point> candidate;
+  std::vector<Point> change;  // per round, in percent
+};
+
+// The runs of one round, by side; null where a side is missing (an interrupted round).
+struct RoundRuns {
+  const RunRecord* baseline = nullptr;
+  const RunRecord* candidate = nullptr;
+};
+
+// `runs` by round number (rounds are numbered densely from 0).
+std::vector<RoundRuns> runs_by_round(const std::vector<RunRecord>& runs) {
+  std::vector<RoundRuns> rounds;
+  for (const auto& run : runs) {
+    if (run.round < 0) {
+      continue;
+    }
+    const auto round = static_cast<std::size_t>(run.round);
+    if (round >= rounds.size()) {
+      rounds.resize(round + 1);
+    }
+    (run.side == Side::baseline ? rounds[round].baseline : rounds[round].candidate) = &run;
+  }
+  return rounds;
+}
+
+// Which rounds the analysis did not use as measured: the configured warm-up rounds and the
+// first `dropped` complete measured rounds (detected warm-up, duel/analysis.cpp).
+std::vector<bool> warmup_rounds(const std::vector<RoundRuns>& rounds, int dropped) {
+  std::vector<bool> warmup(rounds.size(), false);
+  for (std::size_t r = 0; r < rounds.size(); ++r) {
+    const auto& [a, b] = rounds[r];
+    if ((a != nullptr && a->warmup) || (b != nullptr && b->warmup)) {
+      warmup[r] = true;
+    } else if (a != nullptr && b != nullptr && dropped > 0) {
+      warmup[r] = true;
+      --dropped;
+    }
+  }
+  return warmup;
+}
+
+// The points of metric number `metric`: each run's value, and each round's change where both
+// values are positive (the log-ratio needs them).
+MetricPoints collect_points(const std::vector<RoundRuns>& rounds, const std::vector<bool>& warmup,
+                            std::size_t metric) {
+  MetricPoints points;
+  const auto value_of = [metric](const RunRecord* run) {
+    return run != nullptr && metric < run->values.size() ? run->values[metric]
+                                                         : std::numeric_limits<double>::quiet_NaN();
+  };
+  for (std::size_t r = 0; r < rounds.size(); ++r) {
+    const double x = static_cast<double>(r + 1);
+    const double a = value_of(rounds[r].baseline);
+    const double b = value_of(rounds[r].candidate);
+    if (std::isfinite(a)) {
+      points.baseline.push_back({x, a, warmup[r]});
+    }
+    if (std::isfinite(b)) {
+      points.candidate.push_back({x, b, warmup[r]});
+    }
+    if (a > 0 && b > 0 && std::isfinite(a) && std::isfinite(b)) {
+      points.change.push_back({x, 100.0 * (b / a - 1.0), warmup[r]});
+    }
+  }
+  return points;
+}
+
+// How a side's runs are marked: the baseline with dots, the candidate with squares, so that
+// the two differ in shape as well as colour (colour blindness, grey-scale prints).
+enum class Shape { dot, square };
+
+// The path data of one filled marker `size` pixels across at (`x`, `y`), to be stroked
+// `size` wide with line_cap(shape): a zero-length segment that the round cap draws as a dot
+// (SVG 1.1, 11.4), or a horizontal segment as long as the line is wide, a square.
+std::string marker_path(Shape shape, double x, double y, double size) {
+  return shape == Shape::dot ? fmt::format("M{:.1f} {:.1f}h0", x, y)
+                             : fmt::format("M{:.1f} {:.1f}h{}", x - size / 2, y, size);
+}
+
+const char* line_cap(Shape shape) {
+  return shape == Shape::dot ? "round" : "butt";
+}
+
+struct MarkerStyle {
+  const char* css_class;
+  const char* colour;
+  Shape shape;
+};
+
+// The markers of `points`, `size` pixels across. Measured runs go into one path, a short
+// stroke each (marker_path): a third of the bytes of a <circle> each, which counts at 2,000
+// rounds a side. The few warm-up runs are hollow shapes of their own.
+std::string markers(const std::vector<Point>& points, const MarkerStyle& style, const svg::LinearScale& x,
+                    const svg::LinearScale& y, double size) {
+  std::string filled;
+  std::string hollow;
+  const double half = size / 2;
+  for (const Point& point : points) {
+    const double px = x(point.round);
+    const double py = y(point.value);
+    if (!point.hollow) {
+      filled += marker_path(style.shape, px, py, size);
+    } else if (style.shape == Shape::dot) {
+      hollow += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\"/>\n", px, py, half);
+    } else {
+      hollow += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" height=\"{}\"/>\n", px - half,
+                            py - half, size, size);
+    }
+  }
+  std::string svg;
+  if (!hollow.empty()) {
+    svg += fmt::format("<g class=\"{} warm-up\" fill=\"none\" stroke=\"{}\">\n{}</g>\n", style.css_class,
+                       style.colour, hollow);
+  }
+  if (!filled.empty()) {
+    svg += fmt::format(
+        "<path class=\"{}\" d=\"{}\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"{}\" "
+        "stroke-opacity=\"0.7\"/>\n",
+        style.css_class, filled, style.colour, size, line_cap(style.shape));
+  }
+  return svg;
+}
+
+// Horizontal grid lines and labels for `ticks` on the y axis `y`.
+std::string y_axis(const svg::LinearScale& y, const svg::Ticks& ticks, svg::Sign sign) {
+  std::string grid;
+  std::string labels;
+  for (const double tick : ticks.values) {
+    const double at = y(tick);
+    grid += fmt::format("M{} {:.1f}H{}", k_left, at, k_width - k_right);
+    labels += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", k_left - 6, at + 4,
+                          svg::format_tick(tick, ticks.step, sign));
+  }
+  return fmt::format("<path d=\"{}\" stroke=\"#e4e4e4\"/>\n{}", grid, labels);
+}
+
+// A y axis label, written upwards beside the plot from `top` to `bottom` (cut to fit).
+std::string axis_label(double top, double bottom, const std::string& text) {
+  const double middle = (top + bottom) / 2;
+  return fmt::format(
+      "<text x=\"18\" y=\"{0:.1f}\" transform=\"rotate(-90 18 {0:.1f})\" text-anchor=\"middle\">{1}</text>\n",
+      middle, svg::escape(shorten(text, 32)));
+}
+
+// The outline of a plot from `top` to `bottom`.
+std::string frame(double top, double bottom) {
+  return fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#888\"/>\n",
+                     k_left, top, k_width - k_right - k_left, bottom - top);
+}
+
+// A horizontal band from `lo` to `hi` across the plot, with a tooltip when `title` is given.
+std::string band(const svg::LinearScale& y, double lo, double hi, const std::string& attributes,
+                 const std::string& title = "") {
+  const double top = y(hi);
+  const std::string element =
+      fmt::format("<rect {} x=\"{}\" y=\"{:.1f}\" width=\"{}\" height=\"{:.1f}\"", attributes, k_left, top,
+                  k_width - k_right - k_left, std::max(y(lo) - top, 0.5));
+  return element + (title.empty() ? "/>\n" : fmt::format("><title>{}</title></rect>\n", svg::escape(title)));
+}
+
+// Decimals for a panel's percentages: one, or two when the interval is narrower than 1 % so
+// that its ends stay apart ("-0.01 % [-0.03 %, +0.01 %]" rather than "-0.0 % [-0.0 %, +0.0 %]").
+int percent_decimals(const MetricResult& result) {
+  const bool narrow =
+      result.estimate.status == stats::EstimateStatus::ok && result.ci.hi - result.ci.lo < 0.01;
+  return narrow ? 2 : 1;
+}
+
+// "wall_time: +55.0 % [+46.5 %, +63.9 %]" without the verdict.
+std::string title_numbers(const MetricResult& result) {
+  const auto& estimate = result.estimate;
+  const int decimals = percent_decimals(result);
+  if (estimate.status == stats::EstimateStatus::ok) {
+    return fmt::format("{}: {} [{}, {}]", result.spec.name, util::format_percent(result.change, decimals),
+                       util::format_percent(result.ci.lo, decimals),
+                       util::format_percent(result.ci.hi, decimals));
+  }
+  if (estimate.status == stats::EstimateStatus::unstable) {
+    return fmt::format("{}: {} (no interval)", result.spec.name,
+                       util::format_percent(result.change, decimals));
+  }
+  return fmt::format("{}: n/a", result.spec.name);
+}
+
+// The verdict as the table shows it: "regression", "no-change (info)", ...
+std::string verdict_word(const MetricResult& result) {
+  return to_string(result.verdict) + (result.spec.gating == Gating::report_only ? " (info)" : "");
+}
+
+// The small print under a panel title: medians, level, rounds, threshold and tolerance.
+std::string subtitle(const MetricResult& result) {
+  const auto& spec = result.spec;
+  std::string text = fmt::format("medians {} → {}", format_value(result.baseline_median, spec.unit),
+                                 format_value(result.candidate_median, spec.unit));
+  if (result.estimate.status == stats::EstimateStatus::ok) {
+    text += fmt::format(" · {:.4g} % interval", 100 * result.confidence);
+  }
+  text += fmt::format(" · {} rounds · threshold {:.4g} %", result.estimate.rounds, 100 * spec.threshold);
+  if (spec.tolerance > 0) {
+    text += fmt::format(", tolerance ±{:.4g} %", 100 * spec.tolerance);
+  }
+  text += spec.direction == Direction::lower_is_better ? " · lower is better" : " · higher is better";
+  if (!result.estimate.note.empty()) {
+    text += " · " + result.estimate.note;
+  }
+  return shorten(text, 150);
+}
+
+// One metric's panel, drawn from its own top: title, the runs above, the changes below; x
+// runs from round 1 to `last_round`.
+std::string render_panel(const MetricResult& result, const MetricPoints& points, double last_round) {
+  const auto& spec = result.spec;
+  std::string svg;
+  const std::string numbers = title_numbers(result);
+  const std::string verdict = verdict_word(result);
+  const char* colour = verdict_colour(result.verdict);
+  svg += fmt::format("<title>{} {}</title>\n", svg::escape(numbers), verdict);
+  svg += fmt::format(
+      "<text class=\"title\" x=\"{}\" y=\"20\" font-size=\"15\">{} <tspan fill=\"{}\" "
+      "font-weight=\"bold\">{}</tspan></text>\n",
+      k_left, svg::escape(numbers), colour, verdict);
+  svg += fmt::format("<text x=\"{}\" y=\"38\" font-size=\"11\" fill=\"#555\">{}</text>\n", k_left,
+                     svg::escape(subtitle(result)));
+
+  // Rounds on x, shared by both plots; ticks are whole rounds.
+  const svg::LinearScale x(0.5, last_round + 0.5, k_left, k_width - k_right);
+  const svg::Ticks x_ticks = svg::nice_ticks(1, last_round, 8, 1);
+  std::string grid;
+  for (const double tick : x_ticks.values) {
+    grid += fmt::format("M{0:.1f} {1}V{2}M{0:.1f} {3}V{4}", x(tick), k_upper_top, k_upper_bottom, k_lower_top,
+                        k_lower_bottom);
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x(tick),
+                       k_lower_bottom + 15, svg::format_tick(tick, x_ticks.step));
+  }
+  svg += fmt::format("<path d=\"{}\" stroke=\"#e4e4e4\"/>\n", grid);
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">round</text>\n",
+                     (k_left + k_width - k_right) / 2, k_lower_bottom + 32);
+  const double marker_size = last_round > 500 ? 3.0 : last_round > 100 ? 4.0 : 5.0;
+
+  // Upper plot: every run's value.
+  double magnitude = 0;
+  double low = std::numeric_limits<double>::infinity();
+  double high = -low;
+  for (const auto* side : {&points.baseline, &points.candidate}) {
+    for (const Point& point : *side) {
+      magnitude = std::max(magnitude, std::fabs(point.value));
+      low = std::min(low, point.value);
+      high = std::max(high, point.value);
+    }
+  }
+  const DisplayUnit unit = display_unit(spec.unit, magnitude);
+  const svg::Range values = svg::padded_range(low * unit.factor, high * unit.factor, 0.05);
+  const svg::LinearScale y_value(values.low, values.high, k_upper_bottom, k_upper_top);
+  const svg::LinearScale y_raw(values.low / unit.factor, values.high / unit.factor, k_upper_bottom,
+                               k_upper_top);
+  svg += y_axis(y_value, svg::nice_ticks(values.low, values.high, 6), svg::Sign::plain);
+  svg += axis_label(k_upper_top, k_upper_bottom,
+                    unit.name.empty() ? spec.name : spec.name + " (" + unit.name + ")");
+  svg += markers(points.baseline, {"baseline", k_baseline_colour, Shape::dot}, x, y_raw, marker_size);
+  svg += markers(points.candidate, {"candidate", k_candidate_colour, Shape::square}, x, y_raw, marker_size);
+  svg += frame(k_upper_top, k_upper_bottom);
+
+  // Lower plot: the change of each round, the estimate, its interval and the tolerance band.
+  const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
+  const bool has_change = has_interval || result.estimate.status == stats::EstimateStatus::unstable;
+  const double tolerance = 100 * spec.tolerance;
+  low = std::min(0.0, -tolerance);
+  high = std::max(0.0, tolerance);
+  for (const Point& point : points.change) {
+    low = std::min(low, point.value);
+    high = std::max(high, point.value);
+  }
+  if (has_interval) {
+    low = std::min(low, 100 * result.ci.lo);
+    high = std::max(high, 100 * result.ci.hi);
+  }
+  const svg::Range changes = svg::padded_range(low, high, 0.05);
+  const svg::LinearScale y_change(changes.low, changes.high, k_lower_bottom, k_lower_top);
+  svg += y_axis(y_change, svg::nice_ticks(changes.low, changes.high, 5), svg::Sign::explicit_plus);
+  svg += axis_label(k_lower_top, k_lower_bottom, "change per round (%)");
+  if (tolerance > 0) {
+    svg += band(y_change, -tolerance, tolerance, "class=\"tolerance\" fill=\"#000\" fill-opacity=\"0.06\"");
+    svg += fmt::format(
+        "<path d=\"M{0} {1:.1f}H{2}M{0} {3:.1f}H{2}\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n", k_left,
+        y_change(tolerance), k_width - k_right, y_change(-tolerance));
+    svg += fmt::format(
+        "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" font-size=\"10\" fill=\"#777\">±{:.4g} % "
+        "tolerance</text>\n",
+        k_width - k_right - 4, y_change(tolerance) - 3, tolerance);
+  }
+  if (has_interval) {
+    svg += band(y_change, 100 * result.ci.lo, 100 * result.ci.hi,
+                fmt::format("class=\"ci\" fill=\"{}\" fill-opacity=\"0.22\"", colour),
+                fmt::format("{:.4g} % interval [{}, {}]", 100 * result.confidence,
+                            util::format_percent(result.ci.lo, percent_decimals(result)),
+                            util::format_percent(result.ci.hi, percent_decimals(result))));
+  }
+  svg +=
+      fmt::format("<path d=\"M{0} {1:.1f}H{2}\" stroke=\"#888\"/>\n", k_left, y_change(0), k_width - k_right);
+  svg += markers(points.change, {"round", k_round_colour, Shape::dot}, x, y_change, marker_size);
+  if (has_change) {
+    svg += fmt::format(
+        "<path class=\"estimate\" d=\"M{0} {1:.1f}H{2}\" stroke=\"{3}\" stroke-width=\"2\"><title>estimate "
+        "{4}</title></path>\n",
+        k_left, y_change(100 * result.change), k_width - k_right, colour,
+        util::format_percent(result.change, percent_decimals(result)));
+  }
+  svg += frame(k_lower_top, k_lower_bottom);
+  return svg;
+}
+
+// The document's head: overall verdict, the two commands with their colours, a legend.
+std::string render_header(const Config& config, const DuelOutcome& outcome) {
+  const auto& analysis = outcome.analysis;
+  std::string verdict = overall_verdict(outcome);
+  std::transform(verdict.begin(), verdict.end(), verdict.begin(),
+                 [](char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); });
+  std::string rounds = fmt::format("{} measured rounds", analysis.measured_rounds);
+  if (analysis.dropped_rounds > 0) {
+    rounds += fmt::format(" ({} dropped as warm-up)", analysis.dropped_rounds);
+  }
+  const std::string headline =
+      fmt::format("perfduel: {} after {} in {} ({})", verdict, rounds,
+                  util::format_seconds(outcome.elapsed_seconds), to_string(outcome.end));
+  std::string svg = fmt::format("<title>{}</title>\n", svg::escape(headline));
+  svg += fmt::format("<text x=\"16\" y=\"26\" font-size=\"17\" font-weight=\"bold\">{}</text>\n",
+                     svg::escape(headline));
+  // Each command with the marker of its side, as the panels draw it.
+  const auto command_line = [&](double y, const char* colour, Shape shape, const char* side,
+                                const std::optional<CommandSpec>& command) {
+    const std::string words = command ? util::join_shell_words(command->argv) : std::string("(none)");
+    return fmt::format(
+        "<path d=\"{}\" stroke=\"{}\" stroke-width=\"7\" stroke-linecap=\"{}\"/>"
+        "<text x=\"32\" y=\"{}\"><tspan fill=\"{}\" font-weight=\"bold\">{}</tspan> {}</text>\n",
+        marker_path(shape, 22, y - 4, 7), colour, line_cap(shape), y, colour, side,
+        svg::escape(shorten(words, k_max_text)));
+  };
+  svg += command_line(48, k_baseline_colour, Shape::dot, "baseline", config.baseline);
+  svg += command_line(66, k_candidate_colour, Shape::square, "candidate", config.candidate);
+
+  // Legend of the lower plots, left to right.
+  const double y = 90;
+  svg += fmt::format(
+      "<g font-size=\"11\" fill=\"#555\">"
+      "<circle cx=\"22\" cy=\"{0}\" r=\"3\" fill=\"none\" stroke=\"#555\"/>"
+      "<text x=\"30\" y=\"{1}\">warm-up run (not used)</text>"
+      "<path d=\"M172 {0}h0\" stroke=\"{2}\" stroke-width=\"5\" stroke-linecap=\"round\"/>"
+      "<text x=\"180\" y=\"{1}\">change of one round</text>"
+      "<path d=\"M310 {0}H330\" stroke=\"#555\" stroke-width=\"2\"/>"
+      "<text x=\"336\" y=\"{1}\">estimate</text>"
+      "<rect x=\"400\" y=\"{3}\" width=\"20\" height=\"8\" fill=\"#555\" fill-opacity=\"0.3\"/>"
+      "<text x=\"426\" y=\"{1}\">confidence interval</text>"
+      "<rect x=\"550\" y=\"{3}\" width=\"20\" height=\"8\" fill=\"#000\" fill-opacity=\"0.06\" "
+      "stroke=\"#999\" stroke-dasharray=\"4 3\"/>"
+      "<text x=\"576\" y=\"{1}\">tolerance band (no change)</text></g>\n",
+      y - 4, y, k_round_colour, y - 8);
+  return svg;
+}
+
+}  // namespace
+
+std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
+  const auto& analysis = outcome.analysis;
+  // Gated metrics first, each group in configuration order; a metric without a ratio (zero
+  // values) has nothing to show below and is left out.
+  std::vector<std::size_t> order;
+  for (const Gating gating : {Gating::gated, Gating::report_only}) {
+    for (std::size_t m = 0; m < analysis.metrics.size() && m < config.metrics.size(); ++m) {
+      const auto& result = analysis.metrics[m];
+      if (result.spec.gating == gating && !result.estimate.note.starts_with("no ratio")) {
+        order.push_back(m);
+      }
+    }
+  }
+  const auto rounds = runs_by_round(outcome.runs);
+  const auto warmup = warmup_rounds(rounds, analysis.dropped_rounds);
+  const auto last_round = static_cast<double>(std::max<std::size_t>(rounds.size(), 1));
+
+  std::vector<std::string> panels;
+  for (const std::size_t m : order) {
+    const MetricPoints points = collect_points(rounds, warmup, m);
+    if (points.baseline.empty() && points.candidate.empty()) {
+      continue;
+    }
+    panels.push_back(render_panel(analysis.metrics[m], points, last_round));
+  }
+
+  const double height = k_header + (panels.empty() ? 50 : k_panel * static_cast<double>(panels.size()));
+  std::string svg = svg::open_document(k_width, height);
+  svg += render_header(config, outcome);
+  if (panels.empty()) {
+    svg += fmt::format("<text x=\"16\" y=\"{}\">{}</text>\n", k_header + 20,
+                       outcome.runs.empty() ? "no runs to plot" : "no metric with a ratio to plot");
+  }
+  for (std::size_t p = 0; p < panels.size(); ++p) {
+    svg += fmt::format("<g class=\"metric\" transform=\"translate(0 {})\">\n{}</g>\n",
+                       k_header + k_panel * static_cast<double>(p), panels[p]);
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+}  // namespace perfduel
