@@ -149,6 +149,12 @@ YAML
     awk -v r="$rss" 'BEGIN { m = r / 1048576; exit !(m >= 100 && m < 110) }' || fail "max RSS $rss is not about 100 MiB"
     rss=$(json '.metrics[] | select(.name == "max_rss") | .candidate_median')
     awk -v r="$rss" 'BEGIN { m = r / 1048576; exit !(m >= 10 && m < 20) }' || fail "max RSS $rss is not about 10 MiB"
+    # Both above perfduel's own peak: real measurements, no floor note.
+    if grep -q "own peak RSS" out.txt; then fail "floor note for programs above the floor"; fi
+    [ "$(json '.environment.driver_peak_rss_bytes')" != "0" ] || fail "the report lacks the driver's peak RSS"
+    # A tiny program's max RSS is the kernel's floor (the driver's own peak): said so.
+    run 0 compare --config gate.yaml -q -b "$fb --work 0.1" -n "$fb --work 0.1"
+    expect_out "^note: max_rss: at or below perfduel's own peak RSS \([0-9.]+ MiB\)"
     ;;
   budget_too_small_is_inconclusive)
     cat >gate.yaml <<YAML

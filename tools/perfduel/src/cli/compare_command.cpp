@@ -163,6 +163,7 @@ int run_compare(const CompareOptions& options) {
       run_duel(config, executor, *config.seed,
                [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); });
   progress.finish();
+  summary.environment.driver_peak_rss_bytes = read_own_peak_rss();
   summary.outcome = &outcome;
   summary.exit_code = exit_code_for(outcome, config.on_inconclusive);
   write_outputs(summary, options.outputs);

@@ -14,9 +14,16 @@ struct Environment {
   std::string kernel;
   std::vector<double> load;  // 1, 5 and 15 minute load averages
   std::string governor;      // cpufreq governor of CPU 0, empty if unknown
+  // perfduel's own peak resident set (VmHWM) after the duel, bytes; 0 if unknown. Linux gives
+  // a child started by fork or vfork + exec at least its parent's peak as max RSS (exec records
+  // the old address space's high-water mark), so values up to this are a floor, not a measurement.
+  double driver_peak_rss_bytes = 0;
 };
 
 // Reads the current machine's facts from uname, /proc and /sys.
 Environment read_environment();
+
+// This process's peak resident set (VmHWM of /proc/self/status) in bytes; 0 if unknown.
+double read_own_peak_rss();
 
 }  // namespace perfduel

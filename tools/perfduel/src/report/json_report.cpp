@@ -112,9 +112,13 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   json["notes"] = outcome.analysis.notes;
   json["config"] = nlohmann::ordered_json::parse(config_to_json(config));
   const auto& environment = summary.environment;
-  json["environment"] = {{"host", environment.host},           {"cpu_model", environment.cpu_model},
-                         {"cpu_count", environment.cpu_count}, {"kernel", environment.kernel},
-                         {"load", environment.load},           {"governor", environment.governor}};
+  json["environment"] = {{"host", environment.host},
+                         {"cpu_model", environment.cpu_model},
+                         {"cpu_count", environment.cpu_count},
+                         {"kernel", environment.kernel},
+                         {"load", environment.load},
+                         {"governor", environment.governor},
+                         {"driver_peak_rss_bytes", environment.driver_peak_rss_bytes}};
   auto runs = nlohmann::ordered_json::array();
   for (const auto& run : outcome.runs) {
     nlohmann::ordered_json values;
@@ -185,6 +189,7 @@ SavedReport load_report(const std::filesystem::path& path) {
     report.environment.kernel = environment.value("kernel", "");
     report.environment.load = environment.value("load", std::vector<double>{});
     report.environment.governor = environment.value("governor", "");
+    report.environment.driver_peak_rss_bytes = environment.value("driver_peak_rss_bytes", 0.0);
   }
   for (const auto& item : json["runs"]) {
     RunRecord run;

@@ -89,6 +89,18 @@ std::vector<std::string> notes(const RunSummary& summary) {
       lines.push_back(fmt::format("{}: {}", result.spec.name, result.estimate.note));
     }
   }
+  // Max RSS at or below the driver's own peak is the kernel's floor for a child, not the program's.
+  const double floor = summary.environment.driver_peak_rss_bytes;
+  for (const auto& result : summary.outcome->analysis.metrics) {
+    const double lower = std::min(result.baseline_median, result.candidate_median);
+    if (result.spec.source == MetricSource::max_rss && floor > 0 && lower > 0 && lower <= 1.02 * floor) {
+      lines.push_back(fmt::format(
+          "{}: at or below perfduel's own peak RSS ({}), which Linux reports as the least max RSS of any "
+          "child it starts; the programs' own peaks are lower and not measured here (/usr/bin/time -v shows "
+          "them)",
+          result.spec.name, util::format_bytes(floor)));
+    }
+  }
   if (!config.cpus.empty()) {
     std::string cpus;
     for (const int cpu : config.cpus) {
