@@ -99,6 +99,12 @@ case "$1" in
     expect_err '^perfduel: error: no-such-dir/plot.svg: cannot write the SVG plot \(does the directory exist\?\)$'
     run 2 analyze report.json --markdown no-such-dir/summary.md
     expect_err '^perfduel: error: no-such-dir/summary.md: cannot write the Markdown report$'
+    # compare checks its report paths before the duel: nothing runs (the program would fail).
+    run 2 compare --json no-such-dir/r.json -b /no/such/program -n /no/such/program
+    expect_err '^perfduel: error: --json no-such-dir/r.json: the directory no-such-dir does not exist$'
+    mkdir adir
+    run 2 compare --svg adir -b /no/such/program -n /no/such/program
+    expect_err '^perfduel: error: --svg adir: is a directory, expected a file name$'
     ;;
   report_has_raw_samples_and_environment)
     quick_config

@@ -36,7 +36,8 @@ struct CompareOptions {
 
 // --skip-if: a build system that knows there is nothing to compare against (add_perf_gate
 // writes the file when the baseline commit has no such benchmark) makes the duel a skip, with
-// the file's text as the reason. The reports then describe this skip, not an earlier duel.
+// the file's text as the reason. The reports then describe this skip, not an earlier duel
+// (the Markdown says why; an earlier JSON report or plot is removed).
 int skip_duel(const std::string& marker, const ReportOutputs& outputs) {
   std::ifstream in(marker);
   std::string reason;
@@ -46,8 +47,10 @@ int skip_duel(const std::string& marker, const ReportOutputs& outputs) {
   }
   fmt::print(stderr, "perfduel: skipped: {}\n", reason);
   std::error_code ignored;
-  if (!outputs.json.empty()) {
-    std::filesystem::remove(outputs.json, ignored);
+  for (const std::string* stale : {&outputs.json, &outputs.svg}) {
+    if (!stale->empty()) {
+      std::filesystem::remove(*stale, ignored);
+    }
   }
   if (!outputs.markdown.empty()) {
     std::ofstream out(outputs.markdown);
@@ -123,6 +126,7 @@ int run_compare(const CompareOptions& options) {
   if (!options.skip_if.empty() && std::filesystem::exists(options.skip_if)) {
     return skip_duel(options.skip_if, options.outputs);
   }
+  check_output_paths(options.outputs);
   Config config = options.config_path.empty() ? default_config() : load_config(options.config_path);
   const std::string origin = options.config_path.empty() ? "command line" : options.config_path;
   if (!options.baseline.empty()) {

@@ -1,8 +1,10 @@
 #include "cli/report_output.hpp"
 
+#include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "report/duel_plot.hpp"
 #include "report/table.hpp"
@@ -18,6 +20,28 @@ void add_output_options(CLI::App& command, ReportOutputs& outputs) {
                      "write an SVG plot of every run and the change per round, one panel per metric");
   command.add_flag("--ctest-measurements", outputs.ctest_measurements,
                    "print <CTestMeasurement> tags so CDash shows the numbers");
+}
+
+void check_output_paths(const ReportOutputs& outputs) {
+  const std::pair<const char*, const std::string*> files[] = {
+      {"--json", &outputs.json}, {"--markdown", &outputs.markdown}, {"--svg", &outputs.svg}};
+  for (const auto& [option, file] : files) {
+    if (file->empty()) {
+      continue;
+    }
+    const std::filesystem::path path(*file);
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      throw Error(fmt::format("{} {}: is a directory, expected a file name", option, *file));
+    }
+    const std::filesystem::path directory = path.has_parent_path() ? path.parent_path() : ".";
+    if (!std::filesystem::is_directory(directory, ec)) {
+      throw Error(fmt::format("{} {}: the directory {} does not exist", option, *file, directory.string()));
+    }
+    if (::access(directory.c_str(), W_OK) != 0) {
+      throw Error(fmt::format("{} {}: the directory {} is not writable", option, *file, directory.string()));
+    }
+  }
 }
 
 void write_outputs(const RunSummary& summary, const ReportOutputs& outputs) {

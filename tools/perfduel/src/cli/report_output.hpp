@@ -19,6 +19,11 @@ struct ReportOutputs {
 // Adds --json, --markdown, --svg and --ctest-measurements to `command`, filling `outputs`.
 void add_output_options(CLI::App& command, ReportOutputs& outputs);
 
+// Fails (exit 2, naming the option and file) when a report file could not be written: its
+// directory is missing or not writable, or it is a directory. Checked before a duel starts,
+// so a typo does not cost a whole duel.
+void check_output_paths(const ReportOutputs& outputs);
+
 // Prints the table (and CTest measurements if asked) on stdout and writes the files.
 void write_outputs(const RunSummary& summary, const ReportOutputs& outputs);
 
