@@ -30,6 +30,8 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/PerfDuelConfigVersion.cm
 # --- install tree ---
 install(TARGETS perfduel EXPORT PerfDuelTargets
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+# Found by the driver as ../libexec/perfduel/perfduel-exec relative to itself.
+install(TARGETS perfduel_exec RUNTIME DESTINATION "${CMAKE_INSTALL_LIBEXECDIR}/perfduel")
 install(EXPORT PerfDuelTargets
   NAMESPACE PerfDuel::
   DESTINATION "${PERFDUEL_INSTALL_CMAKEDIR}")

@@ -302,6 +302,30 @@ YAML
     run 0 compare --help
     expect_out '--baseline'
     ;;
+  gated_max_rss_is_the_programs_own)
+    # Gated max RSS: runs start through perfduel-exec, so a small program's peak is its own
+    # (about 3 MiB for fake_bench) and not perfduel's (6 MiB or more), and 2 MiB more is seen.
+    cat >gate.yaml <<YAML
+min_rounds: 5
+max_rounds: 40
+timeout: 2s
+metrics:
+  wall_time: {threshold: 50%}
+  max_rss: {threshold: 5%, gate: true}
+YAML
+    run 1 compare --config gate.yaml -q --seed 6 --json report.json -b "$fb --work 0.1" -n "$fb --work 0.1 --alloc-mib 2"
+    expect_out '^max_rss .* regression$'
+    rss=$(json '.metrics[] | select(.name == "max_rss") | .baseline_median')
+    awk -v r="$rss" 'BEGIN { m = r / 1048576; exit !(m > 0.5 && m < 4.5) }' || fail "baseline max RSS $rss is not the program's own (~3 MiB)"
+    change=$(json '.metrics[] | select(.name == "max_rss") | .change')
+    awk -v c="$change" 'BEGIN { exit !(c > 0.4 && c < 1.2) }' || fail "max RSS change $change is not about +2 MiB on ~3 MiB"
+    if grep -q "own peak RSS" out.txt; then fail "floor note although runs went through perfduel-exec"; fi
+    # A hung run through the stub is killed with its process group, and nothing is left.
+    run 3 compare --config gate.yaml -q -b "$fb --work 0.1" -n "$fb --hang --tag stub-hang-$$"
+    expect_err 'timed out after 2.000 s and was killed'
+    sleep 0.2
+    if pgrep -f "stub-hang-$$" >/dev/null; then fail "the hung run survived"; fi
+    ;;
   skip_if_marker_exists)
     # --skip-if: with the marker, nothing runs (not even a missing program is noticed), the
     # reason is printed and written to the Markdown report, and an old JSON report goes.

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -161,13 +162,30 @@ int run_compare(const CompareOptions& options) {
   summary.environment = read_environment();
 
   install_interrupt_handlers();
-  ProcessExecutor executor;
+  // A gated max RSS must be the programs' own: start the runs through perfduel-exec, whose
+  // small address space is what Linux counts as a run's starting max RSS (see exec_stub.cpp).
+  std::filesystem::path exec_stub;
+  const bool rss_gated = std::any_of(config.metrics.begin(), config.metrics.end(), [](const MetricSpec& m) {
+    return m.source == MetricSource::max_rss && m.gating == Gating::gated;
+  });
+  if (rss_gated) {
+    std::string searched;
+    exec_stub = find_exec_stub(searched);
+    if (exec_stub.empty()) {
+      throw Error(
+          fmt::format("max_rss is gated, which needs perfduel-exec to measure the programs' own peak; "
+                      "not found (looked for {})",
+                      searched));
+    }
+  }
+  ProcessExecutor executor(exec_stub);
   Progress progress(options.quiet ? ProgressStyle::quiet : detect_progress_style(stderr), stderr);
   const auto outcome =
       run_duel(config, executor, *config.seed,
                [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); });
   progress.finish();
-  summary.environment.driver_peak_rss_bytes = read_own_peak_rss();
+  // Through perfduel-exec the floor is the stub's, not ours: nothing to warn about.
+  summary.environment.driver_peak_rss_bytes = rss_gated ? 0.0 : read_own_peak_rss();
   summary.outcome = &outcome;
   summary.exit_code = exit_code_for(outcome, config.on_inconclusive);
   write_outputs(summary, options.outputs);

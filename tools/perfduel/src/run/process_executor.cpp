@@ -3,7 +3,9 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/process/v2/environment.hpp>
@@ -15,6 +17,7 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -161,6 +164,57 @@ util::Expected<std::filesystem::path> resolve_program(const std::string& program
   return std::filesystem::absolute(path);
 }
 
+ProcessExecutor::ProcessExecutor(std::filesystem::path exec_stub) : m_exec_stub(std::move(exec_stub)) {
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+std::filesystem::path find_exec_stub(std::string& searched) {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    searched = "/proc/self/exe is unreadable";
+    return {};
+  }
+  const auto directory = self.parent_path();
+  const std::filesystem::path candidates[] = {
+      directory / "perfduel-exec", directory.parent_path() / "libexec" / "perfduel" / "perfduel-exec"};
+  searched.clear();
+  for (const auto& candidate : candidates) {
+    searched += (searched.empty() ? "" : ", ") + candidate.string();
+    if (::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+  }
+  return {};
+}
+
+namespace {
+
+// What perfduel-exec reports: the started run's pid, when it started, and the exec's errno.
+struct StubReport {
+  pid_t pid = 0;
+  std::chrono::steady_clock::time_point start;
+  int exec_errno = 0;
+};
+
+std::optional<StubReport> read_stub_report(int fd) {
+  std::array<char, 128> buffer{};
+  const auto count = ::read(fd, buffer.data(), buffer.size() - 1);
+  if (count <= 0) {
+    return std::nullopt;
+  }
+  long long pid = 0;
+  long long start_ns = 0;
+  int exec_errno = 0;
+  if (std::sscanf(buffer.data(), "%lld %lld %d", &pid, &start_ns, &exec_errno) != 3) {
+    return std::nullopt;
+  }
+  return StubReport{static_cast<pid_t>(pid),
+                    std::chrono::steady_clock::time_point(std::chrono::nanoseconds(start_ns)), exec_errno};
+}
+
+}  // namespace
+
 RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limits) {
   RunResult result;
   bp::filesystem::path executable;
@@ -186,9 +240,17 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
 
   Pipe out;
   Pipe err;
-  if (!out.ok() || !err.ok()) {
+  Pipe report;  // perfduel-exec's report, when runs start through it
+  if (!out.ok() || !err.ok() || !report.ok()) {
     result.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
     return result;
+  }
+  const bool via_stub = !m_exec_stub.empty();
+  const std::string program_text = executable.string();
+  if (via_stub) {
+    ::fcntl(report.write_end(), F_SETFD, 0);  // inherited by the stub, which marks it close-on-exec again
+    arguments.insert(arguments.begin(), {std::to_string(report.write_end()), executable.string()});
+    executable = m_exec_stub.string();
   }
   const bp::filesystem::path directory =
       (command.working_directory.empty() ? std::filesystem::current_path() : command.working_directory)
@@ -201,12 +263,15 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
   const ChildSetup setup{limits.cpus.empty() ? nullptr : &cpu_set};
 
   boost::asio::io_context context;
-  const auto start = std::chrono::steady_clock::now();
+  const auto launch_start = std::chrono::steady_clock::now();
   std::optional<bp::process> child;
   try {
     // vfork: the parent's address space is not copied, which is most of the cost of a
     // spawn for a short benchmark (measured in docs/overhead.md).
     bp::posix::vfork_launcher launch;
+    if (via_stub) {
+      launch.fd_whitelist.push_back(report.write_end());
+    }
     if (command.environment.empty()) {
       child.emplace(launch(context, executable, arguments,
                            bp::process_stdio{nullptr, out.write_end(), err.write_end()},
@@ -223,11 +288,17 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
   }
   out.close_write();
   err.close_write();
-  const pid_t pid = child->id();
+  report.close_write();
+  // The process group (the child's own) and the process waited for: the child, or through
+  // perfduel-exec first the stub and then the run it started.
+  const pid_t group = child->id();
+  pid_t pid = group;
+  bool stub_running = via_stub;
+  auto start = launch_start;
   // Boost 1.81's process::native_handle() does not compile, so open our own pidfd: it
   // becomes readable when the child exits and lets one poll() wait for exit, pipes and
   // timeout together.
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
 
   // One poll loop waits for the exit (pidfd), drains both pipes so the child never blocks
   // on a full pipe, and watches the deadline and our own interrupt signal.
@@ -268,7 +339,35 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
         (pidfd < 0 && ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
          info.si_pid != 0)) {
       end = std::chrono::steady_clock::now();
-      exited = true;
+      if (!stub_running) {
+        exited = true;
+        continue;
+      }
+      // perfduel-exec started the run and exited: reap it, then wait for the run, which is
+      // ours now (child subreaper), timed from the stub's clock reading before the start.
+      stub_running = false;
+      int stub_status = 0;
+      while (::wait4(pid, &stub_status, 0, nullptr) < 0 && errno == EINTR) {
+      }
+      const auto stub = read_stub_report(report.read_end());
+      if (!stub || stub->pid <= 0 || stub->exec_errno != 0) {
+        result.error = !stub ? fmt::format("perfduel-exec ({}) did not report the start of {}",
+                                           m_exec_stub.string(), program_text)
+                             : fmt::format("cannot start {}: {}", program_text,
+                                           std::strerror(stub->exec_errno != 0 ? stub->exec_errno : EAGAIN));
+        if (stub && stub->pid > 0) {
+          pid = stub->pid;  // reaped below
+        } else {
+          pid = -1;
+        }
+        break;
+      }
+      if (pidfd >= 0) {
+        ::close(pidfd);
+      }
+      pid = stub->pid;
+      start = stub->start;
+      pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
     } else if (std::chrono::steady_clock::now() >= deadline) {
       result.status = RunStatus::timed_out;
       break;
@@ -277,7 +376,7 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
 
   // The leader is a zombie now (or still running on timeout/interrupt), so its process
   // group id cannot have been reused: kill whatever is left of the group.
-  ::kill(-pid, SIGKILL);
+  ::kill(-group, SIGKILL);
   while (out_open || err_open) {
     std::array<pollfd, 2> fds{
         {{out_open ? out.read_end() : -1, POLLIN, 0}, {err_open ? err.read_end() : -1, POLLIN, 0}}};
@@ -294,12 +393,24 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
 
   int status = 0;
   rusage usage{};
-  while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  if (stub_running) {
+    // Stopped before the stub reported (timeout, interrupt): reap it and whatever of its
+    // group became ours.
+    while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
+    while (::waitpid(-group, nullptr, 0) > 0 || errno == EINTR) {
+    }
+  } else if (pid > 0) {
+    while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
   }
   child->detach();
   if (pidfd >= 0) {
     ::close(pidfd);
   }  // reaped here with wait4, which Boost.Process's own wait cannot give us
+  if (!result.error.empty()) {
+    return result;
+  }
 
   result.user_seconds = seconds(usage.ru_utime);
   result.system_seconds = seconds(usage.ru_stime);

@@ -14,11 +14,22 @@ namespace perfduel {
 // exec, stdout and stderr captured through pipes, resource usage from wait4().
 class ProcessExecutor final : public Executor {
  public:
+  ProcessExecutor() = default;
+  // Starts every run through `exec_stub` (perfduel-exec, see src/exec_stub.cpp), so that its
+  // max RSS is its own and not at least this process's peak; makes this process a child
+  // subreaper to inherit the runs. Costs one more process start per run, outside the timing.
+  explicit ProcessExecutor(std::filesystem::path exec_stub);
+
   RunResult run(const CommandSpec& command, const RunLimits& limits) override;
 
  private:
   std::map<std::string, std::string> m_resolved;  // working directory + program → absolute path
+  std::filesystem::path m_exec_stub;              // empty: runs start directly
 };
+
+// perfduel-exec beside the running program (build tree) or in ../libexec/perfduel (install
+// tree); empty when neither exists. `searched` receives the places looked at.
+std::filesystem::path find_exec_stub(std::string& searched);
 
 // The absolute path of `program` as the child would find it: searched on PATH when it has
 // no slash, resolved against `working_directory` otherwise. The error says what is wrong
