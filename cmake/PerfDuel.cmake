@@ -39,7 +39,8 @@ Commands
                   [LABELS <label>...]
                   [TIMEOUT <seconds>]
                   [JSON_REPORT <file.json>]
-                  [MARKDOWN_REPORT <file.md>])
+                  [MARKDOWN_REPORT <file.md>]
+                  [SVG_REPORT <file.svg>])
 
   Registers two CTest tests:
 
@@ -61,7 +62,7 @@ Commands
     a margin, so the driver ends with an inconclusive verdict before CTest would kill it).
     Properties: ``LABELS perf;<LABELS>``, ``RUN_SERIAL``, ``TIMEOUT``,
     ``SKIP_RETURN_CODE 77`` (inconclusive is reported as skipped), ``FIXTURES_REQUIRED``
-    ``perf.<name>.baseline``, ``ATTACHED_FILES <JSON_REPORT>``.
+    ``perf.<name>.baseline``, ``ATTACHED_FILES <JSON_REPORT>;<SVG_REPORT>``.
     With ``NEW_TARGET SKIP`` (the default) and a baseline that is built, the driver also gets
     ``--skip-if <baseline>.no-baseline``: the marker the baseline step leaves when the commit
     has no ``<target>``, which makes the test skipped (77) with the reason printed.
@@ -123,6 +124,11 @@ Commands
   ``MARKDOWN_REPORT <file.md>``
     Markdown summary for a pull-request comment or job summary; relative to
     ``CMAKE_CURRENT_BINARY_DIR``. Default: ``JSON_REPORT`` with the extension ``.md``.
+
+  ``SVG_REPORT <file.svg>``
+    Plot of the duel (every run by round, each round's change with the estimate and its
+    interval); relative to ``CMAKE_CURRENT_BINARY_DIR``. Default: ``JSON_REPORT`` with the
+    extension ``.svg``.
 
 Variables
 ^^^^^^^^^
@@ -248,7 +254,7 @@ function(add_perf_gate)
   endif()
 
   set(one_value_keywords NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET
-    WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT)
+    WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT SVG_REPORT)
   set(multi_value_keywords ARGS LABELS)
   cmake_parse_arguments(PARSE_ARGV 0 _arg "" "${one_value_keywords}" "${multi_value_keywords}")
   string(REPLACE ";" " " expected_keywords "${one_value_keywords};${multi_value_keywords}")
@@ -384,7 +390,12 @@ function(add_perf_gate)
   else()
     cmake_path(REPLACE_EXTENSION json_report LAST_ONLY ".md" OUTPUT_VARIABLE markdown_report)
   endif()
-  foreach(report IN ITEMS "${json_report}" "${markdown_report}")
+  if(DEFINED _arg_SVG_REPORT)
+    _perfduel_absolute(svg_report "${_arg_SVG_REPORT}" "${CMAKE_CURRENT_BINARY_DIR}")
+  else()
+    cmake_path(REPLACE_EXTENSION json_report LAST_ONLY ".svg" OUTPUT_VARIABLE svg_report)
+  endif()
+  foreach(report IN ITEMS "${json_report}" "${markdown_report}" "${svg_report}")
     if(NOT report MATCHES "\\$<")
       cmake_path(GET report PARENT_PATH report_parent)
       file(MAKE_DIRECTORY "${report_parent}")
@@ -453,6 +464,7 @@ function(add_perf_gate)
   list(APPEND compare_args
     --json "${json_report}"
     --markdown "${markdown_report}"
+    --svg "${svg_report}"
     --max-seconds ${max_seconds}
     --ctest-measurements
     ${PERFDUEL_COMPARE_ARGS}
@@ -473,7 +485,7 @@ function(add_perf_gate)
     RUN_SERIAL TRUE
     TIMEOUT ${timeout}
     SKIP_RETURN_CODE 77
-    ATTACHED_FILES "${json_report}")
+    ATTACHED_FILES "${json_report};${svg_report}")
 
   if(NOT build_baseline)
     return()

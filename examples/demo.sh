@@ -139,7 +139,7 @@ cat <<EOF
       perf.sort_gbench  $same_gbench
 
   Repository: $repo
-  Reports:    $repo/build/perfduel/reports/ (JSON and Markdown of the last run)
+  Reports:    $repo/build/perfduel/reports/ (JSON, Markdown and SVG plot of the last run)
   Baselines:  $repo/build/perfduel/baselines/ (git worktree + build of the merge-base)
 EOF
 $ok

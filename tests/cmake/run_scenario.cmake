@@ -347,7 +347,7 @@ add_perf_gate(NAME strict TARGET spin NEW_TARGET FAIL)
   test_property(value perf.spin FIXTURES_REQUIRED)
   expect_equal("perf.spin FIXTURES_REQUIRED" "${value}" "perf.spin.baseline")
   test_property(value perf.spin ATTACHED_FILES)
-  expect_equal("perf.spin ATTACHED_FILES" "${value}" "${work}/project/build/perfduel/reports/spin.json")
+  expect_equal("perf.spin ATTACHED_FILES" "${value}" "${work}/project/build/perfduel/reports/spin.json;${work}/project/build/perfduel/reports/spin.svg")
   test_property(value perf.spin WORKING_DIRECTORY)
   expect_equal("perf.spin WORKING_DIRECTORY" "${value}" "${work}/project/build")
   test_property(command perf.spin COMMAND)
@@ -359,6 +359,7 @@ add_perf_gate(NAME strict TARGET spin NEW_TARGET FAIL)
   set(expected_args compare --skip-if "${b}/perfduel/bin/spin/spin.no-baseline"
     --config "${work}/project/perf.yaml"
     --json "${b}/perfduel/reports/spin.json" --markdown "${b}/perfduel/reports/spin.md"
+    --svg "${b}/perfduel/reports/spin.svg"
     --max-seconds 108 --ctest-measurements
     --baseline "'${b}/perfduel/bin/spin/spin' '--size' 'a b' 'it'\\''s'"
     --candidate "'${b}/spin' '--size' 'a b' 'it'\\''s'")
@@ -382,7 +383,7 @@ add_perf_gate(NAME strict TARGET spin NEW_TARGET FAIL)
     fail("perf.prebuilt (BASELINE_EXECUTABLE) has no baseline step, so no --skip-if: ${command}")
   endif()
   expect_text("${command}" "--baseline;'/opt/old/spin'"
-    "--json;${b}/reports/prebuilt.json;--markdown;${b}/reports/prebuilt.md"
+    "--json;${b}/reports/prebuilt.json;--markdown;${b}/reports/prebuilt.md;--svg;${b}/reports/prebuilt.svg"
     "--max-seconds;1440")
   test_property(value perf.prebuilt WORKING_DIRECTORY)
   expect_equal("perf.prebuilt WORKING_DIRECTORY" "${value}" "${b}/data")
@@ -437,7 +438,7 @@ elseif(scenario STREQUAL "argument_errors")
   error_case([=[add_perf_gate(NAME x)]=]
     [=[add_perf_gate(NAME x): TARGET is required (the benchmark executable target to compare)]=])
   error_case([=[add_perf_gate(NAME x TARGET spin BOGUS 1)]=]
-    [=[add_perf_gate: unknown argument(s) "BOGUS 1"; expected keywords: NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT ARGS LABELS]=])
+    [=[add_perf_gate: unknown argument(s) "BOGUS 1"; expected keywords: NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT SVG_REPORT ARGS LABELS]=])
   error_case([=[add_perf_gate(NAME x TARGET spin TIMEOUT)]=]
     [=[add_perf_gate: TIMEOUT needs a value]=])
   error_case([=[add_perf_gate(NAME "a b" TARGET spin)]=]
@@ -630,6 +631,7 @@ set(CMAKE_CXX_FLAGS_PROFILE "-O2 -DSPIN_PROFILE" CACHE STRING "")
   expect_text("${ct_out}" "cached, not rebuilt" "<CTestMeasurement" "100% tests passed")
   expect_exists("${b}/perfduel/reports/spin.json")
   expect_exists("${b}/perfduel/reports/spin.md")
+  expect_exists("${b}/perfduel/reports/spin.svg")
 
   file(REMOVE_RECURSE "${b}/perfduel/baselines")
   ctest_perf(ct "${b}" -R "baseline")
