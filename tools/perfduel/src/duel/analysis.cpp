@@ -89,8 +89,12 @@ Verdict judge(const MetricResult& result, bool enough_rounds) {
 // Measured on 10,000 A/A gates per noise model (docs/validation.md): the stopping allowance
 // alone left iid at 5.3 % and bimodal at 5.7 % false alarms; with both, every model is under
 // 5.5 % at the same number of rounds. The 50 % bound was too little (bimodal 5.6 %).
+// The median's sign-test interval moves in steps of one order statistic, which leaves the
+// width rule more lucky moments to stop on: at the 75 % bound its false alarms were 5.6 %
+// (iid) and 5.8 % (drift), at the 90 % bound 4.3 % and 5.1 % (10,000 gates each).
 constexpr double k_stopping_sigma_level = 0.95;
 constexpr double k_decision_sigma_level = 0.75;
+constexpr double k_median_decision_sigma_level = 0.9;
 
 bool all_positive(const std::vector<double>& values) {
   return std::all_of(values.begin(), values.end(), [](double v) { return v > 0 && std::isfinite(v); });
@@ -360,7 +364,8 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     options.stability_limit = config.stability_limit;
     options.null_band = {std::log1p(-std::min(result.spec.tolerance, 0.999)),
                          std::log1p(result.spec.tolerance)};
-    options.decision_sigma_level = k_decision_sigma_level;
+    options.decision_sigma_level =
+        result.spec.estimator == Estimator::median ? k_median_decision_sigma_level : k_decision_sigma_level;
     result.estimate = stats::estimate(result.spec.estimator, a, b, options);
     if (config.stopping == Stopping::anytime) {
       apply_confidence_sequence(config, result, a, b);
