@@ -142,3 +142,23 @@ TEST_CASE("ar1_batch_size matches the AR(1) batch-means autocorrelation", "[stat
   CHECK(perfduel::stats::ar1_batch_size(-0.4, 0.1) == 2);
   CHECK(perfduel::stats::ar1_batch_size(std::nan(""), 0.1) == 2);
 }
+
+TEST_CASE("dependence longer than the batches: the largest batches, widened, may stop", "[stats]") {
+  // Independent noise plus one slow swing over the 400 rounds (a drifting ratio): r1 is
+  // modest, but even 20 batches of 20 stay correlated, and more rounds would only lengthen
+  // the batches.
+  std::mt19937_64 rng(17);
+  auto x = perfduel::test::ar1(rng, 400, 0.0, 1.0);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] += std::sin(2 * 3.141592653589793 * static_cast<double>(i) / 400.0);
+  }
+  const Batching b = choose_batching(x, 0.1, 20);
+  REQUIRE(b.batch_lag1 > 0.1);
+  CHECK(b.settled);
+  CHECK_FALSE(b.provisional);
+  CHECK(b.batch_size == 20);
+  CHECK(b.batches == 20);
+  const double r = std::min(b.batch_lag1, 0.9);
+  CHECK(b.residual_inflation == Approx(std::sqrt((1 + r) / (1 - r))));
+  CHECK_THAT(b.note, Catch::Contains("widened"));
+}

@@ -78,7 +78,11 @@ std::size_t ar1_batch_size(double rho, double limit);
 // - The batch size starts at the one an AR(1) process at the upper 95 % bound of r1 needs and
 //   grows until the batch means' |r1| is inside the band, keeping ≥ `min_batches` batches. The
 //   correlation the band still allows (up to 0.1) is corrected through `residual_inflation`.
-// - While no feasible q does it (too few rounds yet), `settled` is false and the result is
+// - When even the largest feasible q (n/`min_batches`) leaves the batch means' r1 outside the
+//   band (dependence longer than the batches: a slowly drifting ratio), the interval uses those
+//   batches, widened by √((1 + r)/(1 − r)) with their own r1 (capped at 0.9), and is settled:
+//   waiting for the band could last forever, since more rounds only lengthen the batches.
+// - While no feasible q can exist yet (too few rounds), `settled` is false and the result is
 //   `provisional`: the unbatched interval widened by the AR(1) factor √((1 + ρ)/(1 − ρ)) at
 //   the upper bound of ρ (at most 0.95). The width rule does not stop on it; anytime mode may
 //   decide a clear change with it, and at the end of the budget it may decide one.
