@@ -93,6 +93,16 @@ class Machine {
   }
 
   bool coin() { return std::uniform_int_distribution<int>(0, 1)(m_rng) == 1; }
+
+  // One round in random order, the candidate λ·(1 + `delta`): {baseline time, candidate time}.
+  std::pair<double, double> round(double delta) {
+    if (coin()) {
+      const double candidate = run(Side::candidate, 1.0 + delta);
+      return {run(Side::baseline, 1.0), candidate};
+    }
+    const double baseline = run(Side::baseline, 1.0);
+    return {baseline, run(Side::candidate, 1.0 + delta)};
+  }
   Rng& rng() { return m_rng; }
 
  private:
@@ -281,16 +291,7 @@ GateResult simulate_welch(const NoiseModel& model, double delta, std::uint64_t s
   GateResult result;
   std::optional<stats::WelchComparison> w;
   for (int round = 0; round <= k_max_rounds; ++round) {
-    const bool candidate_first = machine.coin();
-    double va = 0;
-    double vb = 0;
-    if (candidate_first) {
-      vb = machine.run(Side::candidate, 1.0 + delta);
-      va = machine.run(Side::baseline, 1.0);
-    } else {
-      va = machine.run(Side::baseline, 1.0);
-      vb = machine.run(Side::candidate, 1.0 + delta);
-    }
+    const auto [va, vb] = machine.round(delta);
     if (round == 0) {
       continue;  // warm-up
     }
@@ -587,16 +588,7 @@ std::vector<DriftAccuracy> validate_drift_accuracy() {
           Machine inter(model, gate_seed(200, n, s), k_drift_lambda);
           double sum_d = 0;
           for (int i = 0; i < n; ++i) {
-            const bool cand_first = inter.coin();
-            double a = 0;
-            double b = 0;
-            if (cand_first) {
-              b = inter.run(Side::candidate, 1.0);
-              a = inter.run(Side::baseline, 1.0);
-            } else {
-              a = inter.run(Side::baseline, 1.0);
-              b = inter.run(Side::candidate, 1.0);
-            }
+            const auto [a, b] = inter.round(0.0);
             sum_d += std::log(b / a);
           }
           paired[idx] = std::abs(std::expm1(sum_d / n));
@@ -651,16 +643,7 @@ double drift_variance_ratio(const NoiseModel& model, double lambda, long count, 
     std::vector<double> b;
     std::vector<double> d;
     for (int i = 0; i < rounds; ++i) {
-      const bool candidate_first = machine.coin();
-      double va = 0;
-      double vb = 0;
-      if (candidate_first) {
-        vb = machine.run(Side::candidate, 1.0);
-        va = machine.run(Side::baseline, 1.0);
-      } else {
-        va = machine.run(Side::baseline, 1.0);
-        vb = machine.run(Side::candidate, 1.0);
-      }
+      const auto [va, vb] = machine.round(0.0);
       a.push_back(std::log(va));
       b.push_back(std::log(vb));
       d.push_back(b.back() - a.back());

@@ -39,8 +39,9 @@ constexpr std::size_t k_max_stderr_bytes = 64U << 10U;  // only the tail is ever
 // A pipe whose ends close themselves.
 class Pipe {
  public:
-  Pipe() {
-    if (::pipe2(m_fds.data(), O_CLOEXEC) != 0) {
+  // `open` false: no pipe (both ends -1), for one that is only needed sometimes.
+  explicit Pipe(bool open = true) {
+    if (open && ::pipe2(m_fds.data(), O_CLOEXEC) != 0) {
       m_fds = {-1, -1};
     }
   }
@@ -238,14 +239,14 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
     arguments.assign(command.argv.begin() + 1, command.argv.end());
   }
 
+  const bool via_stub = !m_exec_stub.empty();
   Pipe out;
   Pipe err;
-  Pipe report;  // perfduel-exec's report, when runs start through it
-  if (!out.ok() || !err.ok() || !report.ok()) {
+  Pipe report(via_stub);  // perfduel-exec's report; no pipe when runs start directly
+  if (!out.ok() || !err.ok() || (via_stub && !report.ok())) {
     result.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
     return result;
   }
-  const bool via_stub = !m_exec_stub.empty();
   const std::string program_text = executable.string();
   if (via_stub) {
     ::fcntl(report.write_end(), F_SETFD, 0);  // inherited by the stub, which marks it close-on-exec again

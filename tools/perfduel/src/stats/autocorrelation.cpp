@@ -75,6 +75,10 @@ double ar1_batch_correlation(double rho, std::size_t batch_size) {
   return rho * (1 - rho_q) * (1 - rho_q) / (q * (1 - rho * rho) - 2 * rho * (1 - rho_q));
 }
 
+double ar1_width_factor(double r) {
+  return std::sqrt((1 + r) / (1 - r));
+}
+
 std::size_t ar1_batch_size(double rho, double limit) {
   // Negative ρ makes the plain interval conservative, so only positive ρ asks for batches.
   if (!(rho > 0) || rho >= 1) {
@@ -111,7 +115,7 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
     // at the upper bound would need, rather than refuse it, so that a large change can still
     // be decided early (anytime mode) while the width rule waits for the bound to come down.
     const double rho = std::min(upper, 0.9);
-    result.residual_inflation = std::sqrt((1 + rho) / (1 - rho));
+    result.residual_inflation = ar1_width_factor(rho);
     result.note = fmt::format(
         "lag-1 autocorrelation {:.2f} over {} rounds: cannot yet rule out up to {:.2f}; interval widened "
         "×{:.2f} until it can",
@@ -137,7 +141,7 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
     result.batch_size = 1;
     result.batches = x.size();
     result.batch_lag1 = result.lag1;
-    result.residual_inflation = std::sqrt((1 + rho) / (1 - rho));
+    result.residual_inflation = ar1_width_factor(rho);
     result.note = fmt::format(
         "{}; keep sampling (meanwhile the interval is widened ×{:.2f} and decides only a "
         "clear change)",
@@ -165,7 +169,7 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
       result.batches = means.size();
       result.batch_lag1 = r;
       const double residual = ar1_batch_correlation(result.lag1, q);
-      result.residual_inflation = std::sqrt((1 + residual) / (1 - residual));
+      result.residual_inflation = ar1_width_factor(residual);
       result.note = fmt::format(
           "lag-1 autocorrelation {:.2f}: batched {} rounds per batch, {} batches (batch r1 {:.2f})",
           result.lag1, q, means.size(), r);
@@ -184,7 +188,7 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
   result.batch_size = max_q;
   result.batches = means.size();
   result.batch_lag1 = lag1_autocorrelation(means);
-  result.residual_inflation = std::sqrt((1 + r) / (1 - r));
+  result.residual_inflation = ar1_width_factor(r);
   result.note = fmt::format(
       "lag-1 autocorrelation {:.2f}: even {} rounds per batch ({} batches) leave batch r1 {:.2f}; interval "
       "on those batches widened ×{:.2f} for it",

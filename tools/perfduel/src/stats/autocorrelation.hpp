@@ -46,6 +46,10 @@ struct Batching {
 //   r(q) = ρ(1 − ρ^q)² / (q(1 − ρ²) − 2ρ(1 − ρ^q)).
 double ar1_batch_correlation(double rho, std::size_t batch_size);
 
+// √((1 + r)/(1 − r)): how much wider the interval of a mean must be when its values are AR(1)
+// with lag-1 correlation `r` (0 ≤ r < 1) than when they are independent.
+double ar1_width_factor(double r);
+
 // The smallest batch size q whose batch means would have lag-1 autocorrelation ≤ `limit` if
 // the series were AR(1) with coefficient `rho`; 2 for rho ≤ 0 (no batching needed).
 std::size_t ar1_batch_size(double rho, double limit);
