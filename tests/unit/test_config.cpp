@@ -67,7 +67,7 @@ TEST_CASE("default_config gates wall time at 2 % and reports the other built-ins
   CHECK(config.cpus.empty());
   CHECK(config.order == Order::random);
   CHECK_FALSE(config.seed.has_value());
-  CHECK(config.stopping == Stopping::width);
+  CHECK(config.stopping == Stopping::hybrid);
   CHECK(config.correction == Correction::bonferroni);
   CHECK(config.on_inconclusive == InconclusivePolicy::skip);
   CHECK_FALSE(config.baseline.has_value());
@@ -187,6 +187,7 @@ TEST_CASE("every enum value is accepted", "[config]") {
   CHECK(parse("order: random").order == Order::random);
   CHECK(parse("order: abba").order == Order::abba);
   CHECK(parse("stopping: width").stopping == Stopping::width);
+  CHECK(parse("stopping: hybrid").stopping == Stopping::hybrid);
   CHECK(parse("stopping: anytime").stopping == Stopping::anytime);
   CHECK(parse("correction: bonferroni").correction == Correction::bonferroni);
   CHECK(parse("correction: holm").correction == Correction::holm);

@@ -378,8 +378,9 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
     }
   }
   if (const auto node = root["stopping"]) {
-    config.stopping = reader.choice<Stopping>(node, "stopping",
-                                              {{"width", Stopping::width}, {"anytime", Stopping::anytime}});
+    config.stopping = reader.choice<Stopping>(
+        node, "stopping",
+        {{"hybrid", Stopping::hybrid}, {"width", Stopping::width}, {"anytime", Stopping::anytime}});
   }
   if (const auto node = root["correction"]) {
     config.correction = reader.choice<Correction>(
@@ -518,7 +519,9 @@ std::string config_to_json(const Config& config) {
   if (config.seed) {
     json["seed"] = *config.seed;
   }
-  json["stopping"] = config.stopping == Stopping::width ? "width" : "anytime";
+  json["stopping"] = config.stopping == Stopping::hybrid  ? "hybrid"
+                     : config.stopping == Stopping::width ? "width"
+                                                          : "anytime";
   json["correction"] = config.correction == Correction::bonferroni ? "bonferroni" : "holm";
   json["inconclusive"] = config.on_inconclusive == InconclusivePolicy::skip   ? "skip"
                          : config.on_inconclusive == InconclusivePolicy::fail ? "fail"

@@ -41,6 +41,7 @@ enum class Order {
 
 // When to stop sampling.
 enum class Stopping {
+  hybrid,   // whichever comes first: the width rule, or a confidence sequence that settles the answer
   width,    // every gated interval narrower than its threshold (fixed-width rule)
   anytime,  // a confidence sequence decides, valid under continuous monitoring
 };
@@ -91,7 +92,7 @@ struct Config {
   std::vector<int> cpus;     // empty: no pinning
   Order order = Order::random;
   std::optional<std::uint64_t> seed;  // empty: drawn at start and reported
-  Stopping stopping = Stopping::width;
+  Stopping stopping = Stopping::hybrid;
   Correction correction = Correction::bonferroni;
   InconclusivePolicy on_inconclusive = InconclusivePolicy::skip;
 

@@ -56,28 +56,6 @@ PairedSeries pair_rounds(std::size_t metric_count, std::span<const RunRecord> ru
   return series;
 }
 
-bool is_worse(Direction direction, double change) {
-  return direction == Direction::lower_is_better ? change > 0 : change < 0;
-}
-
-// The verdict rules of the design, on the relative interval [lo, hi] with tolerance τ:
-// entirely worse than τ → regression; entirely better than −τ → improvement; otherwise no
-// change once the interval is narrower than the threshold (and the minimum rounds are in),
-// else still pending.
-Verdict judge(const MetricResult& result, bool enough_rounds) {
-  const auto& spec = result.spec;
-  const double tau = spec.tolerance;
-  const bool above = result.ci.lo > tau;
-  const bool below = result.ci.hi < -tau;
-  if (above || below) {
-    return is_worse(spec.direction, above ? 1.0 : -1.0) ? Verdict::regression : Verdict::improvement;
-  }
-  if (result.width_reached && enough_rounds) {
-    return Verdict::no_change;
-  }
-  return Verdict::pending;
-}
-
 // Chow & Robbins (1965): stopping the first time the interval t·s/√n is narrow enough
 // favours moments when s happens to be low, so the interval at the stop covers less than its
 // nominal level (93.5 % instead of 95 % on iid noise, docs/validation.md). Two allowances, each
@@ -165,16 +143,41 @@ int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector
   return static_cast<int>(drop);
 }
 
-// Anytime mode: replaces the fixed-sample interval of a `mean` metric by the asymptotic
-// confidence sequence (stats/sequential.hpp), which stays valid however often it is looked
-// at, so the duel may stop the moment it excludes the tolerance band. Burn-in and tuning
-// point are the minimum rounds: before them nothing is decided anyway. When the log-ratios
-// needed batching, the sequence runs over the batch means (burn-in: the minimum batches);
-// this is approximate, since batch boundaries move as rounds arrive. The `median` and `min`
-// estimators keep their fixed-sample intervals (there is no confidence sequence for them
-// here), which the note says.
-void apply_confidence_sequence(const Config& config, MetricResult& result, const std::vector<double>& a,
-                               const std::vector<double>& b) {
+// The asymptotic confidence sequence (stats/sequential.hpp) of a `mean` metric at `confidence`,
+// in log-ratio space, or nullopt before its burn-in. It stays valid however often it is looked
+// at, so the duel may stop the moment it leaves (or, with a tolerance, lies inside) the band.
+// Burn-in and tuning point are the minimum rounds: before them nothing is decided anyway.
+// When the log-ratios needed batching, the sequence runs over the batch means (burn-in: the
+// minimum batches); this is approximate, since batch boundaries move as rounds arrive. The
+// residual-correlation factor of the batching decision (and, while batching is not yet
+// possible, the AR(1) widening at the upper bound of r1) applies to the sequence as to the
+// interval; the stopping allowance does not (a sequence needs none).
+std::optional<stats::Interval> confidence_sequence(const Config& config, const stats::Estimate& estimate,
+                                                   const std::vector<double>& a, const std::vector<double>& b,
+                                                   double confidence) {
+  const auto d = stats::log_ratios(a, b);
+  if (!d) {
+    return std::nullopt;
+  }
+  const std::vector<double> units =
+      estimate.batch_size > 1 ? stats::batch_means(*d, estimate.batch_size) : *d;
+  const auto burn_in =
+      static_cast<std::size_t>(std::max(estimate.batch_size > 1 ? config.min_batches : config.min_rounds, 2));
+  const auto sequence =
+      stats::asymptotic_confidence_sequence(units, confidence, burn_in, static_cast<double>(burn_in));
+  if (!sequence) {
+    return std::nullopt;
+  }
+  const double inflation = estimate.spread_inflation / estimate.sequential_allowance;
+  const double half = (sequence->ci.hi - sequence->center) * inflation;
+  return stats::Interval{sequence->center - half, sequence->center + half};
+}
+
+// Anytime mode: the confidence sequence at the metric's full level replaces the fixed-sample
+// interval. The `median` and `min` estimators keep their fixed-sample intervals (there is no
+// confidence sequence for them here), which the note says.
+void apply_anytime(const Config& config, MetricResult& result, const std::vector<double>& a,
+                   const std::vector<double>& b) {
   auto& estimate = result.estimate;
   if (result.spec.estimator != Estimator::mean) {
     estimate.note +=
@@ -185,50 +188,32 @@ void apply_confidence_sequence(const Config& config, MetricResult& result, const
   if (estimate.status != stats::EstimateStatus::ok) {
     return;
   }
-  const auto d = stats::log_ratios(a, b);
-  const std::vector<double> units =
-      estimate.batch_size > 1 ? stats::batch_means(*d, estimate.batch_size) : *d;
-  const auto burn_in =
-      static_cast<std::size_t>(std::max(estimate.batch_size > 1 ? config.min_batches : config.min_rounds, 2));
-  const auto sequence =
-      stats::asymptotic_confidence_sequence(units, result.confidence, burn_in, static_cast<double>(burn_in));
+  const auto sequence = confidence_sequence(config, estimate, a, b, result.confidence);
   if (!sequence) {
     estimate.status = stats::EstimateStatus::insufficient_data;
-    estimate.note = fmt::format("anytime: burn-in of {} {} not reached", burn_in,
+    estimate.note = fmt::format("anytime: burn-in of {} {} not reached",
+                                std::max(estimate.batch_size > 1 ? config.min_batches : config.min_rounds, 2),
                                 estimate.batch_size > 1 ? "batches" : "rounds");
     return;
   }
-  // The residual-correlation factor of the batching decision applies to the sequence as to
-  // the interval it replaces; the stopping allowance does not (a sequence needs none).
-  const double inflation = estimate.spread_inflation / estimate.sequential_allowance;
-  const double half = (sequence->ci.hi - sequence->center) * inflation;
-  estimate.center = sequence->center;
-  estimate.ci = {sequence->center - half, sequence->center + half};
+  estimate.spread_inflation /= estimate.sequential_allowance;
   estimate.sequential_allowance = 1.0;
-  estimate.spread_inflation = inflation;
+  estimate.ci = *sequence;
 }
 
-// Anytime mode's early pass: a sequence inside the tolerance band settles "no change" even
-// before it is as narrow as the threshold.
-void pass_inside_band(MetricResult& result) {
-  const double tau = result.spec.tolerance;
-  if (result.verdict == Verdict::pending && tau > 0 && result.ci.lo >= -tau && result.ci.hi <= tau) {
-    result.verdict = Verdict::no_change;
-  }
-}
+// The share of the error budget α that hybrid stopping gives its confidence sequence; the
+// width rule's interval gets the rest. A false alarm needs either the width rule's interval
+// at its stop or the sequence at any time to exclude the truth, so the two shares add up to
+// at most α (a union bound). The sequence is there to settle clear answers (a 3× slow-down,
+// a change far outside the band), where a small α costs little: its radius grows with
+// √ln(1/α). The width rule decides the close calls, and every point of α taken from it costs
+// rounds there: (z(α(1 − s)/2) / z(α/2))² more, 2 % at s = 0.1. Measured with
+// perfduel_validate (docs/validation.md): false alarms, rounds at δ = 0 … 20T.
+constexpr double k_sequence_share = 0.1;
 
-// Whether a gated metric lets the duel stop: the width rule needs the interval narrower than
-// the threshold; anytime mode also stops on any decided verdict.
-bool metric_settled(const Config& config, const MetricResult& result) {
-  if (result.estimate.status != stats::EstimateStatus::ok) {
-    return false;
-  }
-  if (config.stopping == Stopping::anytime &&
-      (result.verdict == Verdict::regression || result.verdict == Verdict::improvement ||
-       result.verdict == Verdict::no_change)) {
-    return true;
-  }
-  return result.width_reached;
+// Level of a gated metric's interval given the family `confidence` split over `count` metrics.
+double per_metric_confidence(double confidence, std::size_t count, double share) {
+  return stats::bonferroni_confidence(1.0 - (1.0 - confidence) * share, count);
 }
 
 // Holm's step-down (stats/multiple.hpp) as the decision rule over the gated metrics: each
@@ -254,7 +239,10 @@ void apply_holm(const Config& config, Analysis& analysis, bool enough_rounds, Fi
                                                                              : std::nan(""));
     }
   }
-  const double alpha = 1.0 - config.confidence;
+  // Under hybrid stopping Holm decides with the width rule's share of α; metrics the
+  // confidence sequence settled keep that decision.
+  const double alpha =
+      (1.0 - config.confidence) * (config.stopping == Stopping::hybrid ? 1.0 - k_sequence_share : 1.0);
   const auto rejected = stats::holm_rejections(p_values, alpha);
   const auto levels = stats::holm_levels(p_values, alpha);
   analysis.notes.push_back(fmt::format(
@@ -263,13 +251,14 @@ void apply_holm(const Config& config, Analysis& analysis, bool enough_rounds, Fi
       gated.size(), 100 * config.confidence));
   for (std::size_t i = 0; i < gated.size(); ++i) {
     MetricResult& result = *gated[i];
-    if (result.estimate.status != stats::EstimateStatus::ok) {
+    if (result.estimate.status != stats::EstimateStatus::ok || result.settled_by == SettledBy::sequence) {
       continue;
     }
     const bool was_decided = result.verdict == Verdict::regression || result.verdict == Verdict::improvement;
     if (rejected[i]) {
-      result.verdict = is_worse(result.spec.direction, result.estimate.center) ? Verdict::regression
-                                                                               : Verdict::improvement;
+      const bool above = result.estimate.center > 0;
+      result.verdict = (result.spec.direction == Direction::lower_is_better) == above ? Verdict::regression
+                                                                                      : Verdict::improvement;
       if (!was_decided) {
         analysis.notes.push_back(
             fmt::format("{}: {} by Holm (p = {:.3g} ≤ {:.3g}); its Bonferroni interval "
@@ -287,25 +276,93 @@ void apply_holm(const Config& config, Analysis& analysis, bool enough_rounds, Fi
   }
 }
 
-}  // namespace
-
-std::string to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::pending:
-      return "pending";
-    case Verdict::no_change:
-      return "no-change";
-    case Verdict::improvement:
-      return "improvement";
-    case Verdict::regression:
-      return "regression";
-    case Verdict::inconclusive:
-      return "inconclusive";
-    case Verdict::unstable:
-      return "unstable";
-  }
-  return "pending";
+// The estimator settings of one metric at interval level `confidence`.
+stats::EstimatorOptions estimator_options(const Config& config, const MetricSpec& spec, double confidence) {
+  stats::EstimatorOptions options;
+  options.confidence = confidence;
+  options.autocorrelation_limit = config.autocorrelation_limit;
+  options.min_batches = static_cast<std::size_t>(config.min_batches);
+  options.min_best_of = static_cast<std::size_t>(config.min_best_of);
+  options.stability_limit = config.stability_limit;
+  options.null_band = {std::log1p(-std::min(spec.tolerance, 0.999)), std::log1p(spec.tolerance)};
+  options.decision_sigma_level =
+      spec.estimator == Estimator::median ? k_median_decision_sigma_level : k_decision_sigma_level;
+  return options;
 }
+
+// The interval levels of one metric: `interval` for the width rule's (or, in anytime mode,
+// the sequence's) interval, `sequence` for hybrid stopping's confidence sequence (0: none).
+struct Levels {
+  double interval = 0;
+  double sequence = 0;
+};
+
+// Estimates one metric from its paired series and judges it: width rule, and in hybrid mode
+// the confidence sequence too, whichever settles it first.
+MetricResult analyze_metric(const Config& config, const MetricSpec& spec, const Levels& levels,
+                            const std::vector<double>& a, const std::vector<double>& b, bool enough_rounds) {
+  MetricResult result;
+  result.spec = spec;
+  result.confidence = levels.interval;
+  result.estimate = stats::estimate(spec.estimator, a, b, estimator_options(config, spec, levels.interval));
+  if (config.stopping == Stopping::anytime) {
+    apply_anytime(config, result, a, b);
+  }
+  const auto& estimate = result.estimate;
+  if (estimate.status == stats::EstimateStatus::unstable) {
+    result.change = std::expm1(estimate.center);
+    return result;
+  }
+  if (estimate.status != stats::EstimateStatus::ok) {
+    return result;
+  }
+  result.change = std::expm1(estimate.center);
+  result.ci = {std::expm1(estimate.ci.lo), std::expm1(estimate.ci.hi)};
+  // The width is judged on the ratio scale: upper bound / lower bound − 1 ≤ T. Near no
+  // change this equals the relative width; for a large change it stays reachable
+  // (a +300 % change known to ±1 % is decided, although its relative width is 8 %).
+  // The stopping check swaps the decision's σ allowance for the stopping one.
+  const double stopping_factor = stats::sigma_upper_bound_factor(estimate.batches, k_stopping_sigma_level) /
+                                 estimate.sequential_allowance;
+  result.stopping_width = std::expm1(estimate.ci.width() * stopping_factor);
+  result.width_reached = !estimate.provisional && result.stopping_width <= spec.threshold;
+  result.verdict = judge_width(result.ci, spec, result.width_reached, enough_rounds);
+  if (result.width_reached && enough_rounds) {
+    result.settled_by = SettledBy::width;
+  }
+  switch (config.stopping) {
+    case Stopping::width:
+      break;
+    case Stopping::anytime:
+      // The interval is the sequence: any decision it makes is valid whenever it is made,
+      // and a sequence inside the tolerance band settles "no change" before it is narrow.
+      if (enough_rounds && judge_sequence(result.ci, spec) != Verdict::pending) {
+        result.verdict = judge_sequence(result.ci, spec);
+        result.settled_by = SettledBy::sequence;
+      }
+      break;
+    case Stopping::hybrid: {
+      if (spec.estimator != Estimator::mean) {
+        break;  // no confidence sequence for the median or the minimum: the width rule alone
+      }
+      const auto sequence = confidence_sequence(config, estimate, a, b, levels.sequence);
+      if (!sequence) {
+        break;
+      }
+      result.sequence = stats::Interval{std::expm1(sequence->lo), std::expm1(sequence->hi)};
+      const Verdict settled = judge_sequence(*result.sequence, spec);
+      if (settled != Verdict::pending && result.settled_by == SettledBy::none) {
+        result.verdict = settled;
+        result.settled_by = SettledBy::sequence;
+        result.ci = *result.sequence;  // the interval that decided is the one shown
+      }
+      break;
+    }
+  }
+  return result;
+}
+
+}  // namespace
 
 Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality finality) {
   Analysis analysis;
@@ -318,87 +375,63 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
 
   // Bonferroni: with m gated metrics each interval is built at 1 − α/m, so that the chance
   // of any false alarm in the family stays below α. Report-only metrics are not part of the
-  // family and get the plain level.
+  // family and get the plain level. Hybrid stopping splits each metric's α between the width
+  // rule's interval and the confidence sequence (k_sequence_share).
   const std::size_t gated_count = config.gated_metrics().size();
-  const double gated_confidence = stats::bonferroni_confidence(config.confidence, gated_count);
+  const bool hybrid = config.stopping == Stopping::hybrid;
+  const double width_share = hybrid ? 1.0 - k_sequence_share : 1.0;
+  const Levels gated_levels{
+      per_metric_confidence(config.confidence, gated_count, width_share),
+      hybrid ? per_metric_confidence(config.confidence, gated_count, k_sequence_share) : 0};
+  const Levels plain_levels{per_metric_confidence(config.confidence, 1, width_share),
+                            hybrid ? per_metric_confidence(config.confidence, 1, k_sequence_share) : 0};
   if (gated_count > 1) {
     analysis.notes.push_back(fmt::format(
         "Bonferroni: {} gated metrics, each interval at {:.4g} % confidence (family-wise {:.4g} %)",
-        gated_count, 100 * gated_confidence, 100 * config.confidence));
+        gated_count, 100 * gated_levels.interval, 100 * config.confidence));
+  }
+  if (hybrid) {
+    analysis.notes.push_back(fmt::format(
+        "stopping: width rule at {:.4g} % and confidence sequence at {:.4g} % per gated metric, whichever "
+        "settles first (α split {:.0f} : {:.0f})",
+        100 * gated_levels.interval, 100 * gated_levels.sequence, 100 * (1 - k_sequence_share),
+        100 * k_sequence_share));
   }
 
   for (std::size_t m = 0; m < config.metrics.size(); ++m) {
-    MetricResult result;
-    result.spec = config.metrics[m];
-    const bool gated = result.spec.gating == Gating::gated;
-    result.confidence = gated ? gated_confidence : config.confidence;
+    const MetricSpec& spec = config.metrics[m];
+    const bool gated = spec.gating == Gating::gated;
     const auto& a = series.baseline[m];
     const auto& b = series.candidate[m];
-    if (finality == Finality::final) {  // for the report only; sorting every round would cost O(n log n) each
-      result.baseline_median = a.empty() ? 0.0 : stats::median(a);
-      result.candidate_median = b.empty() ? 0.0 : stats::median(b);
-    }
-    result.estimate.rounds = a.size();
-
-    if (!all_positive(a) || !all_positive(b)) {
+    MetricResult result;
+    if (all_positive(a) && all_positive(b)) {
+      result = analyze_metric(config, spec, gated ? gated_levels : plain_levels, a, b, enough_rounds);
+    } else {
       const auto where = first_non_positive(series, m);
       if (gated) {
         throw Error(
             fmt::format("metric \"{}\": {}; a ratio needs positive values (is the metric read correctly?)",
-                        result.spec.name, where),
+                        spec.name, where),
             ExitCode::benchmark_failed);
       }
       // Report-only metrics such as system time of a short program are often exactly zero;
       // they are shown without a ratio rather than stopping the gate.
+      result.spec = spec;
+      result.confidence = plain_levels.interval;
+      result.has_ratio = false;
       result.estimate.note = fmt::format("no ratio: {}", where);
-      result.verdict = finality == Finality::final ? Verdict::inconclusive : Verdict::pending;
-      analysis.metrics.push_back(std::move(result));
-      continue;
     }
-
-    stats::EstimatorOptions options;
-    options.confidence = result.confidence;
-    options.autocorrelation_limit = config.autocorrelation_limit;
-    options.min_batches = static_cast<std::size_t>(config.min_batches);
-    options.min_best_of = static_cast<std::size_t>(config.min_best_of);
-    options.stability_limit = config.stability_limit;
-    options.null_band = {std::log1p(-std::min(result.spec.tolerance, 0.999)),
-                         std::log1p(result.spec.tolerance)};
-    options.decision_sigma_level =
-        result.spec.estimator == Estimator::median ? k_median_decision_sigma_level : k_decision_sigma_level;
-    result.estimate = stats::estimate(result.spec.estimator, a, b, options);
-    if (config.stopping == Stopping::anytime) {
-      apply_confidence_sequence(config, result, a, b);
-    }
-
-    if (result.estimate.status == stats::EstimateStatus::ok) {
-      result.change = std::expm1(result.estimate.center);
-      result.ci = {std::expm1(result.estimate.ci.lo), std::expm1(result.estimate.ci.hi)};
-      // The width is judged on the ratio scale: upper bound / lower bound − 1 ≤ T. Near no
-      // change this equals the relative width; for a large change it stays reachable
-      // (a +300 % change known to ±1 % is decided, although its relative width is 8 %).
-      // The stopping check swaps the decision's σ allowance for the stopping one.
-      const double stopping_factor =
-          stats::sigma_upper_bound_factor(result.estimate.batches, k_stopping_sigma_level) /
-          result.estimate.sequential_allowance;
-      result.width_reached =
-          !result.estimate.provisional &&
-          std::expm1(result.estimate.ci.width() * stopping_factor) <= result.spec.threshold;
-      result.verdict = judge(result, enough_rounds);
-      if (config.stopping == Stopping::anytime && enough_rounds) {
-        pass_inside_band(result);
+    result.estimate.rounds = a.size();
+    if (finality == Finality::final) {  // for the report only; sorting every round would cost O(n log n) each
+      result.baseline_median = a.empty() ? 0.0 : stats::median(a);
+      result.candidate_median = b.empty() ? 0.0 : stats::median(b);
+      if (result.verdict == Verdict::pending) {
+        result.verdict = result.estimate.status == stats::EstimateStatus::unstable ? Verdict::unstable
+                                                                                   : Verdict::inconclusive;
       }
-    } else if (result.estimate.status == stats::EstimateStatus::unstable) {
-      result.change = std::expm1(result.estimate.center);
-      result.verdict = finality == Finality::final ? Verdict::unstable : Verdict::pending;
-    } else {
-      result.verdict = Verdict::pending;
-    }
-    if (finality == Finality::final && result.verdict == Verdict::pending) {
-      result.verdict = Verdict::inconclusive;
     }
     if (gated && !result.estimate.note.empty()) {
-      analysis.notes.push_back(fmt::format("{}: {}", result.spec.name, result.estimate.note));
+      analysis.notes.push_back(fmt::format("{}: {}", spec.name, result.estimate.note));
     }
     analysis.metrics.push_back(std::move(result));
   }
@@ -406,63 +439,19 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     apply_holm(config, analysis, enough_rounds, finality);
   }
 
-  // Overall: a regression in any gated metric fails; an undecided gated metric makes the
-  // whole gate undecided; otherwise it passes (improvement if any gated metric improved).
-  bool any_regression = false;
-  bool any_undecided = false;
-  bool any_improvement = false;
-  bool all_settled = enough_rounds;
+  std::vector<GatedMetric> gated;
   for (const auto& result : analysis.metrics) {
-    if (result.spec.gating != Gating::gated) {
-      continue;
+    if (result.spec.gating == Gating::gated) {
+      gated.push_back({result.verdict, result.estimate.status == stats::EstimateStatus::ok
+                                           ? result.settled_by
+                                           : SettledBy::none});
     }
-    any_regression |= result.verdict == Verdict::regression;
-    any_improvement |= result.verdict == Verdict::improvement;
-    any_undecided |= result.verdict == Verdict::pending || result.verdict == Verdict::inconclusive ||
-                     result.verdict == Verdict::unstable;
-    all_settled &= metric_settled(config, result);
   }
-  // A confidence sequence that excludes the band is valid whenever it is looked at: anytime
-  // mode fails the gate on the first clear regression (early fail).
-  const bool early_fail = config.stopping == Stopping::anytime && any_regression;
-  if (any_regression && (finality == Finality::final || all_settled || early_fail)) {
-    analysis.verdict = Verdict::regression;
-  } else if (any_undecided) {
-    analysis.verdict = finality == Finality::final ? Verdict::inconclusive : Verdict::pending;
-  } else if (finality == Finality::ongoing && !all_settled) {
-    analysis.verdict = Verdict::pending;
-  } else {
-    analysis.verdict = any_improvement ? Verdict::improvement : Verdict::no_change;
-  }
-  analysis.can_stop = all_settled || early_fail;
+  const OverallVerdict overall = overall_verdict(gated, enough_rounds, finality);
+  analysis.verdict = overall.verdict;
+  analysis.can_stop = overall.can_stop;
+  analysis.stop = overall.end;
   return analysis;
-}
-
-}  // namespace perfduel
-
-namespace perfduel {
-
-ExitCode exit_code_for(Verdict verdict, InconclusivePolicy policy) {
-  switch (verdict) {
-    case Verdict::regression:
-      return ExitCode::regression;
-    case Verdict::inconclusive:
-    case Verdict::unstable:
-    case Verdict::pending:
-      switch (policy) {
-        case InconclusivePolicy::skip:
-          return ExitCode::inconclusive;
-        case InconclusivePolicy::fail:
-          return ExitCode::regression;
-        case InconclusivePolicy::pass:
-          return ExitCode::pass;
-      }
-      return ExitCode::inconclusive;
-    case Verdict::no_change:
-    case Verdict::improvement:
-      return ExitCode::pass;
-  }
-  return ExitCode::pass;
 }
 
 }  // namespace perfduel

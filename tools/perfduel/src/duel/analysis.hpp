@@ -1,11 +1,13 @@
 #pragma once
 
+#include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "config/config.hpp"
-#include "exit_codes.hpp"
+#include "duel/verdict.hpp"
 #include "stats/estimate.hpp"
 
 namespace perfduel {
@@ -20,19 +22,6 @@ struct RunRecord {
   std::vector<double> values;  // one per Config::metrics entry, same order
 };
 
-enum class Verdict {
-  pending,       // still sampling
-  no_change,     // interval narrower than the threshold and within the tolerance band
-  improvement,   // interval entirely better than −tolerance
-  regression,    // interval entirely worse than +tolerance
-  inconclusive,  // budget spent before the interval was narrow enough
-  unstable,      // the estimator refused to judge (see the note)
-};
-
-// Whether sampling may continue (verdicts stay pending) or has ended (pending becomes
-// inconclusive).
-enum class Finality { ongoing, final };
-
 struct MetricResult {
   MetricSpec spec;
   double confidence = 0;       // per-metric level after the multiple-comparison correction
@@ -43,12 +32,21 @@ struct MetricResult {
   stats::Estimate estimate;  // log-ratio space, with batching details
   Verdict verdict = Verdict::pending;
   bool width_reached = false;  // ratio interval: hi / lo − 1 <= spec.threshold
+  // What the width rule compares with the threshold: the ratio interval's width with σ at its
+  // stopping bound (NaN while there is no interval). Shown live, so a user sees why it goes on.
+  double stopping_width = std::numeric_limits<double>::quiet_NaN();
+  // Hybrid stopping: the anytime-valid confidence sequence (relative, like `ci`) at its share
+  // of the error budget; empty before its burn-in or in the other modes.
+  std::optional<stats::Interval> sequence;
+  SettledBy settled_by = SettledBy::none;  // which rule settled this metric, if any
+  bool has_ratio = true;                   // false: values of zero, shown without a ratio
 };
 
 struct Analysis {
   std::vector<MetricResult> metrics;   // same order as Config::metrics
   Verdict verdict = Verdict::pending;  // overall, over the gated metrics
   bool can_stop = false;               // the stopping rule is satisfied
+  DuelEnd stop = DuelEnd::decided;     // why the duel may stop, when `can_stop`
   int measured_rounds = 0;             // complete rounds after warm-up
   int dropped_rounds = 0;              // measured rounds dropped as detected warm-up
   std::vector<std::string> notes;      // batching applied, correction used, ...
@@ -59,16 +57,5 @@ struct Analysis {
 // always give the same Analysis, so a saved report re-analyses to the same verdict.
 // Throws perfduel::Error when a value cannot be used (zero or negative where a log is taken).
 Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality finality);
-
-// Verdict name as used in reports: "no-change", "regression", ...
-std::string to_string(Verdict verdict);
-
-}  // namespace perfduel
-
-namespace perfduel {
-
-// The process exit code for an overall `verdict`: regression → 1; inconclusive or unstable
-// → as `policy` says (skip → 77); otherwise 0.
-ExitCode exit_code_for(Verdict verdict, InconclusivePolicy policy);
 
 }  // namespace perfduel

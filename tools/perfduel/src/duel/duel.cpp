@@ -54,17 +54,6 @@ bool candidate_first(Order order, int round, std::uint64_t seed) {
   return (x >> 63U) != 0;
 }
 
-ExitCode exit_code_for(const DuelOutcome& outcome, InconclusivePolicy policy) {
-  switch (outcome.end) {
-    case DuelEnd::interrupted:
-      return ExitCode::interrupted;
-    case DuelEnd::benchmark_failed:
-      return ExitCode::benchmark_failed;
-    default:
-      return exit_code_for(outcome.analysis.verdict, policy);
-  }
-}
-
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
                      const ProgressCallback& progress) {
   DuelOutcome outcome;
@@ -148,7 +137,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
         progress(analysis, elapsed());
       }
       if (analysis.can_stop) {
-        outcome.end = DuelEnd::decided;
+        outcome.end = analysis.stop;
         break;
       }
     } catch (const Error& e) {

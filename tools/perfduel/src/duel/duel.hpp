@@ -11,15 +11,6 @@
 
 namespace perfduel {
 
-// Why the duel ended.
-enum class DuelEnd {
-  decided,           // the stopping rule was met
-  round_budget,      // max_rounds reached
-  time_budget,       // max_seconds reached (or the next round would exceed it)
-  benchmark_failed,  // a run failed or lacked a metric; see DuelOutcome::failure
-  interrupted,       // SIGINT/SIGTERM
-};
-
 struct DuelOutcome {
   std::vector<RunRecord> runs;  // every finished run, in order, warm-up included
   Analysis analysis;            // final analysis of `runs`
@@ -39,10 +30,6 @@ using ProgressCallback = std::function<void(const Analysis&, double elapsed_seco
 // `config` must have baseline and candidate commands; `seed` fixes the order.
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
                      const ProgressCallback& progress);
-
-// The exit code of a finished duel: interrupted → 130, a failed run → 3, otherwise by the
-// overall verdict and `policy` (see exit_code_for(Verdict, InconclusivePolicy)).
-ExitCode exit_code_for(const DuelOutcome& outcome, InconclusivePolicy policy);
 
 // The order of the two runs in measured round `round`: true when the candidate goes first.
 // Random order is a seeded coin per round (`seed`); ABBA alternates AB, BA, AB, ...

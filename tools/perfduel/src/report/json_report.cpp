@@ -37,6 +37,14 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
   json["threshold"] = spec.threshold;
   json["tolerance"] = spec.tolerance;
   json["verdict"] = to_string(result.verdict);
+  json["settled_by"] = result.settled_by == SettledBy::width      ? nlohmann::ordered_json("width")
+                       : result.settled_by == SettledBy::sequence ? nlohmann::ordered_json("sequence")
+                                                                  : nlohmann::ordered_json(nullptr);
+  json["stopping_width"] =
+      std::isfinite(result.stopping_width) ? nlohmann::ordered_json(result.stopping_width) : nullptr;
+  json["sequence"] = result.sequence
+                         ? nlohmann::ordered_json::array({result.sequence->lo, result.sequence->hi})
+                         : nlohmann::ordered_json(nullptr);
   json["rounds"] = result.estimate.rounds;
   const auto& estimate = result.estimate;
   json["estimator"] = {
@@ -50,40 +58,8 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
 
 }  // namespace
 
-namespace {
-constexpr std::pair<DuelEnd, const char*> k_end_names[] = {{DuelEnd::decided, "decided"},
-                                                           {DuelEnd::round_budget, "round-budget"},
-                                                           {DuelEnd::time_budget, "time-budget"},
-                                                           {DuelEnd::benchmark_failed, "benchmark-failed"},
-                                                           {DuelEnd::interrupted, "interrupted"}};
-}  // namespace
-
-std::string to_string(DuelEnd end) {
-  for (const auto& [value, name] : k_end_names) {
-    if (value == end) {
-      return name;
-    }
-  }
-  return "decided";
-}
-
-DuelEnd duel_end_from_string(const std::string& text) {
-  for (const auto& [value, name] : k_end_names) {
-    if (text == name) {
-      return value;
-    }
-  }
-  return DuelEnd::decided;
-}
-
 std::string overall_verdict(const DuelOutcome& outcome) {
-  if (outcome.end == DuelEnd::benchmark_failed) {
-    return "error";
-  }
-  if (outcome.end == DuelEnd::interrupted) {
-    return "interrupted";
-  }
-  return to_string(outcome.analysis.verdict);
+  return verdict_word(outcome.end, outcome.analysis.verdict);
 }
 
 nlohmann::ordered_json report_to_json(const RunSummary& summary) {
@@ -177,7 +153,13 @@ SavedReport load_report(const std::filesystem::path& path) {
   // The config section uses the YAML file's keys, and JSON is YAML, so the one parser reads both.
   report.config = parse_config(json["config"].dump(), path.string() + " (config)");
   report.verdict = json.value("verdict", "");
-  report.end = duel_end_from_string(json.value("end", "decided"));
+  const std::string end = json.value("end", "decided");
+  const auto known_end = duel_end_from_string(end);
+  if (!known_end) {
+    throw Error(fmt::format("{}: unknown \"end\" value \"{}\" (is the report from a newer perfduel?)",
+                            path.string(), end));
+  }
+  report.end = *known_end;
   report.failure = json.value("error", "");
   report.elapsed_seconds = json.value("elapsed_seconds", 0.0);
   report.seed = json.value("seed", std::uint64_t{0});

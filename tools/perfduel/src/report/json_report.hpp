@@ -46,10 +46,6 @@ struct SavedReport {
   Environment environment;  // of the machine the runs were made on
 };
 
-// The report word for `end` ("decided", "round-budget", ...) and back.
-std::string to_string(DuelEnd end);
-DuelEnd duel_end_from_string(const std::string& text);
-
 // Reads a JSON report written by `compare --json`. Throws perfduel::Error naming `path`.
 SavedReport load_report(const std::filesystem::path& path);
 

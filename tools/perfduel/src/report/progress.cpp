@@ -11,20 +11,42 @@ ProgressStyle detect_progress_style(std::FILE* stream) {
   return ::isatty(::fileno(stream)) != 0 ? ProgressStyle::live : ProgressStyle::log;
 }
 
+namespace {
+
+// One gated metric as its stopping rules see it: the change, then what the width rule tests
+// (the interval's width, with σ at its stopping bound, against the threshold) and, under hybrid
+// stopping, the confidence sequence against the tolerance band. A settled metric says how.
+std::string metric_progress(const MetricResult& result) {
+  const auto& spec = result.spec;
+  if (result.estimate.status != stats::EstimateStatus::ok) {
+    return fmt::format("{} …", spec.name);
+  }
+  std::string text = fmt::format("{} {}", spec.name, util::format_percent(result.change));
+  if (result.settled_by != SettledBy::none) {
+    return text + fmt::format(" {} ({})", to_string(result.verdict), to_string(result.settled_by));
+  }
+  text += result.estimate.provisional
+              ? " width: waits for batching"
+              : fmt::format(" width {}/{}", util::format_percent(result.stopping_width).substr(1),
+                            util::format_percent(spec.threshold).substr(1));
+  if (result.sequence) {
+    const std::string band =
+        spec.tolerance > 0 ? fmt::format("±{}", util::format_percent(spec.tolerance).substr(1)) : "0";
+    text += fmt::format(", sequence [{}, {}] vs {}", util::format_percent(result.sequence->lo),
+                        util::format_percent(result.sequence->hi), band);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string format_progress(const Analysis& analysis, double elapsed_seconds) {
   std::string line =
       fmt::format("round {:>4}  {:>9}", analysis.measured_rounds, util::format_seconds(elapsed_seconds));
   for (const auto& result : analysis.metrics) {
-    if (result.spec.gating != Gating::gated) {
-      continue;
+    if (result.spec.gating == Gating::gated) {
+      line += "  " + metric_progress(result);
     }
-    if (result.estimate.status != stats::EstimateStatus::ok) {
-      line += fmt::format("  {} …", result.spec.name);
-      continue;
-    }
-    line += fmt::format("  {} {} ±{} (target ±{})", result.spec.name, util::format_percent(result.change),
-                        util::format_percent(result.ci.width() / 2).substr(1),
-                        util::format_percent(result.spec.threshold / 2).substr(1));
   }
   return line;
 }

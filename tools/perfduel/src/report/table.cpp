@@ -27,9 +27,27 @@ std::string interval_text(const MetricResult& result) {
 
 std::string verdict_text(const MetricResult& result) {
   // A metric without a ratio (zero values) has no verdict to speak of.
-  auto text = result.estimate.note.starts_with("no ratio") ? std::string("n/a") : to_string(result.verdict);
+  auto text = result.has_ratio ? to_string(result.verdict) : std::string("n/a");
   if (result.spec.gating == Gating::report_only) {
     text += " (info)";
+  }
+  return text;
+}
+
+// Which rule settled each gated metric, e.g. "wall_time by its confidence sequence, cpu_time
+// by the width rule"; with `regressions_only`, only the settled regressions.
+std::string settled_list(const Analysis& analysis, bool regressions_only) {
+  std::string text;
+  for (const auto& result : analysis.metrics) {
+    if (result.spec.gating != Gating::gated || result.settled_by == SettledBy::none ||
+        (regressions_only && result.verdict != Verdict::regression)) {
+      continue;
+    }
+    text += fmt::format("{}{} {}by {}", text.empty() ? "" : ", ", result.spec.name,
+                        regressions_only ? "regressed, settled " : "",
+                        result.settled_by == SettledBy::width
+                            ? "the width rule (interval narrower than its threshold)"
+                            : "its confidence sequence");
   }
   return text;
 }
@@ -51,7 +69,10 @@ std::string headline(const RunSummary& summary) {
   std::string reason;
   switch (outcome.end) {
     case DuelEnd::decided:
-      reason = "every gated interval reached its threshold";
+      reason = "every gated metric settled: " + settled_list(outcome.analysis, false);
+      break;
+    case DuelEnd::regression_found:
+      reason = settled_list(outcome.analysis, true) + "; the other metrics cannot change the verdict";
       break;
     case DuelEnd::round_budget:
       reason = "the round budget (max_rounds) ran out";

@@ -1,0 +1,173 @@
+#include "duel/verdict.hpp"
+
+#include <array>
+#include <utility>
+
+namespace perfduel {
+
+namespace {
+
+constexpr std::array<std::pair<Verdict, const char*>, 6> k_verdict_names{
+    {{Verdict::pending, "pending"},
+     {Verdict::no_change, "no-change"},
+     {Verdict::improvement, "improvement"},
+     {Verdict::regression, "regression"},
+     {Verdict::inconclusive, "inconclusive"},
+     {Verdict::unstable, "unstable"}}};
+
+constexpr std::array<std::pair<DuelEnd, const char*>, 6> k_end_names{
+    {{DuelEnd::decided, "decided"},
+     {DuelEnd::regression_found, "regression-found"},
+     {DuelEnd::round_budget, "round-budget"},
+     {DuelEnd::time_budget, "time-budget"},
+     {DuelEnd::benchmark_failed, "benchmark-failed"},
+     {DuelEnd::interrupted, "interrupted"}}};
+
+template <typename Enum, std::size_t N>
+std::string name_of(const std::array<std::pair<Enum, const char*>, N>& names, Enum value) {
+  for (const auto& [candidate, name] : names) {
+    if (candidate == value) {
+      return name;
+    }
+  }
+  return "";
+}
+
+bool is_worse(Direction direction, bool above) {
+  return direction == Direction::lower_is_better ? above : !above;
+}
+
+}  // namespace
+
+std::string to_string(Verdict verdict) {
+  return name_of(k_verdict_names, verdict);
+}
+
+std::string to_string(SettledBy settled_by) {
+  switch (settled_by) {
+    case SettledBy::none:
+      return "";
+    case SettledBy::width:
+      return "width rule";
+    case SettledBy::sequence:
+      return "confidence sequence";
+  }
+  return "";
+}
+
+std::string to_string(DuelEnd end) {
+  return name_of(k_end_names, end);
+}
+
+std::optional<DuelEnd> duel_end_from_string(std::string_view text) {
+  for (const auto& [value, name] : k_end_names) {
+    if (text == name) {
+      return value;
+    }
+  }
+  return std::nullopt;
+}
+
+Verdict verdict_outside_band(const stats::Interval& ci, const MetricSpec& spec) {
+  const double tau = spec.tolerance;
+  const bool above = ci.lo > tau;
+  const bool below = ci.hi < -tau;
+  if (!above && !below) {
+    return Verdict::pending;
+  }
+  return is_worse(spec.direction, above) ? Verdict::regression : Verdict::improvement;
+}
+
+Verdict judge_width(const stats::Interval& ci, const MetricSpec& spec, bool width_reached,
+                    bool enough_rounds) {
+  const Verdict outside = verdict_outside_band(ci, spec);
+  if (outside != Verdict::pending) {
+    return outside;
+  }
+  return width_reached && enough_rounds ? Verdict::no_change : Verdict::pending;
+}
+
+Verdict judge_sequence(const stats::Interval& sequence, const MetricSpec& spec) {
+  const Verdict outside = verdict_outside_band(sequence, spec);
+  if (outside != Verdict::pending) {
+    return outside;
+  }
+  const double tau = spec.tolerance;
+  return tau > 0 && sequence.lo >= -tau && sequence.hi <= tau ? Verdict::no_change : Verdict::pending;
+}
+
+OverallVerdict overall_verdict(std::span<const GatedMetric> gated, bool enough_rounds, Finality finality) {
+  bool any_regression = false;
+  bool settled_regression = false;
+  bool any_improvement = false;
+  bool any_undecided = false;
+  bool all_settled = enough_rounds;
+  for (const auto& metric : gated) {
+    const bool settled = metric.settled_by != SettledBy::none;
+    any_regression |= metric.verdict == Verdict::regression;
+    settled_regression |= metric.verdict == Verdict::regression && settled;
+    any_improvement |= metric.verdict == Verdict::improvement;
+    any_undecided |= metric.verdict == Verdict::pending || metric.verdict == Verdict::inconclusive ||
+                     metric.verdict == Verdict::unstable;
+    all_settled &= settled;
+  }
+  OverallVerdict overall;
+  overall.can_stop = all_settled || settled_regression;
+  overall.end = all_settled ? DuelEnd::decided : DuelEnd::regression_found;
+  if (any_regression && (finality == Finality::final || overall.can_stop)) {
+    overall.verdict = Verdict::regression;
+  } else if (any_undecided) {
+    overall.verdict = finality == Finality::final ? Verdict::inconclusive : Verdict::pending;
+  } else if (finality == Finality::ongoing && !all_settled) {
+    overall.verdict = Verdict::pending;
+  } else {
+    overall.verdict = any_improvement ? Verdict::improvement : Verdict::no_change;
+  }
+  return overall;
+}
+
+std::string verdict_word(DuelEnd end, Verdict verdict) {
+  if (end == DuelEnd::benchmark_failed) {
+    return "error";
+  }
+  if (end == DuelEnd::interrupted) {
+    return "interrupted";
+  }
+  return to_string(verdict);
+}
+
+ExitCode exit_code_for(Verdict verdict, InconclusivePolicy policy) {
+  switch (verdict) {
+    case Verdict::regression:
+      return ExitCode::regression;
+    case Verdict::inconclusive:
+    case Verdict::unstable:
+    case Verdict::pending:
+      switch (policy) {
+        case InconclusivePolicy::skip:
+          return ExitCode::inconclusive;
+        case InconclusivePolicy::fail:
+          return ExitCode::regression;
+        case InconclusivePolicy::pass:
+          return ExitCode::pass;
+      }
+      return ExitCode::inconclusive;
+    case Verdict::no_change:
+    case Verdict::improvement:
+      return ExitCode::pass;
+  }
+  return ExitCode::pass;
+}
+
+ExitCode exit_code_for(DuelEnd end, Verdict verdict, InconclusivePolicy policy) {
+  switch (end) {
+    case DuelEnd::interrupted:
+      return ExitCode::interrupted;
+    case DuelEnd::benchmark_failed:
+      return ExitCode::benchmark_failed;
+    default:
+      return exit_code_for(verdict, policy);
+  }
+}
+
+}  // namespace perfduel

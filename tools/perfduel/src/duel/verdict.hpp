@@ -1,0 +1,106 @@
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "config/config.hpp"
+#include "exit_codes.hpp"
+#include "stats/paired.hpp"
+
+// Where a duel's outcome is decided: the verdict of one metric from its interval, the
+// verdict of the whole gate, why the duel ended, and the process exit code. The statistics
+// that produce the intervals live in stats/; duel/analysis.cpp feeds them in here.
+namespace perfduel {
+
+enum class Verdict {
+  pending,       // still sampling
+  no_change,     // settled (interval narrow enough, or inside the tolerance band) without leaving the band
+  improvement,   // interval entirely better than −tolerance
+  regression,    // interval entirely worse than +tolerance
+  inconclusive,  // budget spent before the metric settled
+  unstable,      // the estimator refused to judge (see the note)
+};
+
+// Verdict name as used in reports: "no-change", "regression", ...
+std::string to_string(Verdict verdict);
+
+// Whether sampling may continue (verdicts stay pending) or has ended (pending becomes
+// inconclusive).
+enum class Finality { ongoing, final };
+
+// The stopping rule that settled a metric.
+enum class SettledBy {
+  none,      // not settled (yet)
+  width,     // its interval became narrower than the threshold (cbdr's width rule)
+  sequence,  // its anytime-valid confidence sequence left the tolerance band, or lies inside it
+};
+
+// "width rule", "confidence sequence", or "" for none.
+std::string to_string(SettledBy settled_by);
+
+// The verdict an interval gives on its own: regression or improvement when `ci` (relative
+// change, exp(log-ratio) − 1) lies entirely outside the tolerance band [−τ, +τ] of `spec`,
+// on the side its direction calls worse or better; pending otherwise.
+Verdict verdict_outside_band(const stats::Interval& ci, const MetricSpec& spec);
+
+// The width rule's verdict: outside the band as above; otherwise no change once the width
+// rule is met (`width_reached`) after the minimum rounds (`enough_rounds`), else pending.
+// A narrow interval that straddles a band edge is no change: the change is known to within
+// the threshold and not shown to exceed the tolerance.
+Verdict judge_width(const stats::Interval& ci, const MetricSpec& spec, bool width_reached,
+                    bool enough_rounds);
+
+// A confidence sequence's verdict: outside the band as above; no change when `sequence`
+// lies inside the band (possible only with a tolerance > 0); pending otherwise.
+Verdict judge_sequence(const stats::Interval& sequence, const MetricSpec& spec);
+
+// Why the duel ended.
+enum class DuelEnd {
+  decided,           // every gated metric settled
+  regression_found,  // a gated metric settled as a regression; the others cannot change the verdict
+  round_budget,      // max_rounds reached
+  time_budget,       // max_seconds reached (or the next round would exceed it)
+  benchmark_failed,  // a run failed or lacked a metric; see DuelOutcome::failure
+  interrupted,       // SIGINT/SIGTERM
+};
+
+// The report word for `end` ("decided", "round-budget", ...) and back; nullopt for a word
+// that names no end.
+std::string to_string(DuelEnd end);
+std::optional<DuelEnd> duel_end_from_string(std::string_view text);
+
+// What the gated metrics say together, after each has its verdict and settling rule.
+struct GatedMetric {
+  Verdict verdict = Verdict::pending;
+  SettledBy settled_by = SettledBy::none;
+};
+
+struct OverallVerdict {
+  Verdict verdict = Verdict::pending;
+  bool can_stop = false;
+  DuelEnd end = DuelEnd::decided;  // why the duel may stop (meaningful when `can_stop`)
+};
+
+// Combines the gated metrics: the duel may stop when every one is settled (after the minimum
+// rounds, `enough_rounds`), or at once when one is a settled regression — the gate fails
+// whatever the others would say. Overall: a regression in any gated metric fails (at the
+// stop, or at the end of the budget); an undecided one leaves the gate undecided; otherwise
+// it passes, as an improvement if any gated metric improved. With `finality` final, pending
+// becomes inconclusive.
+OverallVerdict overall_verdict(std::span<const GatedMetric> gated, bool enough_rounds, Finality finality);
+
+// The overall verdict word of a finished duel: the verdict's name, or "error" /
+// "interrupted" when the duel did not run to its end.
+std::string verdict_word(DuelEnd end, Verdict verdict);
+
+// The process exit code for an overall `verdict`: regression → 1; inconclusive or unstable
+// → as `policy` says (skip → 77); otherwise 0.
+ExitCode exit_code_for(Verdict verdict, InconclusivePolicy policy);
+
+// The exit code of a finished duel: interrupted → 130, a failed run → 3, otherwise by the
+// overall verdict and `policy`.
+ExitCode exit_code_for(DuelEnd end, Verdict verdict, InconclusivePolicy policy);
+
+}  // namespace perfduel
