@@ -58,6 +58,23 @@ case "$1" in
     expect_out 'verdict: (NO-CHANGE|INCONCLUSIVE)'
     case "$(json .verdict)" in no-change|inconclusive) ;; *) fail "report verdict $(json .verdict)" ;; esac
     ;;
+  identical_programs_must_pass)
+    # A/A with a generous budget and a 5 % tolerance must end in a pass: a driver that could
+    # only ever end inconclusive (77) fails here. The confidence sequence settles no-change
+    # once it lies inside ±5 %, the width rule once the interval is narrower than 10 %.
+    cat >gate.yaml <<YAML
+min_rounds: 10
+max_rounds: 5000
+max_seconds: 90
+warmup: 1
+metrics:
+  wall_time: {threshold: 10%, tolerance: 5%}
+YAML
+    run 0 compare --config gate.yaml --seed 11 --json report.json -b "$fb --work 2" -n "$fb --work 2"
+    expect_out 'verdict: NO-CHANGE'
+    [ "$(json .end)" = "decided" ] || fail "end $(json .end)"
+    case "$(json '.metrics[0].settled_by')" in width|sequence) ;; *) fail "settled_by $(json '.metrics[0].settled_by')" ;; esac
+    ;;
   double_work_is_a_regression)
     quick_config
     run 1 compare --config gate.yaml --seed 2 --json report.json -b "$fb --work 4" -n "$fb --work 8"

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <numbers>
 #include <random>
@@ -150,12 +151,14 @@ class Machine {
   double m_side[2] = {0, 0};
 };
 
-enum class Method { gate_mean, gate_median, gate_min, gate_anytime, welch_random, a_then_b };
+enum class Method { gate_hybrid, gate_mean, gate_median, gate_min, gate_anytime, welch_random, a_then_b };
 
 std::string method_key(Method method) {
   switch (method) {
-    case Method::gate_mean:
+    case Method::gate_hybrid:
       return "default";
+    case Method::gate_mean:
+      return "width";
     case Method::gate_median:
       return "median";
     case Method::gate_min:
@@ -172,8 +175,10 @@ std::string method_key(Method method) {
 
 std::string method_name(Method method) {
   switch (method) {
+    case Method::gate_hybrid:
+      return "perfduel default (mean, hybrid stopping)";
     case Method::gate_mean:
-      return "perfduel default (mean, width rule)";
+      return "perfduel width rule only (mean)";
     case Method::gate_median:
       return "perfduel median";
     case Method::gate_min:
@@ -345,8 +350,10 @@ struct Tally {
   long with_ci = 0;
   long covered = 0;
   double rounds = 0;
+  std::vector<int> all_rounds;  // per gate, for percentiles
 
   void add(const GateResult& r) {
+    all_rounds.push_back(r.rounds);
     ++gates;
     regressions += r.verdict == Verdict::regression ? 1 : 0;
     improvements += r.verdict == Verdict::improvement ? 1 : 0;
@@ -366,6 +373,7 @@ struct Tally {
     with_ci += o.with_ci;
     covered += o.covered;
     rounds += o.rounds;
+    all_rounds.insert(all_rounds.end(), o.all_rounds.begin(), o.all_rounds.end());
   }
   double rate(long count) const {
     return gates ? static_cast<double>(count) / static_cast<double>(gates) : 0;
@@ -375,6 +383,13 @@ struct Tally {
     return with_ci ? static_cast<double>(covered) / static_cast<double>(with_ci) : 0;
   }
   double mean_rounds() const { return gates ? rounds / static_cast<double>(gates) : 0; }
+  double rounds_quantile(double q) const {
+    if (all_rounds.empty()) {
+      return 0;
+    }
+    std::vector<double> values(all_rounds.begin(), all_rounds.end());
+    return stats::quantile(values, q);
+  }
 };
 
 int g_threads = 2;
@@ -412,6 +427,16 @@ std::uint64_t gate_seed(std::size_t model, int delta_index, long gate) {
   return z ^ (z >> 31);
 }
 
+// Lower bound of the Wilson score interval for `count` successes in `n` trials at normal
+// quantile `z`: the binomial rate is at least this, with the interval's confidence.
+double wilson_lower_bound(long count, long n, double z) {
+  const double p = static_cast<double>(count) / static_cast<double>(n);
+  const double nn = static_cast<double>(n);
+  const double center = p + z * z / (2 * nn);
+  const double spread = z * std::sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn));
+  return (center - spread) / (1 + z * z / nn);
+}
+
 std::string pct(double x) {
   return fmt::format("{:.2f} %", 100 * x);
 }
@@ -440,18 +465,62 @@ std::ofstream g_trace;
 struct ModelSummary {
   std::string name;
   double default_false_alarm = 0;
+  long default_false_alarms = 0;  // count, for the binomial bound of the exit status
+  long aa_gates = 0;
   double default_rounds_aa = 0;
   double welch_rounds_aa = 0;
-  double default_rounds_5t = 0;
+  double width_rounds_5t = 0;
   double anytime_rounds_5t = 0;
+  // Mean rounds of the default against the better of width-only and anytime, worst δ.
+  double worst_rounds_ratio = 0;
+  std::string worst_rounds_delta;
 };
+
+const char* const k_delta_names[] = {"0", "T/2", "T", "2T", "5T", "20T"};
+
+// Mean and 95th-percentile rounds to a verdict of the three stopping rules at each δ.
+void print_rounds_table(const std::map<Method, std::vector<Tally>>& tallies, ModelSummary& summary) {
+  const Method rules[] = {Method::gate_hybrid, Method::gate_mean, Method::gate_anytime};
+  if (std::none_of(std::begin(rules), std::end(rules), [&](Method rule) { return tallies.contains(rule); })) {
+    return;
+  }
+  fmt::print(
+      "\nRounds to a verdict (mean / 95th percentile) by stopping rule:\n\n| stopping rule | δ = 0 | T | 2T "
+      "| 5T "
+      "| 20T |\n|---|---|---|---|---|---|\n");
+  const std::size_t shown[] = {0, 2, 3, 4, 5};
+  for (const Method rule : rules) {
+    if (!tallies.contains(rule)) {
+      continue;
+    }
+    std::string row = "| " + method_name(rule) + " |";
+    for (const std::size_t di : shown) {
+      const Tally& t = tallies.at(rule)[di];
+      row += fmt::format(" {:.1f} / {:.0f} |", t.mean_rounds(), t.rounds_quantile(0.95));
+    }
+    fmt::print("{}\n", row);
+  }
+  if (std::any_of(std::begin(rules), std::end(rules), [&](Method rule) { return !tallies.contains(rule); })) {
+    return;  // the comparison needs all three
+  }
+  for (const std::size_t di : shown) {
+    const double best = std::min(tallies.at(Method::gate_mean)[di].mean_rounds(),
+                                 tallies.at(Method::gate_anytime)[di].mean_rounds());
+    const double ratio = tallies.at(Method::gate_hybrid)[di].mean_rounds() / best;
+    if (ratio > summary.worst_rounds_ratio) {
+      summary.worst_rounds_ratio = ratio;
+      summary.worst_rounds_delta = k_delta_names[di];
+    }
+  }
+}
 
 ModelSummary validate_model(std::size_t index, const Options& options) {
   const NoiseModel& model = k_models[index];
   const double t = model.threshold;
-  const std::vector<double> deltas{0.0, t / 2, t, 2 * t, 5 * t};
-  const std::vector<Method> methods{Method::gate_mean,    Method::gate_median,  Method::gate_min,
-                                    Method::gate_anytime, Method::welch_random, Method::a_then_b};
+  const std::vector<double> deltas{0.0, t / 2, t, 2 * t, 5 * t, 20 * t};
+  const std::vector<Method> methods{Method::gate_hybrid, Method::gate_mean,    Method::gate_median,
+                                    Method::gate_min,    Method::gate_anytime, Method::welch_random,
+                                    Method::a_then_b};
   fmt::print("\n### Model `{}`: {} (T = {:.0f} %)\n\n", model.name, model.description, 100 * t);
   fmt::print(
       "| method | A/A false alarm (reg + imp) | A/A regression | A/A CI coverage | A/A undecided | "
@@ -460,9 +529,10 @@ ModelSummary validate_model(std::size_t index, const Options& options) {
   ModelSummary summary;
   summary.name = model.name;
   int fixed_n = 0;
+  std::map<Method, std::vector<Tally>> by_method;
   for (const Method method : methods) {
     if (!selected(options.methods, method_key(method)) &&
-        !(method == Method::gate_mean && selected(options.methods, "a-then-b"))) {
+        !(method == Method::gate_hybrid && selected(options.methods, "a-then-b"))) {
       continue;  // A-then-B takes its N from the default mode's rounds
     }
     std::vector<Tally> tallies;
@@ -472,6 +542,7 @@ ModelSummary validate_model(std::size_t index, const Options& options) {
       const int delta_index = static_cast<int>(di);
       std::function<GateResult(long)> gate;
       switch (method) {
+        case Method::gate_hybrid:
         case Method::gate_mean:
         case Method::gate_median:
         case Method::gate_min:
@@ -479,9 +550,11 @@ ModelSummary validate_model(std::size_t index, const Options& options) {
           const Estimator estimator = method == Method::gate_median ? Estimator::median
                                       : method == Method::gate_min  ? Estimator::min
                                                                     : Estimator::mean;
-          const Stopping stopping = method == Method::gate_anytime ? Stopping::anytime : Stopping::width;
+          const Stopping stopping = method == Method::gate_anytime  ? Stopping::anytime
+                                    : method == Method::gate_hybrid ? Stopping::hybrid
+                                                                    : Stopping::width;
           const Config config = gate_config(model, estimator, stopping, 1, Correction::bonferroni);
-          const bool trace = g_trace.is_open() && method == Method::gate_mean && di == 0;
+          const bool trace = g_trace.is_open() && method == Method::gate_hybrid && di == 0;
           gate = [=, &model](long i) {
             const GateResult r = simulate_gate(config, model, delta, gate_seed(index, delta_index, i));
             if (trace) {
@@ -507,11 +580,15 @@ ModelSummary validate_model(std::size_t index, const Options& options) {
       tallies.push_back(run_gates(count, gate));
     }
     const Tally& aa = tallies[0];
-    if (method == Method::gate_mean) {
+    if (method == Method::gate_hybrid) {
       fixed_n = std::max(k_min_rounds, static_cast<int>(std::lround(aa.mean_rounds())));
       summary.default_false_alarm = aa.false_alarm();
+      summary.default_false_alarms = aa.regressions + aa.improvements;
+      summary.aa_gates = aa.gates;
       summary.default_rounds_aa = aa.mean_rounds();
-      summary.default_rounds_5t = tallies[4].mean_rounds();
+    }
+    if (method == Method::gate_mean) {
+      summary.width_rounds_5t = tallies[4].mean_rounds();
     }
     if (method == Method::gate_anytime) {
       summary.anytime_rounds_5t = tallies[4].mean_rounds();
@@ -528,19 +605,29 @@ ModelSummary validate_model(std::size_t index, const Options& options) {
                pct(tallies[2].rate(tallies[2].regressions)), pct(tallies[3].rate(tallies[3].regressions)),
                pct(tallies[4].rate(tallies[4].regressions)), aa.mean_rounds(), tallies[4].mean_rounds());
     std::fflush(stdout);
+    by_method.emplace(method, std::move(tallies));
   }
+  print_rounds_table(by_method, summary);
   return summary;
 }
 
 // Family-wise false alarms with four gated metrics on identical programs.
-std::vector<double> validate_family(const Options& options) {
+struct FamilyRate {
+  std::string rule;
+  long alarms = 0;
+  long gates = 0;
+};
+
+std::vector<FamilyRate> validate_family(const Options& options) {
   const NoiseModel& model = k_models[0];
   fmt::print(
       "\n### Family-wise false alarm, 4 gated metrics (A/A, metric 0 `iid`, others independent iid σ = 0.03, "
       "T = 2 %)\n\n| decision rule | any metric decided (family-wise false alarm) | mean rounds "
       "|\n|---|---|---|\n");
-  std::vector<double> rates;
+  std::vector<FamilyRate> rates;
   const std::pair<std::string, Config> rules[] = {
+      {"Bonferroni, hybrid (default)",
+       gate_config(model, Estimator::mean, Stopping::hybrid, 4, Correction::bonferroni)},
       {"Bonferroni, width rule",
        gate_config(model, Estimator::mean, Stopping::width, 4, Correction::bonferroni)},
       {"Holm, width rule", gate_config(model, Estimator::mean, Stopping::width, 4, Correction::holm)},
@@ -550,7 +637,7 @@ std::vector<double> validate_family(const Options& options) {
   for (const auto& [name, config] : rules) {
     const Tally tally = run_gates(
         options.gates, [&](long i) { return simulate_gate(config, model, 0.0, gate_seed(100, 0, i)); });
-    rates.push_back(tally.false_alarm());
+    rates.push_back({name, tally.regressions + tally.improvements, tally.gates});
     fmt::print("| {} | {} | {:.1f} |\n", name, pct(tally.false_alarm()), tally.mean_rounds());
     std::fflush(stdout);
   }
@@ -840,7 +927,7 @@ int main(int argc, char** argv) {
           << "usage: perfduel_validate [--gates N] [--detection-gates N] [--models a,b,...] [--threads N]\n"
              "                         [--real PERFDUEL DRIFT_PROGRAM] [--real-rounds N] [--real-seconds S]\n"
              "                         [--real-repeats R]\n"
-             "                         [--methods default,median,min,anytime,cbdr,a-then-b]\n"
+             "                         [--methods default,width,median,min,anytime,cbdr,a-then-b]\n"
              "                         [--sections models,family,drift] [--trace FILE.csv]\n";
       return 2;
     }
@@ -863,7 +950,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::vector<double> family;
+  std::vector<FamilyRate> family;
   if (selected(options.sections, "family")) {
     family = validate_family(options);
   }
@@ -875,18 +962,33 @@ int main(int argc, char** argv) {
   }
 
   fmt::print("\n## Targets\n\n| target | figure | met |\n|---|---|---|\n");
-  if (!summaries.empty()) {
-    const auto worst = std::max_element(summaries.begin(), summaries.end(), [](const auto& x, const auto& y) {
-      return x.default_false_alarm < y.default_false_alarm;
-    });
-    fmt::print("| false alarm ≤ 5.5 % for every model (default) | worst {} ({}) | {} |\n",
-               pct(worst->default_false_alarm), worst->name,
-               worst->default_false_alarm <= 0.055 ? "yes" : "NO");
+  // The exit status: a false-alarm target counts as missed only when the run can tell, i.e.
+  // when the lower 99 % bound of the rate is above the target (a smoke run of 100 gates fails
+  // on a broken decision rule, not on binomial noise). The other targets are reported only.
+  bool missed = false;
+  const auto check_rate = [&](long count, long gates, double target) {
+    const bool clearly = gates > 0 && wilson_lower_bound(count, gates, 2.576) > target;
+    missed |= clearly;
+    const double rate = gates ? static_cast<double>(count) / static_cast<double>(gates) : 0;
+    return rate <= target ? "yes" : clearly ? "NO" : "NO (within binomial noise)";
+  };
+  for (const auto& s : summaries) {
+    fmt::print("| false alarm ≤ 5.5 % (default), `{}` | {} | {} |\n", s.name, pct(s.default_false_alarm),
+               check_rate(s.default_false_alarms, s.aa_gates, 0.055));
   }
-  if (!family.empty()) {
-    fmt::print("| family-wise ≤ 5.5 % with 4 gated metrics | Bonferroni {}, Holm {}, anytime {} | {} |\n",
-               pct(family[0]), pct(family[1]), pct(family[2]),
-               *std::max_element(family.begin(), family.end()) <= 0.055 ? "yes" : "NO");
+  for (const auto& f : family) {
+    fmt::print("| family-wise ≤ 5.5 % with 4 gated metrics, {} | {} | {} |\n", f.rule,
+               pct(static_cast<double>(f.alarms) / static_cast<double>(std::max(f.gates, 1L))),
+               check_rate(f.alarms, f.gates, 0.055));
+  }
+  for (const auto& s : summaries) {
+    if (!s.worst_rounds_delta.empty()) {
+      fmt::print(
+          "| default's mean rounds ≤ 1.1× the better of width-only and anytime at every δ (`{}`) | worst "
+          "{:.2f}× "
+          "(δ = {}) | {} |\n",
+          s.name, s.worst_rounds_ratio, s.worst_rounds_delta, s.worst_rounds_ratio <= 1.1 ? "yes" : "NO");
+    }
   }
   for (const auto& row : accuracy) {
     if (row.sequential >= 0.2) {
@@ -904,13 +1006,12 @@ int main(int argc, char** argv) {
         row.lambda, row.variance_ratio, row.paired, row.welch_allowance, ratio, ratio <= 0.5 ? "yes" : "NO");
   }
   for (const auto& s : summaries) {
-    if (s.anytime_rounds_5t > 0 && s.default_rounds_5t > 0) {
-      const double ratio = s.anytime_rounds_5t / s.default_rounds_5t;
+    if (s.anytime_rounds_5t > 0 && s.width_rounds_5t > 0) {
+      const double ratio = s.anytime_rounds_5t / s.width_rounds_5t;
       fmt::print(
           "| anytime on a 5·T regression ≤ 0.25× the width rule's rounds (`{}`) | {:.1f} / {:.1f} = {:.2f}× "
-          "| "
-          "{} |\n",
-          s.name, s.anytime_rounds_5t, s.default_rounds_5t, ratio, ratio <= 0.25 ? "yes" : "NO");
+          "| {} |\n",
+          s.name, s.anytime_rounds_5t, s.width_rounds_5t, ratio, ratio <= 0.25 ? "yes" : "NO");
     }
   }
   std::fflush(stdout);
@@ -919,5 +1020,9 @@ int main(int argc, char** argv) {
   }
   fmt::print("\nTotal time {:.0f} s on {} threads.\n",
              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), g_threads);
+  if (missed) {
+    fmt::print(stderr, "perfduel_validate: a false-alarm target is missed beyond binomial noise\n");
+    return 1;
+  }
   return 0;
 }

@@ -379,23 +379,29 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   // rule's interval and the confidence sequence (k_sequence_share).
   const std::size_t gated_count = config.gated_metrics().size();
   const bool hybrid = config.stopping == Stopping::hybrid;
-  const double width_share = hybrid ? 1.0 - k_sequence_share : 1.0;
-  const Levels gated_levels{
-      per_metric_confidence(config.confidence, gated_count, width_share),
-      hybrid ? per_metric_confidence(config.confidence, gated_count, k_sequence_share) : 0};
-  const Levels plain_levels{per_metric_confidence(config.confidence, 1, width_share),
-                            hybrid ? per_metric_confidence(config.confidence, 1, k_sequence_share) : 0};
+  // Only the mean has a confidence sequence; the median and the minimum keep all of α for the
+  // width rule.
+  const auto levels_of = [&](const MetricSpec& spec) {
+    const std::size_t count = spec.gating == Gating::gated ? gated_count : 1;
+    if (!hybrid || spec.estimator != Estimator::mean) {
+      return Levels{per_metric_confidence(config.confidence, count, 1.0), 0};
+    }
+    return Levels{per_metric_confidence(config.confidence, count, 1.0 - k_sequence_share),
+                  per_metric_confidence(config.confidence, count, k_sequence_share)};
+  };
   if (gated_count > 1) {
     analysis.notes.push_back(fmt::format(
         "Bonferroni: {} gated metrics, each interval at {:.4g} % confidence (family-wise {:.4g} %)",
-        gated_count, 100 * gated_levels.interval, 100 * config.confidence));
+        gated_count, 100 * per_metric_confidence(config.confidence, gated_count, 1.0),
+        100 * config.confidence));
   }
   if (hybrid) {
+    const Levels split{per_metric_confidence(config.confidence, gated_count, 1.0 - k_sequence_share),
+                       per_metric_confidence(config.confidence, gated_count, k_sequence_share)};
     analysis.notes.push_back(fmt::format(
-        "stopping: width rule at {:.4g} % and confidence sequence at {:.4g} % per gated metric, whichever "
-        "settles first (α split {:.0f} : {:.0f})",
-        100 * gated_levels.interval, 100 * gated_levels.sequence, 100 * (1 - k_sequence_share),
-        100 * k_sequence_share));
+        "stopping: the width rule's interval at {:.4g} % or the confidence sequence at {:.4g} % per gated "
+        "metric, whichever settles first (α split {:.0f} : {:.0f}; mean estimator only)",
+        100 * split.interval, 100 * split.sequence, 100 * (1 - k_sequence_share), 100 * k_sequence_share));
   }
 
   for (std::size_t m = 0; m < config.metrics.size(); ++m) {
@@ -405,7 +411,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     const auto& b = series.candidate[m];
     MetricResult result;
     if (all_positive(a) && all_positive(b)) {
-      result = analyze_metric(config, spec, gated ? gated_levels : plain_levels, a, b, enough_rounds);
+      result = analyze_metric(config, spec, levels_of(spec), a, b, enough_rounds);
     } else {
       const auto where = first_non_positive(series, m);
       if (gated) {
@@ -417,7 +423,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
       // Report-only metrics such as system time of a short program are often exactly zero;
       // they are shown without a ratio rather than stopping the gate.
       result.spec = spec;
-      result.confidence = plain_levels.interval;
+      result.confidence = levels_of(spec).interval;
       result.has_ratio = false;
       result.estimate.note = fmt::format("no ratio: {}", where);
     }
