@@ -200,3 +200,77 @@ TEST_CASE("A/A gates on autocorrelated log-ratios keep their false-alarm rate", 
   INFO("false-alarm rate " << rate);
   CHECK(rate <= 0.09);
 }
+
+TEST_CASE("hybrid stopping settles a clear regression by its confidence sequence", "[analysis][stats]") {
+  Config config;
+  config.metrics = {gated_metric("wall_time", 0.02)};
+  const std::vector<double> base(20, 1.0);
+  const auto runs = make_runs({shifted(base, 0.0, 0.0, 1)}, {shifted(base, std::log(3.0), 0.3, 2)});
+
+  config.stopping = Stopping::width;
+  const Analysis width = analyze(config, runs, Finality::ongoing);
+  CHECK_FALSE(width.can_stop);  // σ = 0.3 is far from a 2 % interval after 20 rounds
+
+  config.stopping = Stopping::hybrid;
+  const Analysis hybrid = analyze(config, runs, Finality::ongoing);
+  CHECK(hybrid.can_stop);
+  CHECK(hybrid.stop == DuelEnd::decided);
+  CHECK(hybrid.verdict == Verdict::regression);
+  const auto& metric = hybrid.metrics[0];
+  CHECK(metric.settled_by == SettledBy::sequence);
+  REQUIRE(metric.sequence);
+  CHECK(metric.ci.lo == metric.sequence->lo);  // the interval that decided is the one shown
+  // α = 5 % split 90 : 10 between the width rule's interval and the sequence.
+  CHECK(metric.confidence == Approx(0.955));
+  CHECK(metric.stopping_width > 0.02);
+  CHECK(has_note(hybrid, "whichever settles first"));
+}
+
+TEST_CASE("hybrid stopping ends the duel on one settled regression", "[analysis][stats]") {
+  Config config;
+  config.metrics = {gated_metric("fast", 0.02), gated_metric("noisy", 0.02)};
+  const std::vector<double> base(30, 1.0);
+  const auto runs =
+      make_runs({base, base}, {shifted(base, std::log(2.0), 0.05, 3), shifted(base, 0.0, 0.2, 4)});
+  const Analysis analysis = analyze(config, runs, Finality::ongoing);
+  CHECK(analysis.can_stop);
+  CHECK(analysis.stop == DuelEnd::regression_found);
+  CHECK(analysis.verdict == Verdict::regression);
+  CHECK(analysis.metrics[1].settled_by == SettledBy::none);
+  const Analysis final_analysis = analyze(config, runs, Finality::final);
+  CHECK(final_analysis.metrics[1].verdict == Verdict::inconclusive);
+  CHECK(final_analysis.verdict == Verdict::regression);
+}
+
+TEST_CASE("hybrid stopping settles no-change when the sequence lies inside the band", "[analysis][stats]") {
+  Config config;
+  MetricSpec spec = gated_metric("wall_time", 0.001);  // a width the rule cannot reach soon
+  spec.tolerance = 0.05;
+  config.metrics = {spec};
+  const std::vector<double> base(40, 1.0);
+  const auto runs = make_runs({shifted(base, 0.0, 0.01, 5)}, {shifted(base, 0.0, 0.01, 6)});
+  const Analysis analysis = analyze(config, runs, Finality::ongoing);
+  CHECK(analysis.can_stop);
+  CHECK(analysis.verdict == Verdict::no_change);
+  CHECK(analysis.metrics[0].settled_by == SettledBy::sequence);
+  CHECK_FALSE(analysis.metrics[0].width_reached);
+
+  SECTION("without a tolerance only the width rule can settle a no-change") {
+    config.metrics[0].tolerance = 0;
+    const Analysis strict = analyze(config, runs, Finality::ongoing);
+    CHECK_FALSE(strict.can_stop);
+    CHECK(strict.verdict == Verdict::pending);
+  }
+}
+
+TEST_CASE("hybrid stopping gives the median and min estimators all of α", "[analysis][stats]") {
+  Config config;
+  MetricSpec spec = gated_metric("wall_time", 0.02);
+  spec.estimator = Estimator::median;
+  config.metrics = {spec};
+  const std::vector<double> base(30, 1.0);
+  const auto runs = make_runs({shifted(base, 0.0, 0.01, 7)}, {shifted(base, 0.0, 0.01, 8)});
+  const Analysis analysis = analyze(config, runs, Finality::ongoing);
+  CHECK(analysis.metrics[0].confidence == Approx(0.95));
+  CHECK_FALSE(analysis.metrics[0].sequence);
+}

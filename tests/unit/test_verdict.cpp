@@ -1,0 +1,104 @@
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "duel/verdict.hpp"
+
+using namespace perfduel;
+
+namespace {
+
+MetricSpec metric(double tolerance, Direction direction = Direction::lower_is_better) {
+  MetricSpec spec;
+  spec.name = "wall_time";
+  spec.tolerance = tolerance;
+  spec.direction = direction;
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("an interval outside the tolerance band is a regression or an improvement by direction",
+          "[verdict]") {
+  CHECK(verdict_outside_band({0.03, 0.05}, metric(0.02)) == Verdict::regression);
+  CHECK(verdict_outside_band({-0.05, -0.03}, metric(0.02)) == Verdict::improvement);
+  CHECK(verdict_outside_band({0.01, 0.05}, metric(0.02)) == Verdict::pending);
+  CHECK(verdict_outside_band({0.03, 0.05}, metric(0.02, Direction::higher_is_better)) ==
+        Verdict::improvement);
+  CHECK(verdict_outside_band({-0.05, -0.03}, metric(0.02, Direction::higher_is_better)) ==
+        Verdict::regression);
+}
+
+TEST_CASE("the width rule's no-change includes a narrow interval across a band edge", "[verdict]") {
+  // Known to within the threshold, not shown to exceed the tolerance: no change.
+  CHECK(judge_width({0.015, 0.025}, metric(0.02), true, true) == Verdict::no_change);
+  CHECK(judge_width({0.015, 0.025}, metric(0.02), false, true) == Verdict::pending);
+  CHECK(judge_width({0.015, 0.025}, metric(0.02), true, false) == Verdict::pending);
+  CHECK(judge_width({0.021, 0.025}, metric(0.02), false, false) == Verdict::regression);
+}
+
+TEST_CASE("a confidence sequence settles no-change only inside a band that exists", "[verdict]") {
+  CHECK(judge_sequence({-0.01, 0.01}, metric(0.02)) == Verdict::no_change);
+  CHECK(judge_sequence({-0.01, 0.03}, metric(0.02)) == Verdict::pending);
+  CHECK(judge_sequence({-0.01, 0.01}, metric(0.0)) == Verdict::pending);
+  CHECK(judge_sequence({0.01, 0.02}, metric(0.0)) == Verdict::regression);
+}
+
+TEST_CASE("the overall verdict and when the duel may stop", "[verdict]") {
+  using V = Verdict;
+  using S = SettledBy;
+  SECTION("all settled: stop, pass or fail by the metrics") {
+    const std::vector<GatedMetric> gated{{V::no_change, S::width}, {V::improvement, S::sequence}};
+    const auto overall = overall_verdict(gated, true, Finality::ongoing);
+    CHECK(overall.can_stop);
+    CHECK(overall.end == DuelEnd::decided);
+    CHECK(overall.verdict == V::improvement);
+  }
+  SECTION("one settled regression stops the duel while another metric is pending") {
+    const std::vector<GatedMetric> gated{{V::regression, S::sequence}, {V::pending, S::none}};
+    const auto overall = overall_verdict(gated, true, Finality::ongoing);
+    CHECK(overall.can_stop);
+    CHECK(overall.end == DuelEnd::regression_found);
+    CHECK(overall.verdict == V::regression);
+  }
+  SECTION("an unsettled regression does not stop the duel, but fails it at the end") {
+    const std::vector<GatedMetric> gated{{V::regression, S::none}, {V::no_change, S::width}};
+    CHECK_FALSE(overall_verdict(gated, true, Finality::ongoing).can_stop);
+    CHECK(overall_verdict(gated, true, Finality::ongoing).verdict == V::pending);
+    CHECK(overall_verdict(gated, true, Finality::final).verdict == V::regression);
+  }
+  SECTION("before the minimum rounds nothing stops") {
+    const std::vector<GatedMetric> gated{{V::no_change, S::width}};
+    CHECK_FALSE(overall_verdict(gated, false, Finality::ongoing).can_stop);
+  }
+  SECTION("an undecided metric at the end makes the gate inconclusive") {
+    const std::vector<GatedMetric> gated{{V::pending, S::none}, {V::no_change, S::width}};
+    CHECK(overall_verdict(gated, true, Finality::final).verdict == V::inconclusive);
+  }
+}
+
+TEST_CASE("duel ends have one name table, read back strictly", "[verdict]") {
+  for (const auto end : {DuelEnd::decided, DuelEnd::regression_found, DuelEnd::round_budget,
+                         DuelEnd::time_budget, DuelEnd::benchmark_failed, DuelEnd::interrupted}) {
+    REQUIRE(duel_end_from_string(to_string(end)) == end);
+  }
+  CHECK(to_string(DuelEnd::regression_found) == "regression-found");
+  CHECK_FALSE(duel_end_from_string("stopped"));
+  CHECK(verdict_word(DuelEnd::benchmark_failed, Verdict::no_change) == "error");
+  CHECK(verdict_word(DuelEnd::interrupted, Verdict::pending) == "interrupted");
+  CHECK(verdict_word(DuelEnd::regression_found, Verdict::regression) == "regression");
+}
+
+TEST_CASE("exit codes of a finished duel", "[verdict]") {
+  CHECK(exit_code_for(DuelEnd::interrupted, Verdict::regression, InconclusivePolicy::skip) ==
+        ExitCode::interrupted);
+  CHECK(exit_code_for(DuelEnd::benchmark_failed, Verdict::no_change, InconclusivePolicy::skip) ==
+        ExitCode::benchmark_failed);
+  CHECK(exit_code_for(DuelEnd::regression_found, Verdict::regression, InconclusivePolicy::skip) ==
+        ExitCode::regression);
+  CHECK(exit_code_for(DuelEnd::time_budget, Verdict::inconclusive, InconclusivePolicy::skip) ==
+        ExitCode::inconclusive);
+  CHECK(exit_code_for(DuelEnd::time_budget, Verdict::inconclusive, InconclusivePolicy::fail) ==
+        ExitCode::regression);
+}
