@@ -91,6 +91,19 @@ TEST_CASE("too few rounds to batch a clearly autocorrelated series: keep samplin
   CHECK_FALSE(b.settled);
   CHECK(b.batch_size == 1);
   CHECK_THAT(b.note, Catch::Contains("keep sampling"));
+  CHECK_THAT(b.note, Catch::Contains("widened ×"));
+
+  // A clearly negative correlation narrows a mean's spread: nothing to widen, and the note
+  // does not claim a widening of ×1.00.
+  std::vector<double> alternating;
+  for (int i = 0; i < 30; ++i) {
+    alternating.push_back((i % 2 == 0 ? 1.0 : -1.0) + 0.01 * i);
+  }
+  const Batching negative = choose_batching(alternating, 0.1, 20);
+  REQUIRE(negative.lag1 < -0.5);
+  CHECK(negative.residual_inflation == 1.0);
+  CHECK_THAT(negative.note, Catch::Contains("keep sampling"));
+  CHECK_THAT(negative.note, !Catch::Contains("widened"));
   CHECK_FALSE(clearly_autocorrelated(0.3, 30, 0.1));  // 1.96/√30 = 0.36: could be chance
   CHECK(clearly_autocorrelated(0.3, 400, 0.1));
   CHECK_FALSE(clearly_autocorrelated(std::nan(""), 400, 0.1));

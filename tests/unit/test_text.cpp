@@ -52,6 +52,10 @@ TEST_CASE("formatting helpers", "[text]") {
   CHECK(format_percent(-0.5, 1) == "-50.0 %");
   CHECK(format_seconds(0.00123) == "1.23 ms");
   CHECK(format_seconds(2.5) == "2.500 s");
+  // Minutes and seconds are rounded together: 239.6 s was once "3 min 60 s".
+  CHECK(format_seconds(239.6) == "4 min 0 s");
+  CHECK(format_seconds(299.7) == "5 min 0 s");
+  CHECK(format_seconds(125.2) == "2 min 5 s");
   CHECK(format_bytes(100.0 * 1024 * 1024) == "100.0 MiB");
   CHECK(format_bytes(512) == "512 B");
 }

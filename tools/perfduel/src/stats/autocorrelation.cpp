@@ -142,10 +142,15 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
     result.batches = x.size();
     result.batch_lag1 = result.lag1;
     result.residual_inflation = ar1_width_factor(rho);
-    result.note = fmt::format(
-        "{}; keep sampling (meanwhile the interval is widened ×{:.2f} and decides only a "
-        "clear change)",
-        why, result.residual_inflation);
+    // A negative ρ narrows the spread of a mean, so the AR(1) factor is 1 there: say so
+    // rather than "widened ×1.00".
+    result.note =
+        result.residual_inflation > 1.005
+            ? fmt::format(
+                  "{}; keep sampling (meanwhile the interval is widened ×{:.2f} and decides only a "
+                  "clear change)",
+                  why, result.residual_inflation)
+            : fmt::format("{}; keep sampling (meanwhile the interval decides only a clear change)", why);
     return result;
   };
   const std::size_t floor_batches = std::max<std::size_t>(min_batches, 2);

@@ -202,7 +202,9 @@ std::string format_seconds(double seconds) {
   if (magnitude < 120.0) {
     return fmt::format("{:.3f} s", seconds);
   }
-  return fmt::format("{:.0f} min {:.0f} s", std::floor(seconds / 60.0), std::fmod(seconds, 60.0));
+  // Round once, then split: rounding the seconds part alone printed 239.6 s as "3 min 60 s".
+  const long long total = std::llround(magnitude);
+  return fmt::format("{}{} min {} s", seconds < 0 ? "-" : "", total / 60, total % 60);
 }
 
 std::string format_bytes(double bytes) {
