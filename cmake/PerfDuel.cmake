@@ -13,7 +13,13 @@ confidence interval of their ratio decides. ``ctest -L perf`` is the whole inter
 .. code-block:: cmake
 
   find_package(PerfDuel REQUIRED)
+  enable_testing()
   add_perf_gate(NAME sort_speed TARGET bench_sort CONFIG perf/sort.yaml)
+
+Testing must be enabled (``enable_testing()`` or ``include(CTest)``) in the top-level directory
+and in every directory with a gate: at the end of the top-level directory this is checked, and
+the configure stops otherwise, since ``ctest -L perf`` would find no test and pass. (With
+``include(CTest)`` and ``BUILD_TESTING`` off it only says so.)
 
 Imported targets
 ^^^^^^^^^^^^^^^^
@@ -50,16 +56,22 @@ Commands
     computes ``git merge-base HEAD <ref>``, checks that commit out with
     ``git worktree add --detach`` under ``${CMAKE_BINARY_DIR}/perfduel/baselines``, configures
     it with the same generator, compiler, build type (or configurations) and compiler/linker
-    flags, and builds only ``<target>`` (in the configuration of ``ctest -C`` with a
-    multi-config generator). The result is cached by commit id: a second run does not rebuild,
-    a new merge-base does. Not registered when ``BASELINE_EXECUTABLE`` is given. With
+    flags, and the project's own cache options (entries given with ``-D``/``-C``, and options
+    the project declared that are not advanced or find results; never ``CMAKE_*``,
+    ``PERFDUEL_*``, ``FETCHCONTENT_*`` nor paths inside this build tree), and builds only
+    ``<target>`` (in the configuration of ``ctest -C`` with a multi-config generator). A
+    ``<target>`` that the commit defines but its configure did not enable is an error naming
+    the forwarded options. The result is cached by commit id: a second run does not rebuild,
+    a new merge-base does. Not registered when ``BASELINE_EXECUTABLE`` is given. An error is
+    the line ``perfduel: error: <why>`` (``FAIL_REGULAR_EXPRESSION``). With
     ``NEW_TARGET SKIP`` it also has ``SKIP_REGULAR_EXPRESSION "perfduel: skipped: "``.
 
   ``perf.<name>``
     Runs ``perfduel compare --baseline '<baseline> ARGS...' --candidate '<target> ARGS...'``
     with ``--ctest-measurements`` (prints ``<CTestMeasurement>`` tags and
     ``CTEST_FULL_OUTPUT``), ``--json``, ``--markdown`` and ``--max-seconds`` (``TIMEOUT`` minus
-    a margin, so the driver ends with an inconclusive verdict before CTest would kill it).
+    a margin, so the driver ends with an inconclusive verdict before CTest would kill it; with
+    ``PERFDUEL_SUITE_SECONDS``, at most the gate's share of it).
     Properties: ``LABELS perf;<LABELS>``, ``RUN_SERIAL``, ``TIMEOUT``,
     ``SKIP_RETURN_CODE 77`` (inconclusive is reported as skipped), ``FIXTURES_REQUIRED``
     ``perf.<name>.baseline``, ``ATTACHED_FILES <JSON_REPORT>;<SVG_REPORT>``.
@@ -150,13 +162,20 @@ Project-wide defaults, read when ``add_perf_gate()`` is called:
 ``PERFDUEL_BASELINE_DIR``
   Where baseline worktrees and builds live. Default ``${CMAKE_BINARY_DIR}/perfduel/baselines``.
 ``PERFDUEL_BASELINE_CMAKE_ARGS``
-  Extra arguments for configuring the baseline (e.g. ``-DMY_OPTION=ON``). Default: none.
+  Extra arguments for configuring the baseline, after the forwarded cache options (so they
+  win), e.g. ``-DMY_OPTION=ON``. Default: none.
 ``PERFDUEL_BASELINE_TIMEOUT``
   CTest timeout of ``perf.<name>.baseline`` in seconds. Default 3600.
 ``PERFDUEL_BASELINE_KEEP``
   How many baseline builds (commits) to keep; older ones are removed. Default 3.
+``PERFDUEL_SUITE_SECONDS``
+  A duel budget in seconds that all gates share: each gets this divided by the number of gates
+  (at least 10 s), or its own budget when smaller. Default: none (each gate its own budget).
 ``PERFDUEL_IS_BASELINE_BUILD``
   Set by the baseline build itself; ``add_perf_gate()`` then does nothing.
+
+Each variable is validated under its own name (``perfduel: PERFDUEL_BASELINE_KEEP "x" is not
+valid; expected ...``). When git is not found, the configure warns.
 
 #]=======================================================================]
 
