@@ -26,21 +26,55 @@ foreach(required PERFDUEL_GATE_FILE PERFDUEL_BASELINE_LINK)
 endforeach()
 include("${PERFDUEL_GATE_FILE}")
 set(test_name "perf.${PERFDUEL_GATE_NAME}")
+
+# The script runs itself as a child (the worker) so that an error is one line,
+# `perfduel: error: <why>`, not CMake's "CMake Error at ..." and call stack: the worker writes
+# the cause to a file and stops; this parent prints it and exits. PERFDUEL_ERROR_EXIT=ctest
+# (the CTest fixture, whose FAIL_REGULAR_EXPRESSION matches the line) then exits 0, since
+# CMake before 3.29 cannot exit a script non-zero without its own error lines; =status (the
+# perfduel_baseline_<name> target) ends with a FATAL_ERROR, whose exit status fails the build.
+if(NOT PERFDUEL_BASELINE_WORKER)
+  set(error_file "${PERFDUEL_GATE_FILE}.error")
+  file(REMOVE "${error_file}")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -DPERFDUEL_BASELINE_WORKER=ON
+      "-DPERFDUEL_ERROR_FILE=${error_file}" "-DPERFDUEL_GATE_FILE=${PERFDUEL_GATE_FILE}"
+      "-DPERFDUEL_BUILD_CONFIG=${PERFDUEL_BUILD_CONFIG}"
+      "-DPERFDUEL_BASELINE_LINK=${PERFDUEL_BASELINE_LINK}" -P "${CMAKE_CURRENT_LIST_FILE}"
+    RESULT_VARIABLE worker_rc ERROR_VARIABLE worker_err)
+  string(STRIP "${worker_err}" worker_err)
+  if(worker_rc EQUAL 0)
+    if(NOT worker_err STREQUAL "")
+      message(NOTICE "${worker_err}")  # `perfduel: skipped: ...`
+    endif()
+    return()
+  endif()
+  if(EXISTS "${error_file}")
+    file(READ "${error_file}" cause)
+    string(STRIP "${cause}" cause)
+  else()
+    set(cause "the baseline step of ${test_name} stopped unexpectedly (${worker_rc}):\n${worker_err}")
+  endif()
+  message(NOTICE "perfduel: error: ${cause}")
+  if(NOT PERFDUEL_ERROR_EXIT STREQUAL "ctest")
+    message(FATAL_ERROR "perfduel: the baseline of ${test_name} is not available")
+  endif()
+  return()
+endif()
+
 if(NOT DEFINED PERFDUEL_NEW_TARGET)
   set(PERFDUEL_NEW_TARGET FAIL)  # a gate file written before NEW_TARGET existed
 endif()
 set(no_baseline_marker "${PERFDUEL_BASELINE_LINK}.no-baseline")
 
-# Prints the arguments, concatenated and unwrapped (message(FATAL_ERROR) re-flows paragraphs),
-# and stops. ARGV<i> rather than ARGN, so semicolons in the message survive.
+# Hands the arguments, concatenated, to the parent as the cause (see above) and stops. ARGV<i> rather than ARGN, so semicolons in the message survive.
 function(perfduel_fail)
   set(text "")
   math(EXPR last "${ARGC} - 1")
   foreach(i RANGE ${last})
     string(APPEND text "${ARGV${i}}")
   endforeach()
-  message(NOTICE "perfduel: error: ${text}")
-  message(FATAL_ERROR "perfduel: the baseline of ${test_name} is not available (see above)")
+  file(WRITE "${PERFDUEL_ERROR_FILE}" "${text}")
+  message(FATAL_ERROR "perfduel: the baseline of ${test_name} is not available")
 endfunction()
 
 function(perfduel_note)
@@ -99,6 +133,36 @@ function(perfduel_run_logged what log)
   endif()
 endfunction()
 
+# What the baseline's configure gets besides the toolchain, for the log and messages.
+if(PERFDUEL_PROJECT_ARGS)
+  list(JOIN PERFDUEL_PROJECT_ARGS " " forwarded_text)
+  set(forwarded_text "the project's cache options ${forwarded_text}")
+else()
+  set(forwarded_text "no cache options of the project")
+endif()
+if(PERFDUEL_EXTRA_ARGS)
+  list(JOIN PERFDUEL_EXTRA_ARGS " " extra_text)
+  string(APPEND forwarded_text " and PERFDUEL_BASELINE_CMAKE_ARGS ${extra_text}")
+else()
+  string(APPEND forwarded_text " (PERFDUEL_BASELINE_CMAKE_ARGS: none)")
+endif()
+
+# Sets `out_var` to "add_executable in <file>" when a CMake file under `source` defines
+# PERFDUEL_TARGET, else "". Tells a benchmark that is not enabled from one that is new.
+function(perfduel_find_definition out_var source)
+  string(REGEX REPLACE "([][+.*?()^$|\\\\])" "\\\\\\1" target_regex "${PERFDUEL_TARGET}")
+  file(GLOB_RECURSE files LIST_DIRECTORIES false "${source}/CMakeLists.txt" "${source}/*.cmake")
+  foreach(file IN LISTS files)
+    file(STRINGS "${file}" lines REGEX "add_executable[ \t]*\\([ \t]*\"?${target_regex}[\" \t)]|add_executable[ \t]*\\([ \t]*\"?${target_regex}$")
+    if(lines)
+      file(RELATIVE_PATH relative "${source}" "${file}")
+      set(${out_var} "add_executable in ${relative}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out_var} "" PARENT_SCOPE)
+endfunction()
+
 # --- 1. The repository, its history and the baseline commit ---------------------------------
 
 # The marker of an earlier run that found no target; rewritten below when that is still so.
@@ -122,14 +186,6 @@ endif()
 file(REAL_PATH "${top_out}" repo_dir)
 file(RELATIVE_PATH project_subdir "${repo_dir}" "${source_dir}")
 
-perfduel_git(shallow "${repo_dir}" rev-parse --is-shallow-repository)
-if(shallow_out STREQUAL "true")
-  perfduel_fail("${repo_dir} is a shallow clone, so the merge-base with "
-    "${PERFDUEL_BASELINE_REF} may be missing or wrong. Fetch the full history: "
-    "`git fetch --unshallow` (GitHub Actions: actions/checkout with `fetch-depth: 0`; "
-    "GitLab CI: `GIT_DEPTH: 0`).")
-endif()
-
 perfduel_git(head "${repo_dir}" rev-parse --verify --quiet "HEAD^{commit}")
 if(NOT head_rc EQUAL 0)
   perfduel_fail("${repo_dir} has no commit yet; commit first, the baseline is the merge-base "
@@ -147,9 +203,21 @@ if(NOT ref_rc EQUAL 0 AND ref STREQUAL "origin/main")
   endif()
 endif()
 if(NOT ref_rc EQUAL 0)
-  perfduel_fail("unknown git ref \"${PERFDUEL_BASELINE_REF}\" in ${repo_dir}. Fetch it "
+  set(also "")
+  if(ref STREQUAL "origin/main")
+    set(also " (nor \"main\")")
+  endif()
+  perfduel_fail("unknown git ref \"${PERFDUEL_BASELINE_REF}\"${also} in ${repo_dir}. Fetch it "
     "(e.g. `git fetch origin main`), or name an existing ref with add_perf_gate(... "
     "BASELINE_REF <ref>) or -DPERFDUEL_BASELINE_REF=<ref>.")
+endif()
+
+# After resolving the ref, so that the message names the one actually used.
+perfduel_git(shallow "${repo_dir}" rev-parse --is-shallow-repository)
+if(shallow_out STREQUAL "true")
+  perfduel_fail("${repo_dir} is a shallow clone, so the merge-base with ${ref} may be missing "
+    "or wrong. Fetch the full history: `git fetch --unshallow` (GitHub Actions: "
+    "actions/checkout with `fetch-depth: 0`; GitLab CI: `GIT_DEPTH: 0`).")
 endif()
 
 perfduel_git(merge_base "${repo_dir}" merge-base HEAD "${ref}")
@@ -169,7 +237,8 @@ else()
   set(config_dir_name "${PERFDUEL_BUILD_CONFIG}")
 endif()
 string(SHA1 args_hash "${PERFDUEL_GENERATOR}|${PERFDUEL_GENERATOR_PLATFORM}|\
-${PERFDUEL_GENERATOR_TOOLSET}|${PERFDUEL_CMAKE_ARGS}")
+${PERFDUEL_GENERATOR_TOOLSET}|${PERFDUEL_CMAKE_ARGS}|${PERFDUEL_PROJECT_ARGS}|\
+${PERFDUEL_EXTRA_ARGS}")
 string(SUBSTRING "${commit}" 0 12 short_commit)
 string(SUBSTRING "${args_hash}" 0 8 short_hash)
 set(key "${short_commit}-${short_hash}")
@@ -320,9 +389,11 @@ endif()
 if(NOT PERFDUEL_GENERATOR_TOOLSET STREQUAL "")
   list(APPEND generator_args -T "${PERFDUEL_GENERATOR_TOOLSET}")
 endif()
+perfduel_note("configuring the baseline with ${forwarded_text}")
 perfduel_run_logged("configuring the baseline ${commit_text}" "${work_dir}/configure.log"
   "${CMAKE_COMMAND}" -S "${baseline_source}" -B "${build_dir}" ${generator_args}
-  ${PERFDUEL_CMAKE_ARGS} -DPERFDUEL_IS_BASELINE_BUILD=ON)
+  ${PERFDUEL_CMAKE_ARGS} ${PERFDUEL_PROJECT_ARGS} ${PERFDUEL_EXTRA_ARGS}
+  -DPERFDUEL_IS_BASELINE_BUILD=ON)
 
 file(GLOB indexes "${build_dir}/.cmake/api/v1/reply/index-*.json")
 list(SORT indexes)
@@ -359,6 +430,16 @@ if(target_count GREATER 0)
 endif()
 if(target_file STREQUAL "")
   list(FILTER target_names EXCLUDE REGEX "^(perfduel_baseline|ALL_BUILD|ZERO_CHECK|RUN_TESTS)")
+  perfduel_find_definition(definition "${baseline_source}")
+  if(NOT definition STREQUAL "")
+    # Not a new benchmark: the commit has it, but the options did not enable it.
+    string(REPLACE ";" ", " names "${target_names}")
+    perfduel_fail("the baseline commit ${commit_text} defines \"${PERFDUEL_TARGET}\" "
+      "(${definition}), but its configure did not enable it (its targets: ${names}). It was "
+      "configured with ${forwarded_text}. Give the baseline the option that enables the "
+      "benchmark: configure this build with it (-D<OPTION>=ON is forwarded) or add it to "
+      "PERFDUEL_BASELINE_CMAKE_ARGS. Log: ${work_dir}/configure.log")
+  endif()
   perfduel_no_target(TARGET "${target_names}")
   return()
 endif()

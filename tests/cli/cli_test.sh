@@ -359,6 +359,88 @@ YAML
     run_either 0 77 compare --skip-if no-baseline --config gate.yaml --seed 5 -b "$fb --work 2" -n "$fb --work 2"
     expect_out 'verdict: (NO-CHANGE|INCONCLUSIVE)'
     ;;
+  env_padding_varies)
+    # Every run gets PERFDUEL_PAD of a seeded random length (0..4095) on both sides; the
+    # runs report its length + 1 as a metric (a metric must be positive).
+    cat >gate.yaml <<YAML
+warmup: 0
+min_rounds: 15
+max_rounds: 15
+inconclusive: pass
+metrics:
+  wall_time: {threshold: 1000%}
+  pad: {regex: 'pad=([0-9]+)', gate: false}
+YAML
+    pad_cmd='echo pad=$(( ${#PERFDUEL_PAD} + 1 ))'
+    run 0 compare --config gate.yaml --shell -q --seed 7 --json report.json -b "$pad_cmd" -n "$pad_cmd"
+    for side in baseline candidate; do
+      distinct=$(json "[.runs[] | select(.side == \"$side\") | .values.pad] | unique | length")
+      [ "$distinct" -ge 10 ] || fail "$side: only $distinct distinct PERFDUEL_PAD lengths in 15 runs"
+    done
+    longest=$(json '[.runs[].values.pad] | max')
+    [ "$longest" -le 4096 ] || fail "PERFDUEL_PAD is $((longest - 1)) bytes, expected at most 4095"
+    [ "$(json .config.env_padding)" = "true" ] || fail "the report does not record env_padding"
+    # The same seed, the same lengths.
+    json '[.runs[].values.pad]' >first.txt
+    run 0 compare --config gate.yaml --shell -q --seed 7 --json report.json -b "$pad_cmd" -n "$pad_cmd"
+    json '[.runs[].values.pad]' | diff -q first.txt - >/dev/null || fail "seed 7 gave other PERFDUEL_PAD lengths"
+    # An inherited PERFDUEL_PAD is replaced, not doubled.
+    PERFDUEL_PAD=inherited run 0 compare --config gate.yaml --shell -q --seed 7 --json report.json -b "$pad_cmd" -n "$pad_cmd"
+    json '[.runs[].values.pad]' | diff -q first.txt - >/dev/null || fail "an inherited PERFDUEL_PAD changed the lengths"
+    # env_padding: false: no variable (the inherited one, if any, is left alone).
+    echo 'env_padding: false' >>gate.yaml
+    run 0 compare --config gate.yaml --shell -q --json report.json -b "$pad_cmd" -n "$pad_cmd"
+    [ "$(json '[.runs[].values.pad] | unique')" = "$(printf '[\n  1\n]')" ] || fail "PERFDUEL_PAD set although env_padding is false"
+    sed -i 's/^env_padding: false/env_padding: maybe/' gate.yaml
+    run 2 compare --config gate.yaml --shell -q -b "$pad_cmd" -n "$pad_cmd"
+    expect_err 'env_padding'
+    ;;
+  summary_of_reports)
+    # Four gates as add_perf_gate leaves them in one directory: a regression, an improvement,
+    # an inconclusive duel and a skip note.
+    quick_config
+    mkdir reports empty
+    run 1 compare --config gate.yaml --seed 2 -q --json reports/a_slower.json -b "$fb --work 4" -n "$fb --work 8"
+    run 0 compare --config gate.yaml --seed 3 -q --json reports/b_faster.json -b "$fb --work 8" -n "$fb --work 4"
+    cat >tiny.yaml <<YAML
+min_rounds: 3
+max_rounds: 3
+metrics:
+  wall_time: {threshold: 0.01%}
+YAML
+    run 77 compare --config tiny.yaml -q --json reports/c_unsure.json -b "$fb --work 1 --noise 0.2" -n "$fb --work 1 --noise 0.2"
+    echo 'the baseline commit has no target "d"' >marker
+    run 77 compare --skip-if marker --json reports/d_new.json --markdown reports/d_new.md -b "$fb" -n "$fb"
+    printf '# not a skip note\n' >reports/notes.md
+    printf 'stale\n' >"summary.md"
+    run 1 summary reports --markdown summary.md
+    expect_out '^gate +verdict +metric +change +interval +rounds +time$'
+    expect_out '^a_slower +regression +wall_time +\+[0-9.]+ % +\[\+[0-9.]+ %, \+[0-9.]+ %\] +[0-9]+ +[0-9.]+ (ms|s)$'
+    expect_out '^b_faster +improvement +wall_time +-[0-9.]+ %'
+    expect_out '^c_unsure +inconclusive +wall_time .* 3 +'
+    expect_out '^d_new +skipped +- +- +- +- +-$'
+    expect_out '^c_unsure: inconclusive: the round budget \(max_rounds\) ran out'
+    expect_out '^d_new: skipped: the baseline commit has no target "d"$'
+    expect_out '^perf gates: 1 regression, 1 inconclusive, 1 skipped, 1 improvement \(4 in all\)$'
+    [ "$(grep -c . out.txt)" -eq 8 ] || fail "expected 8 lines (header, 4 gates, 2 reasons, count)"
+    head -1 summary.md | grep -q '^stale$' || fail "--markdown did not append"
+    grep -q '^| a_slower | \*\*regression\*\* | wall_time | +[0-9.]* % | \[+[0-9.]* %, +[0-9.]* %\] | [0-9]* | ' summary.md || fail "Markdown row of a_slower"
+    grep -q '^- d_new: skipped: the baseline commit has no target "d"$' summary.md || fail "Markdown reason of d_new"
+    # The worst gate decides: 77 without a failure, 0 when all passed.
+    run 77 summary reports/b_faster.json reports/c_unsure.json
+    run 77 summary reports/d_new.md
+    run 0 summary reports/b_faster.json
+    expect_out '^perf gates: 1 improvement \(1 in all\)$'
+    # Unreadable input: exit 2, the file named.
+    run 2 summary nothere.json
+    expect_err '^perfduel: error: nothere.json: no such file or directory$'
+    run 2 summary empty
+    expect_err '^perfduel: error: empty: no perfduel report in this directory \(did `ctest -L perf` run any gate\?\)$'
+    echo '{"verdict": 1}' >reports/broken.json
+    run 2 summary reports
+    expect_err '^perfduel: error: reports/broken.json: not a perfduel report \(expected the JSON written by compare --json\)$'
+    run 2 summary
+    ;;
   *)
     fail "unknown test $1"
     ;;

@@ -468,6 +468,129 @@ add_perf_gate(NAME x TARGET spin)]=]
   error_case([=[set(PERFDUEL_TIMEOUT 5)
 add_perf_gate(NAME x TARGET spin)]=]
     [=[add_perf_gate(NAME x): TIMEOUT "5" is not valid; expected a whole number of seconds, at least 10]=])
+  error_case([=[set(PERFDUEL_BASELINE_KEEP none)
+add_perf_gate(NAME x TARGET spin)]=]
+    [=[perfduel: PERFDUEL_BASELINE_KEEP "none" is not valid; expected a whole number, at least 1 (how many baseline builds to keep)]=])
+  error_case([=[set(PERFDUEL_BASELINE_TIMEOUT 1h)
+add_perf_gate(NAME x TARGET spin)]=]
+    [=[perfduel: PERFDUEL_BASELINE_TIMEOUT "1h" is not valid; expected a whole number of seconds, at least 1 (the CTest timeout of each baseline build)]=])
+  error_case([=[set(PERFDUEL_SUITE_SECONDS 5)
+add_perf_gate(NAME x TARGET spin)]=]
+    [=[perfduel: PERFDUEL_SUITE_SECONDS "5" is not valid; expected a whole number of seconds, at least 10 (the duel time all gates share)]=])
+  error_case([=[set(PERFDUEL_CONFIG nothere.yaml)
+add_perf_gate(NAME x TARGET spin CONFIG perf.yaml)]=]
+    [=[perfduel: PERFDUEL_CONFIG "@work@/project/nothere.yaml" does not exist; expected a perfduel.yaml (see templates/perfduel.yaml)]=])
+
+elseif(scenario STREQUAL "testing_not_enabled")
+  # add_perf_gate() without enable_testing(): CTest would find no tests and pass. Caught when
+  # configuring, in the top-level directory and in a sub-directory with gates.
+  make_consumer("${work}/project" "${standard_gate}")
+  file(WRITE "${work}/project/perf.yaml" "${quick_config}")
+  replace_in_file("${work}/project/CMakeLists.txt" "enable_testing()" "")
+  configure(cfg "${work}/project" "${work}/project/build")
+  expect_rc("configure fails without enable_testing()" "${cfg_rc}" NONZERO "${cfg_out}")
+  expect_text("${cfg_out}" "perfduel: testing is not enabled in ${work}/project, so CTest would find none of the perf gates (spin): `ctest -L perf` would print \"No tests were found!!!\" and pass. Expected enable_testing() (or include(CTest))")
+  # Enabled after the gate, in the same directory: fine.
+  file(APPEND "${work}/project/CMakeLists.txt" "enable_testing()\n")
+  configure(cfg "${work}/project" "${work}/project/build")
+  expect_rc("configure succeeds with enable_testing() after the gate" "${cfg_rc}" 0 "${cfg_out}")
+  # include(CTest) with BUILD_TESTING=OFF: the user turned tests off; no error.
+  make_consumer("${work}/ctest_off" "${standard_gate}")
+  file(WRITE "${work}/ctest_off/perf.yaml" "${quick_config}")
+  replace_in_file("${work}/ctest_off/CMakeLists.txt" "enable_testing()" "include(CTest)")
+  configure(cfg "${work}/ctest_off" "${work}/ctest_off/build" -DBUILD_TESTING=OFF)
+  expect_rc("configure succeeds with BUILD_TESTING=OFF" "${cfg_rc}" 0 "${cfg_out}")
+  expect_text("${cfg_out}" "perfduel: BUILD_TESTING is off")
+
+elseif(scenario STREQUAL "suite_budget")
+  # PERFDUEL_SUITE_SECONDS: the gates share one duel budget, each at most its own.
+  make_consumer("${work}/project" [=[
+set(PERFDUEL_SUITE_SECONDS 150)
+add_perf_gate(NAME a TARGET spin CONFIG perf.yaml TIMEOUT 120)
+add_perf_gate(NAME b TARGET spin CONFIG perf.yaml TIMEOUT 120)
+add_perf_gate(NAME c TARGET spin CONFIG perf.yaml TIMEOUT 40)
+]=])
+  file(WRITE "${work}/project/perf.yaml" "${quick_config}")
+  configure(cfg "${work}/project" "${work}/project/build")
+  expect_rc("configure succeeds" "${cfg_rc}" 0 "${cfg_out}")
+  expect_text("${cfg_out}" "perfduel: PERFDUEL_SUITE_SECONDS=150 shared by 3 gates: at most 50 s of duel each")
+  show_tests("${work}/project/build")
+  foreach(gate_and_budget a:50 b:50 c:35)
+    string(REPLACE ":" ";" pair "${gate_and_budget}")
+    list(GET pair 0 gate)
+    list(GET pair 1 budget)
+    test_property(command perf.${gate} COMMAND)
+    expect_text("${command}" "--max-seconds;${budget};")
+  endforeach()
+  file(WRITE "${work}/project/gate.cmake" [=[
+set(PERFDUEL_SUITE_SECONDS 20)
+add_perf_gate(NAME a TARGET spin CONFIG perf.yaml)
+add_perf_gate(NAME b TARGET spin CONFIG perf.yaml)
+add_perf_gate(NAME c TARGET spin CONFIG perf.yaml)
+]=])
+  configure(cfg "${work}/project" "${work}/project/build2")
+  expect_rc("configure fails with too small a suite budget" "${cfg_rc}" NONZERO "${cfg_out}")
+  expect_text("${cfg_out}" "perfduel: PERFDUEL_SUITE_SECONDS \"20\" gives each of the 3 perf gates 6 s; expected at least 10 s per gate (PERFDUEL_SUITE_SECONDS >= 30)")
+
+elseif(scenario STREQUAL "project_options")
+  # The benchmark exists only with -DSPIN_BUILD_BENCH=ON, as in many real projects. The
+  # baseline gets the project's cache options, so it has the benchmark too and the gate
+  # really duels: the slower branch fails, with no extra argument.
+  make_consumer("${work}/repo" [=[
+if(SPIN_BUILD_BENCH)
+  add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml TIMEOUT 120)
+endif()
+]=])
+  replace_in_file("${work}/repo/CMakeLists.txt" "add_executable(spin spin.cpp)" [=[
+option(SPIN_BUILD_BENCH "Build the benchmark" OFF)
+set(SPIN_GREETING "hello world" CACHE STRING "A project setting")
+set(SPIN_OUTPUT "${CMAKE_BINARY_DIR}/out" CACHE PATH "Inside the build tree")
+find_program(SPIN_SH sh)
+if(SPIN_BUILD_BENCH)
+  add_executable(spin spin.cpp)
+else()
+  add_executable(other spin.cpp)
+endif()]=])
+  file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
+  git("${work}" init -q -b main repo)
+  commit("${work}/repo" "commit 1: an option-guarded benchmark")
+  git("${work}/repo" checkout -q -b slower)
+  replace_in_file("${work}/repo/spin.cpp" "k_work = 1;" "k_work = 3;")
+  commit("${work}/repo" "commit 2: three times the work")
+  set(b "${work}/repo/build")
+  configure_and_build("${work}/repo" "${b}" -DSPIN_BUILD_BENCH=ON -DSPIN_EXTRA=42)
+  file(READ "${b}/perfduel/gates/spin.cmake" gate_file)
+  expect_text("${gate_file}" "set(PERFDUEL_PROJECT_ARGS [==[-DSPIN_BUILD_BENCH:BOOL=ON;-DSPIN_EXTRA=42;-DSPIN_GREETING:STRING=hello world]==])")
+  ctest_perf(ct "${b}" -V)
+  expect_rc("ctest -L perf fails on the slower branch" "${ct_rc}" NONZERO "${ct_out}")
+  expect_text("${ct_out}" "configuring the baseline with the project's cache options -DSPIN_BUILD_BENCH:BOOL=ON -DSPIN_EXTRA=42 -DSPIN_GREETING:STRING=hello world (PERFDUEL_BASELINE_CMAKE_ARGS: none)"
+    "verdict: REGRESSION")
+  file(READ "${b}/perfduel/reports/spin.json" report)
+  string(JSON verdict ERROR_VARIABLE error GET "${report}" verdict)
+  expect_equal("the report's verdict is regression" "${verdict}" "regression")
+  baseline_link(baseline "${b}" ${build_config})
+  if(baseline MATCHES "^(.*)/spin$")
+    set(baseline_build "${CMAKE_MATCH_1}")
+    if(multi_config)
+      cmake_path(GET baseline_build PARENT_PATH baseline_build)
+    endif()
+    file(READ "${baseline_build}/CMakeCache.txt" cache)
+    expect_text("${cache}" "SPIN_BUILD_BENCH:BOOL=ON" "SPIN_OUTPUT:PATH=${baseline_build}/out")
+  endif()
+
+  # The baseline told otherwise: the target is defined there but not enabled. That is an
+  # error naming what was forwarded, not "the benchmark does not exist yet".
+  configure_and_build("${work}/repo" "${b}" "-DPERFDUEL_BASELINE_CMAKE_ARGS=-DSPIN_BUILD_BENCH=OFF")
+  ctest_perf(ct "${b}")
+  expect_rc("ctest -L perf fails when the baseline does not enable the benchmark" "${ct_rc}"
+    NONZERO "${ct_out}")
+  expect_text("${ct_out}" "perfduel: error: the baseline commit"
+    "\"commit 1: an option-guarded benchmark\" defines \"spin\" (add_executable in CMakeLists.txt), but its configure did not enable it (its targets: other)."
+    "It was configured with the project's cache options -DSPIN_BUILD_BENCH:BOOL=ON -DSPIN_EXTRA=42 -DSPIN_GREETING:STRING=hello world and PERFDUEL_BASELINE_CMAKE_ARGS -DSPIN_BUILD_BENCH=OFF."
+    "perf.spin (Not Run)")
+  if(ct_out MATCHES "probably does not exist")
+    fail("a benchmark that is only disabled is called new:\n${ct_out}")
+  endif()
 
 elseif(scenario STREQUAL "not_git_repository")
   make_consumer("${work}/project" "${standard_gate}")
@@ -489,6 +612,20 @@ elseif(scenario STREQUAL "shallow_clone")
   expect_rc("ctest -L perf fails" "${ct_rc}" NONZERO "${ct_out}")
   expect_text("${ct_out}" "is a shallow clone, so the merge-base with origin/main may be missing"
     "`git fetch --unshallow` (GitHub Actions: actions/checkout with `fetch-depth: 0`; GitLab CI: `GIT_DEPTH: 0`)")
+  # Without a remote the default ref falls back to main: the message names the ref used, and
+  # the error is one line, without CMake's own error lines or call stack.
+  git("${work}/clone" remote remove origin)
+  ctest_perf(ct "${work}/clone/build")
+  expect_rc("ctest -L perf fails without a remote" "${ct_rc}" NONZERO "${ct_out}")
+  expect_text("${ct_out}" "origin/main does not exist; using main"
+    "is a shallow clone, so the merge-base with main may be missing")
+  if(ct_out MATCHES "CMake Error|Call Stack|origin/main may be")
+    fail("the shallow-clone error is not one clean line naming main:\n${ct_out}")
+  endif()
+  # The build target fails too (its exit status), with the same line.
+  run(target cmake --build "${work}/clone/build" ${build_config_args} --target perfduel_baseline_spin)
+  expect_rc("the perfduel_baseline_spin target fails" "${target_rc}" NONZERO "${target_out}")
+  expect_text("${target_out}" "perfduel: error:" "is a shallow clone, so the merge-base with main")
 
 elseif(scenario STREQUAL "unknown_ref")
   make_repo("${work}/repo" [=[

@@ -2,7 +2,9 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,7 @@ class ScriptedExecutor : public Executor {
     const Side side = command.argv.at(0) == "baseline" ? Side::baseline : Side::candidate;
     const Distribution& spec = side == Side::baseline ? m_baseline : m_candidate;
     m_timeouts.push_back(limits.timeout_seconds);
+    m_paddings[side].push_back(limits.env_padding_bytes);
     std::normal_distribution<double> noise(0.0, spec.sigma);
     RunResult result;
     result.status = RunStatus::exited;
@@ -53,6 +56,7 @@ class ScriptedExecutor : public Executor {
   void set_tweak(Tweak tweak) { m_tweak = std::move(tweak); }
   const std::vector<Side>& order() const { return m_order; }
   const std::vector<double>& timeouts() const { return m_timeouts; }
+  const std::vector<std::optional<std::size_t>>& paddings(Side side) { return m_paddings[side]; }
 
  private:
   Distribution m_baseline;
@@ -62,6 +66,7 @@ class ScriptedExecutor : public Executor {
   std::map<Side, int> m_calls;
   std::vector<Side> m_order;
   std::vector<double> m_timeouts;
+  std::map<Side, std::vector<std::optional<std::size_t>>> m_paddings;
 };
 
 Config duel_config() {
@@ -469,4 +474,37 @@ TEST_CASE("analyze is a pure function of the runs", "[duel]") {
   const Analysis again = analyze(config, outcome.runs, Finality::final);
   CHECK(again.verdict == outcome.analysis.verdict);
   CHECK(wall_time(again).change == wall_time(outcome.analysis).change);
+}
+
+TEST_CASE("every run gets a seeded random PERFDUEL_PAD length, both sides alike", "[duel]") {
+  Config config = duel_config();
+  config.min_rounds = 30;
+  config.max_rounds = 30;
+  ScriptedExecutor executor({0.1, 0.01}, {0.1, 0.01});
+  duel(config, executor, 7);
+  for (const Side side : {Side::baseline, Side::candidate}) {
+    const auto& paddings = executor.paddings(side);
+    REQUIRE(paddings.size() == 31);  // one warm-up round
+    std::set<std::size_t> distinct;
+    for (const auto& padding : paddings) {
+      REQUIRE(padding.has_value());
+      REQUIRE(*padding < 4096);
+      distinct.insert(*padding);
+    }
+    CHECK(distinct.size() >= 25);
+  }
+  // The same seed, the same lengths; another seed, others.
+  ScriptedExecutor again({0.1, 0.01}, {0.1, 0.01});
+  duel(config, again, 7);
+  CHECK(again.paddings(Side::candidate) == executor.paddings(Side::candidate));
+  ScriptedExecutor other({0.1, 0.01}, {0.1, 0.01});
+  duel(config, other, 8);
+  CHECK(other.paddings(Side::candidate) != executor.paddings(Side::candidate));
+
+  config.env_padding = false;
+  ScriptedExecutor off({0.1, 0.01}, {0.1, 0.01});
+  duel(config, off, 7);
+  for (const auto& padding : off.paddings(Side::baseline)) {
+    CHECK_FALSE(padding.has_value());
+  }
 }

@@ -22,4 +22,7 @@ void add_trend_command(CLI::App& app, int& exit_code);
 // `doctor`: checks whether this machine is fit to benchmark.
 void add_doctor_command(CLI::App& app, int& exit_code);
 
+// `summary`: one table of every gate's verdict, read from their JSON reports.
+void add_summary_command(CLI::App& app, int& exit_code);
+
 }  // namespace perfduel::cli

@@ -29,6 +29,7 @@ const std::vector<std::string> k_top_level_keys{"baseline",
                                                 "timeout",
                                                 "cpus",
                                                 "order",
+                                                "env_padding",
                                                 "seed",
                                                 "stopping",
                                                 "correction",
@@ -334,6 +335,9 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
   if (const auto node = root["detect_warmup"]) {
     config.detect_warmup = reader.boolean(node, "detect_warmup");
   }
+  if (const auto node = root["env_padding"]) {
+    config.env_padding = reader.boolean(node, "env_padding");
+  }
   if (const auto node = root["min_rounds"]) {
     config.min_rounds = reader.integer(node, "min_rounds", 2);
   }
@@ -516,6 +520,7 @@ std::string config_to_json(const Config& config) {
   json["timeout"] = config.run_timeout;
   json["cpus"] = config.cpus;
   json["order"] = config.order == Order::random ? "random" : "abba";
+  json["env_padding"] = config.env_padding;
   if (config.seed) {
     json["seed"] = *config.seed;
   }

@@ -91,6 +91,10 @@ struct Config {
   double run_timeout = 60;   // per run, seconds
   std::vector<int> cpus;     // empty: no pinning
   Order order = Order::random;
+  // Each run gets PERFDUEL_PAD=<0..4095 x> in its environment, a seeded random length per
+  // run: the environment's size shifts the initial stack (and with it alignment) and would
+  // otherwise bias whichever side happens to get the luckier layout.
+  bool env_padding = true;
   std::optional<std::uint64_t> seed;  // empty: drawn at start and reported
   Stopping stopping = Stopping::hybrid;
   Correction correction = Correction::bonferroni;

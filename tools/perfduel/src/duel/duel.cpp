@@ -54,12 +54,29 @@ bool candidate_first(Order order, int round, std::uint64_t seed) {
   return (x >> 63U) != 0;
 }
 
+namespace {
+
+// The PERFDUEL_PAD length of run `run_index`: uniform in [0, k_max_env_padding), a hash of
+// (seed, run index) like the order coin, so both sides draw from one distribution, a seed
+// reproduces the layouts, and the round order is unaffected.
+std::size_t env_padding_bytes(std::uint64_t seed, std::uint64_t run_index) {
+  constexpr std::uint64_t k_max_env_padding = 4096;
+  std::uint64_t x = (seed ^ 0xD1B54A32D192ED03ULL) + 0x9E3779B97F4A7C15ULL * (run_index + 1);
+  x = (x ^ (x >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27U)) * 0x94D049BB133111EBULL;
+  x ^= x >> 31U;
+  return static_cast<std::size_t>(x % k_max_env_padding);
+}
+
+}  // namespace
+
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
                      const ProgressCallback& progress) {
   DuelOutcome outcome;
   outcome.seed = seed;
   const MetricExtractor extractor(config.metrics);
-  const RunLimits limits{config.run_timeout, config.cpus};
+  RunLimits limits{config.run_timeout, config.cpus, std::nullopt};
+  std::uint64_t run_index = 0;
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -88,6 +105,10 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
     for (const Side side :
          {b_first ? Side::candidate : Side::baseline, b_first ? Side::baseline : Side::candidate}) {
       const auto& command = side == Side::baseline ? *config.baseline : *config.candidate;
+      if (config.env_padding) {
+        limits.env_padding_bytes = env_padding_bytes(seed, run_index);
+      }
+      ++run_index;
       const RunResult result = executor.run(command, limits);
       if (result.status == RunStatus::interrupted || interrupt_requested()) {
         outcome.end = DuelEnd::interrupted;

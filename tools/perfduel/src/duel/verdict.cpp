@@ -68,6 +68,22 @@ std::optional<DuelEnd> duel_end_from_string(std::string_view text) {
   return std::nullopt;
 }
 
+std::string end_reason(DuelEnd end) {
+  switch (end) {
+    case DuelEnd::round_budget:
+      return "the round budget (max_rounds) ran out before every gated metric settled";
+    case DuelEnd::time_budget:
+      return "the time budget (max_seconds) ran out before every gated metric settled";
+    case DuelEnd::interrupted:
+      return "interrupted; partial results";
+    case DuelEnd::decided:
+    case DuelEnd::regression_found:
+    case DuelEnd::benchmark_failed:
+      return "";
+  }
+  return "";
+}
+
 Verdict verdict_outside_band(const stats::Interval& ci, const MetricSpec& spec) {
   const double tau = spec.tolerance;
   const bool above = ci.lo > tau;

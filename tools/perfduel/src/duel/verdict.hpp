@@ -71,6 +71,12 @@ enum class DuelEnd {
 std::string to_string(DuelEnd end);
 std::optional<DuelEnd> duel_end_from_string(std::string_view text);
 
+// Why a duel that ended without a decision ended, in words: "the round budget (max_rounds)
+// ran out before every gated metric settled", "interrupted; partial results"; empty for the
+// ends that need the analysis or the failure to explain them (decided, regression_found,
+// benchmark_failed).
+std::string end_reason(DuelEnd end);
+
 // What the gated metrics say together, after each has its verdict and settling rule.
 struct GatedMetric {
   Verdict verdict = Verdict::pending;

@@ -75,16 +75,12 @@ std::string headline(const RunSummary& summary) {
       reason = settled_list(outcome.analysis, true) + "; the other metrics cannot change the verdict";
       break;
     case DuelEnd::round_budget:
-      reason = "the round budget (max_rounds) ran out";
-      break;
     case DuelEnd::time_budget:
-      reason = "the time budget (max_seconds) ran out";
+    case DuelEnd::interrupted:
+      reason = end_reason(outcome.end);
       break;
     case DuelEnd::benchmark_failed:
       reason = outcome.failure;
-      break;
-    case DuelEnd::interrupted:
-      reason = "interrupted; partial results";
       break;
   }
   std::string upper = verdict;

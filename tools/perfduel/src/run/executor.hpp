@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,8 @@ enum class RunStatus {
 struct RunLimits {
   double timeout_seconds = 60;
   std::vector<int> cpus;  // empty: no pinning
+  // Length of the PERFDUEL_PAD environment variable of this run; empty: no such variable.
+  std::optional<std::size_t> env_padding_bytes;
 };
 
 // What one run of a command produced.

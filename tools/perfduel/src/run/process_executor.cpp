@@ -96,17 +96,24 @@ struct ChildSetup {
   }
 };
 
-std::vector<std::string> merged_environment(const std::map<std::string, std::string>& overrides) {
+// The inherited environment with the command's `overrides`, and PERFDUEL_PAD of
+// `padding_bytes` characters when given (see Config::env_padding).
+std::vector<std::string> run_environment(const std::map<std::string, std::string>& overrides,
+                                         std::optional<std::size_t> padding_bytes) {
+  constexpr std::string_view k_padding_name = "PERFDUEL_PAD";
   std::vector<std::string> environment;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string_view text(*entry);
     const auto name = text.substr(0, text.find('='));
-    if (overrides.find(std::string(name)) == overrides.end()) {
+    if (overrides.find(std::string(name)) == overrides.end() && !(padding_bytes && name == k_padding_name)) {
       environment.emplace_back(text);
     }
   }
   for (const auto& [name, value] : overrides) {
     environment.push_back(fmt::format("{}={}", name, value));
+  }
+  if (padding_bytes) {
+    environment.push_back(fmt::format("{}={}", k_padding_name, std::string(*padding_bytes, 'x')));
   }
   return environment;
 }
@@ -273,15 +280,15 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
     if (via_stub) {
       launch.fd_whitelist.push_back(report.write_end());
     }
-    if (command.environment.empty()) {
+    if (command.environment.empty() && !limits.env_padding_bytes) {
       child.emplace(launch(context, executable, arguments,
                            bp::process_stdio{nullptr, out.write_end(), err.write_end()},
                            bp::process_start_dir{directory}, setup));
     } else {
-      child.emplace(launch(context, executable, arguments,
-                           bp::process_stdio{nullptr, out.write_end(), err.write_end()},
-                           bp::process_start_dir{directory},
-                           bp::process_environment{merged_environment(command.environment)}, setup));
+      child.emplace(launch(
+          context, executable, arguments, bp::process_stdio{nullptr, out.write_end(), err.write_end()},
+          bp::process_start_dir{directory},
+          bp::process_environment{run_environment(command.environment, limits.env_padding_bytes)}, setup));
     }
   } catch (const std::exception& e) {
     result.error = e.what();

@@ -1,0 +1,50 @@
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "report/suite_summary.hpp"
+#include "util/error.hpp"
+
+namespace perfduel::cli {
+
+namespace {
+
+struct SummaryOptions {
+  std::vector<std::string> inputs;
+  std::string markdown;
+};
+
+int run_summary(const SummaryOptions& options) {
+  std::vector<std::filesystem::path> paths(options.inputs.begin(), options.inputs.end());
+  const auto gates = read_gate_results(paths);
+  fmt::print("{}", format_suite_table(gates));
+  std::fflush(stdout);
+  if (!options.markdown.empty()) {
+    std::ofstream file(options.markdown, std::ios::app);
+    file << format_suite_markdown(gates);
+    if (!file.flush()) {
+      throw Error(fmt::format("--markdown {}: cannot write the Markdown summary", options.markdown));
+    }
+  }
+  return suite_exit_code(gates);
+}
+
+}  // namespace
+
+void add_summary_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<SummaryOptions>();
+  auto* command =
+      app.add_subcommand("summary",
+                         "One table of every gate's verdict from the JSON reports that `ctest -L perf` wrote "
+                         "(add_perf_gate: <build>/perfduel/reports).");
+  command->add_option("reports", options->inputs, "JSON reports, or directories of them")->required();
+  command->add_option("--markdown", options->markdown,
+                      "append the table as Markdown to this file (e.g. $GITHUB_STEP_SUMMARY)");
+  command->footer(
+      "Exit codes: 0 every gate passed, 1 a gate regressed or failed, 2 unreadable input, "
+      "77 none failed but one is inconclusive or skipped.");
+  command->callback([options, &exit_code] { exit_code = run_summary(*options); });
+}
+
+}  // namespace perfduel::cli

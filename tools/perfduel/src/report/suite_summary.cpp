@@ -1,0 +1,296 @@
+#include "report/suite_summary.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "duel/verdict.hpp"
+#include "exit_codes.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+constexpr std::string_view k_skip_heading = "### perfduel: skipped";
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  if (!file) {
+    throw Error(fmt::format("{}: cannot read the report", path.string()));
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::string interval_text(const nlohmann::json& ci) {
+  if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number()) {
+    return "n/a";
+  }
+  return fmt::format("[{}, {}]", util::format_percent(ci[0].get<double>()),
+                     util::format_percent(ci[1].get<double>()));
+}
+
+GateResult gate_from_json(const std::filesystem::path& path) {
+  const auto json = nlohmann::json::parse(read_text(path), nullptr, false);
+  if (json.is_discarded() || !json.is_object() || !json.contains("verdict") || !json["verdict"].is_string() ||
+      !json.contains("metrics") || !json["metrics"].is_array()) {
+    throw Error(fmt::format("{}: not a perfduel report (expected the JSON written by compare --json)",
+                            path.string()));
+  }
+  GateResult gate;
+  gate.name = path.stem().string();
+  gate.verdict = json["verdict"].get<std::string>();
+  try {
+    gate.rounds = json.value("measured_rounds", 0);
+    gate.seconds = json.value("elapsed_seconds", 0.0);
+    if (gate.verdict == "error") {
+      gate.reason = json.value("error", std::string("a benchmark run failed"));
+    } else {
+      const auto end = duel_end_from_string(json.value("end", std::string("decided")));
+      if (!end) {
+        throw Error(fmt::format("{}: unknown \"end\" value \"{}\"", path.string(), json.value("end", "")));
+      }
+      gate.reason = end_reason(*end);
+    }
+    for (const auto& metric : json["metrics"]) {
+      if (!metric.value("gated", false)) {
+        continue;
+      }
+      GateMetricRow row;
+      row.metric = metric.value("name", std::string("?"));
+      const auto& change = metric["change"];
+      row.change = change.is_number() ? util::format_percent(change.get<double>()) : "n/a";
+      row.interval = interval_text(metric["ci"]);
+      row.verdict = metric.value("verdict", std::string("?"));
+      gate.metrics.push_back(std::move(row));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(fmt::format("{}: malformed report: {}", path.string(), e.what()));
+  }
+  return gate;
+}
+
+// The note `compare --skip-if` writes instead of a JSON report; nullopt for other Markdown.
+std::optional<GateResult> gate_from_skip_note(const std::filesystem::path& path) {
+  const auto lines = util::split_lines(read_text(path));
+  if (lines.empty() || lines.front() != k_skip_heading) {
+    return std::nullopt;
+  }
+  GateResult gate;
+  gate.name = path.stem().string();
+  gate.verdict = "skipped";
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    if (!util::trim(lines[i]).empty()) {
+      gate.reason = lines[i];
+      break;
+    }
+  }
+  return gate;
+}
+
+std::vector<GateResult> gates_in_directory(const std::filesystem::path& directory) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+    if (entry.is_regular_file()) {
+      files.push_back(entry.path());
+    }
+  }
+  if (ec) {
+    throw Error(fmt::format("{}: cannot list the directory: {}", directory.string(), ec.message()));
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<GateResult> gates;
+  for (const auto& file : files) {
+    if (file.extension() == ".json") {
+      gates.push_back(gate_from_json(file));
+    } else if (file.extension() == ".md") {
+      auto json = file;
+      json.replace_extension(".json");
+      if (!std::filesystem::exists(json)) {
+        if (auto skipped = gate_from_skip_note(file)) {
+          gates.push_back(std::move(*skipped));
+        }
+      }
+    }
+  }
+  if (gates.empty()) {
+    throw Error(fmt::format("{}: no perfduel report in this directory (did `ctest -L perf` run any gate?)",
+                            directory.string()));
+  }
+  std::sort(gates.begin(), gates.end(),
+            [](const GateResult& a, const GateResult& b) { return a.name < b.name; });
+  return gates;
+}
+
+std::string rounds_text(const GateResult& gate) {
+  return gate.verdict == "skipped" ? "-" : std::to_string(gate.rounds);
+}
+
+std::string time_text(const GateResult& gate) {
+  return gate.verdict == "skipped" ? "-" : util::format_seconds(gate.seconds);
+}
+
+// The table's rows: one per gated metric, the gate's own columns on its first row only.
+std::vector<std::vector<std::string>> table_rows(const std::vector<GateResult>& gates) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& gate : gates) {
+    if (gate.metrics.empty()) {
+      rows.push_back({gate.name, gate.verdict, "-", "-", "-", rounds_text(gate), time_text(gate)});
+      continue;
+    }
+    for (std::size_t i = 0; i < gate.metrics.size(); ++i) {
+      const auto& metric = gate.metrics[i];
+      const bool first = i == 0;
+      rows.push_back({first ? gate.name : "", first ? gate.verdict : "",
+                      metric.verdict == gate.verdict ? metric.metric
+                                                     : fmt::format("{} ({})", metric.metric, metric.verdict),
+                      metric.change, metric.interval, first ? rounds_text(gate) : "",
+                      first ? time_text(gate) : ""});
+    }
+  }
+  return rows;
+}
+
+const std::vector<std::string> k_header{"gate", "verdict", "metric", "change", "interval", "rounds", "time"};
+
+std::vector<std::string> reason_lines(const std::vector<GateResult>& gates) {
+  std::vector<std::string> lines;
+  for (const auto& gate : gates) {
+    if (!gate.reason.empty() && gate.verdict != "no-change" && gate.verdict != "improvement" &&
+        gate.verdict != "regression") {
+      lines.push_back(fmt::format("{}: {}: {}", gate.name, gate.verdict, gate.reason));
+    }
+  }
+  return lines;
+}
+
+std::string count_line(const std::vector<GateResult>& gates) {
+  std::map<std::string, int> counts;
+  for (const auto& gate : gates) {
+    ++counts[gate.verdict];
+  }
+  std::string text;
+  for (const char* verdict :
+       {"regression", "error", "interrupted", "inconclusive", "skipped", "no-change", "improvement"}) {
+    if (const auto it = counts.find(verdict); it != counts.end()) {
+      text += fmt::format("{}{} {}", text.empty() ? "" : ", ", it->second, verdict);
+      counts.erase(it);
+    }
+  }
+  for (const auto& [verdict, count] : counts) {
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", count, verdict);
+  }
+  return fmt::format("perf gates: {} ({} in all)", text, gates.size());
+}
+
+}  // namespace
+
+std::vector<GateResult> read_gate_results(const std::vector<std::filesystem::path>& paths) {
+  std::vector<GateResult> gates;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      auto found = gates_in_directory(path);
+      gates.insert(gates.end(), found.begin(), found.end());
+    } else if (!std::filesystem::exists(path, ec)) {
+      throw Error(fmt::format("{}: no such file or directory", path.string()));
+    } else if (path.extension() == ".md") {
+      auto skipped = gate_from_skip_note(path);
+      if (!skipped) {
+        throw Error(fmt::format("{}: not a perfduel skip note; expected a JSON report", path.string()));
+      }
+      gates.push_back(std::move(*skipped));
+    } else {
+      gates.push_back(gate_from_json(path));
+    }
+  }
+  return gates;
+}
+
+std::string format_suite_table(const std::vector<GateResult>& gates) {
+  const auto rows = table_rows(gates);
+  std::vector<std::size_t> widths;
+  for (const auto& cell : k_header) {
+    widths.push_back(cell.size());
+  }
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      widths[c] = std::max(widths[c], row[c].size());
+    }
+  }
+  std::string text;
+  const auto add_row = [&](const std::vector<std::string>& row) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      // Text columns left-aligned; numbers (change, interval, rounds, time) right-aligned.
+      const bool right = c >= 3;
+      line += right ? fmt::format("{:>{}}", row[c], widths[c]) : fmt::format("{:<{}}", row[c], widths[c]);
+      line += c + 1 < row.size() ? "  " : "";
+    }
+    while (!line.empty() && line.back() == ' ') {
+      line.pop_back();
+    }
+    text += line + "\n";
+  };
+  add_row(k_header);
+  for (const auto& row : rows) {
+    add_row(row);
+  }
+  for (const auto& line : reason_lines(gates)) {
+    text += line + "\n";
+  }
+  text += count_line(gates) + "\n";
+  return text;
+}
+
+std::string format_suite_markdown(const std::vector<GateResult>& gates) {
+  const auto escape = [](std::string cell) {
+    std::string out;
+    for (const char c : cell) {
+      out += c == '|' ? std::string("\\|") : std::string(1, c);
+    }
+    return out;
+  };
+  std::string text =
+      "### Performance gates\n\n| gate | verdict | metric | change | interval | rounds | time |\n"
+      "|---|---|---|---:|---:|---:|---:|\n";
+  for (const auto& row : table_rows(gates)) {
+    text += "|";
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const auto cell = escape(row[c]);
+      text += " " + (c == 1 && !cell.empty() ? "**" + cell + "**" : cell) + " |";
+    }
+    text += "\n";
+  }
+  const auto reasons = reason_lines(gates);
+  if (!reasons.empty()) {
+    text += "\n";
+    for (const auto& line : reasons) {
+      text += "- " + escape(line) + "\n";
+    }
+  }
+  text += "\n" + count_line(gates) + "\n";
+  return text;
+}
+
+int suite_exit_code(const std::vector<GateResult>& gates) {
+  bool undecided = false;
+  for (const auto& gate : gates) {
+    if (gate.verdict == "regression" || gate.verdict == "error" || gate.verdict == "interrupted") {
+      return to_int(ExitCode::regression);
+    }
+    undecided = undecided || gate.verdict == "inconclusive" || gate.verdict == "skipped";
+  }
+  return to_int(undecided ? ExitCode::inconclusive : ExitCode::pass);
+}
+
+}  // namespace perfduel
