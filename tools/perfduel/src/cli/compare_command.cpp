@@ -5,12 +5,12 @@
 #include <random>
 
 #include <fmt/format.h>
-#include <sched.h>
 
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
 #include "duel/duel.hpp"
+#include "machine/facts.hpp"
 #include "report/progress.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
@@ -101,24 +101,16 @@ void check_command(const std::optional<CommandSpec>& command, const std::string&
   }
 }
 
-// Every requested CPU must be one this process may run on, or the child's affinity call
-// would fail on every run.
-void check_cpus(const std::vector<int>& cpus, const std::string& origin) {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (cpus.empty() || ::sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
-    return;
-  }
-  std::string usable;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &allowed)) {
-      usable += (usable.empty() ? "" : ",") + std::to_string(cpu);
-    }
+// Every requested CPU must be one this process may run on (`allowed`, its affinity), or the
+// child's affinity call would fail on every run.
+void check_cpus(const std::vector<int>& cpus, const std::vector<int>& allowed, const std::string& origin) {
+  if (allowed.empty()) {
+    return;  // unknown: the runs will tell
   }
   for (const int cpu : cpus) {
-    if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)) {
-      throw Error(
-          fmt::format("{}: CPU {} is not available to this process (usable: {})", origin, cpu, usable));
+    if (std::find(allowed.begin(), allowed.end(), cpu) == allowed.end()) {
+      throw Error(fmt::format("{}: CPU {} is not available to this process (usable: {})", origin, cpu,
+                              format_cpu_list(allowed)));
     }
   }
 }
@@ -145,7 +137,8 @@ int run_compare(const CompareOptions& options) {
     }
     config.cpus = std::move(cpus).value();
   }
-  check_cpus(config.cpus, options.cpus.empty() ? origin : "--cpus");
+  const MachineFacts facts = read_machine_facts();
+  check_cpus(config.cpus, facts.allowed_cpus, options.cpus.empty() ? origin : "--cpus");
   if (options.max_seconds) {
     config.max_seconds = std::min(config.max_seconds, *options.max_seconds);
   }
@@ -159,7 +152,7 @@ int run_compare(const CompareOptions& options) {
   RunSummary summary;
   summary.config = &config;
   summary.started = now_iso8601();
-  summary.environment = read_environment();
+  summary.environment = environment_of(facts);
 
   install_interrupt_handlers();
   // A gated max RSS must be the programs' own: start the runs through perfduel-exec, whose

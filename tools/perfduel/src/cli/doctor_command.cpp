@@ -1,4 +1,5 @@
-// `perfduel doctor`: is this machine fit to benchmark? The checks live in report/doctor;
+// `perfduel doctor`: is this machine fit to benchmark? The facts come from machine/facts, the
+// checks live in machine/doctor;
 // this file only reads the options, prints the findings and sets the exit code.
 #include <algorithm>
 #include <memory>
@@ -10,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "report/doctor.hpp"
+#include "machine/doctor.hpp"
 #include "report/json_report.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -34,9 +35,15 @@ struct DoctorOptions {
   std::optional<std::string> json;
 };
 
-void print_findings(const MachineFacts& facts, const std::vector<Finding>& findings) {
-  fmt::print("perfduel doctor: CPU {} ({})\n", format_cpu_list(facts.cpus),
-             facts.selection == CpuSelection::requested ? "from --cpus" : "all online");
+// The CPUs a doctor run looks at, and whether the user named them.
+struct Scope {
+  std::vector<int> cpus;
+  CpuSelection selection = CpuSelection::all_online;
+};
+
+void print_findings(const Scope& scope, const std::vector<Finding>& findings) {
+  fmt::print("perfduel doctor: CPU {} ({})\n", format_cpu_list(scope.cpus),
+             scope.selection == CpuSelection::requested ? "from --cpus" : "all online");
   std::size_t width = 0;
   for (const auto& finding : findings) {
     width = std::max(width, finding.check.size());
@@ -59,13 +66,13 @@ void print_findings(const MachineFacts& facts, const std::vector<Finding>& findi
                           : "fit to benchmark");
 }
 
-nlohmann::ordered_json findings_to_json(const MachineFacts& facts, const std::vector<Finding>& findings,
+nlohmann::ordered_json findings_to_json(const Scope& scope, const std::vector<Finding>& findings,
                                         int exit_code) {
   nlohmann::ordered_json json;
   json["perfduel_version"] = PERFDUEL_VERSION;
   json["started"] = now_iso8601();
-  json["cpus"] = facts.cpus;
-  json["cpu_selection"] = facts.selection == CpuSelection::requested ? "requested" : "all_online";
+  json["cpus"] = scope.cpus;
+  json["cpu_selection"] = scope.selection == CpuSelection::requested ? "requested" : "all_online";
   json["status"] = std::string(to_string(worst_status(findings)));
   json["exit_code"] = exit_code;
   auto checks = nlohmann::ordered_json::array();
@@ -88,12 +95,14 @@ int run_doctor(const DoctorOptions& options) {
     }
     cpus = std::move(parsed).value();
   }
-  const auto facts = read_machine_facts(cpus);
-  const auto findings = diagnose(facts);
+  const auto facts = read_machine_facts("/", Probing::full, cpus);
+  const Scope scope{cpus.empty() ? facts.online_cpus : cpus,
+                    cpus.empty() ? CpuSelection::all_online : CpuSelection::requested};
+  const auto findings = diagnose(facts, scope.cpus, scope.selection);
   const int exit_code = worst_status(findings) == CheckStatus::fail ? k_exit_unfit : k_exit_fit;
-  print_findings(facts, findings);
+  print_findings(scope, findings);
   if (options.json) {
-    write_json_file(*options.json, findings_to_json(facts, findings, exit_code));
+    write_json_file(*options.json, findings_to_json(scope, findings, exit_code));
   }
   return exit_code;
 }

@@ -116,6 +116,9 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
                          {"cpu_model", environment.cpu_model},
                          {"cpu_count", environment.cpu_count},
                          {"kernel", environment.kernel},
+                         {"kernel_release", environment.kernel_release},
+                         {"machine", environment.machine},
+                         {"machine_id", environment.machine_id},
                          {"load", environment.load},
                          {"governor", environment.governor},
                          {"driver_peak_rss_bytes", environment.driver_peak_rss_bytes}};
@@ -187,6 +190,9 @@ SavedReport load_report(const std::filesystem::path& path) {
     report.environment.cpu_model = environment.value("cpu_model", "");
     report.environment.cpu_count = environment.value("cpu_count", 0);
     report.environment.kernel = environment.value("kernel", "");
+    report.environment.kernel_release = environment.value("kernel_release", "");
+    report.environment.machine = environment.value("machine", "");
+    report.environment.machine_id = environment.value("machine_id", "");
     report.environment.load = environment.value("load", std::vector<double>{});
     report.environment.governor = environment.value("governor", "");
     report.environment.driver_peak_rss_bytes = environment.value("driver_peak_rss_bytes", 0.0);
