@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "config/config.hpp"
 #include "duel/duel.hpp"
 #include "machine/facts.hpp"
+#include "machine/pinning.hpp"
 #include "report/progress.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
@@ -130,15 +132,35 @@ int run_compare(const CompareOptions& options) {
   }
   check_command(config.baseline, "baseline", options.baseline.empty() ? origin : "--baseline");
   check_command(config.candidate, "candidate", options.candidate.empty() ? origin : "--candidate");
-  if (!options.cpus.empty()) {
+  if (options.cpus == "auto") {
+    config.cpu_mode = CpuMode::automatic;
+  } else if (options.cpus == "none") {
+    config.cpu_mode = CpuMode::none;
+  } else if (!options.cpus.empty()) {
     auto cpus = util::parse_cpu_list(options.cpus);
     if (!cpus) {
-      throw Error(fmt::format("--cpus: {}", cpus.error()));
+      throw Error(fmt::format("--cpus: {} (or auto, none)", cpus.error()));
     }
+    config.cpu_mode = CpuMode::list;
     config.cpus = std::move(cpus).value();
   }
+  const std::string cpus_origin = options.cpus.empty() ? origin : "--cpus";
   const MachineFacts facts = read_machine_facts();
-  check_cpus(config.cpus, facts.allowed_cpus, options.cpus.empty() ? origin : "--cpus");
+  if (config.cpu_mode == CpuMode::list) {
+    check_cpus(config.cpus, facts.allowed_cpus, cpus_origin);
+  }
+  auto allocated = ctest_allocated_cpus([](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+  });
+  if (!allocated) {
+    throw Error(allocated.error());
+  }
+  if (*allocated && config.cpu_mode == CpuMode::automatic) {
+    check_cpus(**allocated, facts.allowed_cpus, "CTest's resource allocation");
+  }
+  const PinningPlan pinning_plan = plan_pinning(config.cpu_mode, config.cpus, cpus_origin, facts, *allocated);
+  config.cpus = pinning_plan.warmup.cpus;
   if (options.max_seconds) {
     config.max_seconds = std::min(config.max_seconds, *options.max_seconds);
   }
@@ -173,9 +195,19 @@ int run_compare(const CompareOptions& options) {
   }
   ProcessExecutor executor(exec_stub);
   Progress progress(options.quiet ? ProgressStyle::quiet : detect_progress_style(stderr), stderr);
-  const auto outcome =
-      run_duel(config, executor, *config.seed,
-               [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); });
+  bool settled = false;
+  const auto outcome = run_duel(
+      config, executor, *config.seed,
+      [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); },
+      [&](double parallelism) {
+        summary.pinning = settle_pinning(pinning_plan, facts, parallelism);
+        settled = true;
+        return summary.pinning.cpus;
+      });
+  if (!settled) {  // the duel ended in its warm-up
+    summary.pinning = pinning_plan.warmup;
+    summary.pinning.parallelism = outcome.warmup_parallelism;
+  }
   progress.finish();
   // Through perfduel-exec the floor is the stub's, not ours: nothing to warn about.
   summary.environment.driver_peak_rss_bytes = rss_gated ? 0.0 : read_own_peak_rss();
@@ -214,8 +246,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   command
       ->add_option("--max-seconds", options->max_seconds, "cap the time budget (seconds) below the config's")
       ->check(CLI::PositiveNumber);
-  command->add_option("--cpus", options->cpus,
-                      "pin runs to these CPUs, e.g. 1 or 2-3 (overrides the config)");
+  command->add_option(
+      "--cpus", options->cpus,
+      "pin runs to these CPUs, e.g. 1 or 2-3; auto (the default: CTest's allocation, else "
+      "isolated CPUs, else CPUs away from CPU 0, one per core) or none (overrides the config)");
   command->add_flag("-q,--quiet", options->quiet, "no progress line");
   command->add_option("--skip-if", options->skip_if,
                       "if FILE exists, run nothing and exit 77 (skipped), its first line as the reason");

@@ -66,11 +66,11 @@ ExitCode exit_code_for(const DuelOutcome& outcome, InconclusivePolicy policy) {
 }
 
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
-                     const ProgressCallback& progress) {
+                     const ProgressCallback& progress, const RepinCallback& repin) {
   DuelOutcome outcome;
   outcome.seed = seed;
   const MetricExtractor extractor(config.metrics);
-  const RunLimits limits{config.run_timeout, config.cpus};
+  RunLimits limits{config.run_timeout, config.cpus};
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -92,6 +92,9 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
         outcome.end = DuelEnd::time_budget;
         break;
       }
+    }
+    if (round == config.warmup && repin) {
+      limits.cpus = repin(outcome.warmup_parallelism);
     }
     const auto round_start = elapsed();
     const bool b_first = candidate_first(config.order, std::max(measured, 0), seed);
@@ -124,6 +127,10 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
         break;
       }
       run_seconds += result.wall_seconds;
+      if (warmup && result.wall_seconds > 0) {
+        outcome.warmup_parallelism = std::max(
+            outcome.warmup_parallelism, (result.user_seconds + result.system_seconds) / result.wall_seconds);
+      }
       outcome.runs.push_back({round, side, warmup, std::move(values)});
     }
     if (failed) {
