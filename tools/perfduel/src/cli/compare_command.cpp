@@ -156,6 +156,15 @@ int run_compare(const CompareOptions& options) {
   if (!allocated) {
     throw Error(allocated.error());
   }
+  if (const char* required = std::getenv("PERFDUEL_REQUIRE_CTEST_CPUS"); required != nullptr && !*allocated) {
+    // add_perf_gate(CPUS) with a resource spec file drops RUN_SERIAL: unpinned by CTest, this
+    // gate could share its CPUs with another one running at the same time.
+    throw Error(fmt::format(
+        "this perf gate runs in parallel with others and needs {} CPU(s) from CTest, but CTest allocated "
+        "none: run ctest with --resource-spec-file FILE (perfduel doctor --resource-spec FILE writes one), "
+        "or unset PERFDUEL_RESOURCE_SPEC_FILE to run the gates one at a time",
+        required));
+  }
   if (*allocated && config.cpu_mode == CpuMode::automatic) {
     check_cpus(**allocated, facts.allowed_cpus, "CTest's resource allocation");
   }

@@ -2,6 +2,7 @@
 // checks live in machine/doctor;
 // this file only reads the options, prints the findings and sets the exit code.
 #include <algorithm>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "cli/commands.hpp"
 #include "machine/doctor.hpp"
+#include "machine/pinning.hpp"
 #include "report/json_report.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -33,7 +35,21 @@ constexpr const char* k_doctor_footer = R"(Exit codes:
 struct DoctorOptions {
   std::string cpus;
   std::optional<std::string> json;
+  std::optional<std::string> resource_spec;
 };
+
+// Writes a CTest resource spec listing the CPUs fit for benchmarking, one slot each, so that
+// `ctest --resource-spec-file` gives each perf gate (add_perf_gate CPUS) CPUs of its own.
+void write_resource_spec(const std::string& path, const MachineFacts& facts) {
+  const auto cpus = benchmark_cpus(facts, true);
+  std::ofstream out(path);
+  out << resource_spec_json(cpus);
+  if (!out) {
+    throw Error(fmt::format("--resource-spec: cannot write {}", path));
+  }
+  fmt::print("wrote {}: CTest resource \"cpus\" = CPU {} ({})\n", path, format_cpu_list(cpus),
+             isolated_cpus(facts).empty() ? "CPU 0 and SMT siblings left out" : "isolated, one per core");
+}
 
 // The CPUs a doctor run looks at, and whether the user named them.
 struct Scope {
@@ -98,6 +114,9 @@ int run_doctor(const DoctorOptions& options) {
   const auto facts = read_machine_facts("/", Probing::full, cpus);
   const Scope scope{cpus.empty() ? facts.online_cpus : cpus,
                     cpus.empty() ? CpuSelection::all_online : CpuSelection::requested};
+  if (options.resource_spec) {
+    write_resource_spec(*options.resource_spec, facts);
+  }
   const auto findings = diagnose(facts, scope.cpus, scope.selection);
   const int exit_code = worst_status(findings) == CheckStatus::fail ? k_exit_unfit : k_exit_fit;
   print_findings(scope, findings);
@@ -118,6 +137,12 @@ void add_doctor_command(CLI::App& app, int& exit_code) {
   command->add_option("--cpus", options->cpus, "check these CPUs, e.g. 2-3 (default: all online CPUs)")
       ->type_name("LIST");
   command->add_option("--json", options->json, "also write the findings to this file as JSON")
+      ->type_name("FILE");
+  command
+      ->add_option(
+          "--resource-spec", options->resource_spec,
+          "also write a CTest resource spec file (JSON 1.0, resource \"cpus\") with the CPUs fit for "
+          "benchmarking, for ctest --resource-spec-file")
       ->type_name("FILE");
   command->footer(k_doctor_footer);
   command->callback([options, &exit_code] { exit_code = run_doctor(*options); });
