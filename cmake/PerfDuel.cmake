@@ -44,6 +44,7 @@ Commands
                   [WORKING_DIRECTORY <dir>]
                   [LABELS <label>...]
                   [TIMEOUT <seconds>]
+                  [CPUS <n>]
                   [JSON_REPORT <file.json>]
                   [MARKDOWN_REPORT <file.md>]
                   [SVG_REPORT <file.svg>])
@@ -129,6 +130,16 @@ Commands
     capped at ``TIMEOUT`` minus 10 % (at least 5 s, at most 60 s).
     Default: ``PERFDUEL_TIMEOUT`` if set, else 1500.
 
+  ``CPUS <n>``
+    The gate asks CTest for ``<n>`` CPUs of its own: ``RESOURCE_GROUPS "<n>,cpus:1"``
+    (``<n>`` groups of one slot on one ``cpus`` resource each). Under CTest's resource
+    allocation the driver pins both programs to exactly the CPUs it was given
+    (``CTEST_RESOURCE_GROUP_*``). When ``PERFDUEL_RESOURCE_SPEC_FILE`` is set, the gate is not
+    ``RUN_SERIAL`` and ``ctest -j`` runs gates side by side, each on its own CPUs; the driver
+    then refuses to run without an allocation rather than share CPUs unknowingly. Without a
+    spec file the gate stays ``RUN_SERIAL`` and picks its CPUs itself (``cpus: auto``).
+    A whole number >= 1. Default: ``PERFDUEL_CPUS`` if set, else none (no resource groups).
+
   ``JSON_REPORT <file.json>``
     Full report (verdicts, raw samples); relative to ``CMAKE_CURRENT_BINARY_DIR``.
     Default: ``${PERFDUEL_REPORT_DIR}/<name>.json``.
@@ -159,6 +170,12 @@ Project-wide defaults, read when ``add_perf_gate()`` is called:
   Directory of the default reports. Default ``${CMAKE_BINARY_DIR}/perfduel/reports``.
 ``PERFDUEL_COMPARE_ARGS``
   Extra ``perfduel compare`` arguments for every gate, e.g. ``--seed;1``. Default: none.
+``PERFDUEL_CPUS``
+  Default ``CPUS``.
+``PERFDUEL_RESOURCE_SPEC_FILE``
+  A CTest resource spec file (``perfduel doctor --resource-spec FILE`` writes one). Gates
+  with ``CPUS`` then run in parallel; ``add_perf_gate()`` sets ``CTEST_RESOURCE_SPEC_FILE``
+  in the calling directory, so a plain ``ctest`` uses it. Default: none.
 ``PERFDUEL_BASELINE_DIR``
   Where baseline worktrees and builds live. Default ``${CMAKE_BINARY_DIR}/perfduel/baselines``.
 ``PERFDUEL_BASELINE_CMAKE_ARGS``
@@ -780,12 +797,38 @@ function(_perfduel_schedule_finish)
   endif()
 endfunction()
 
+# CPUS <n>: the test's CTest resource groups, and with a resource spec file no RUN_SERIAL
+# (CTest ignores RESOURCE_GROUPS without one, so the gate must then stay serial). Reads
+# _arg_CPUS of add_perf_gate(); sets CTEST_RESOURCE_SPEC_FILE in add_perf_gate()'s caller.
+macro(_perfduel_gate_cpus test)
+  if(DEFINED _arg_CPUS)
+    set(_perfduel_cpus "${_arg_CPUS}")
+  elseif(DEFINED PERFDUEL_CPUS)
+    set(_perfduel_cpus "${PERFDUEL_CPUS}")
+  else()
+    set(_perfduel_cpus "")
+  endif()
+  if(NOT _perfduel_cpus STREQUAL "")
+    if(NOT _perfduel_cpus MATCHES "^[1-9][0-9]*$")
+      message(FATAL_ERROR "add_perf_gate(NAME ${name}): CPUS \"${_perfduel_cpus}\" is not valid; "
+        "expected a whole number of CPUs >= 1")
+    endif()
+    set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "${_perfduel_cpus},cpus:1")
+    if(PERFDUEL_RESOURCE_SPEC_FILE)
+      _perfduel_absolute(_perfduel_spec "${PERFDUEL_RESOURCE_SPEC_FILE}" "${CMAKE_SOURCE_DIR}")
+      set(CTEST_RESOURCE_SPEC_FILE "${_perfduel_spec}" PARENT_SCOPE)
+      set_tests_properties(${test} PROPERTIES RUN_SERIAL FALSE)
+      set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "PERFDUEL_REQUIRE_CTEST_CPUS=${_perfduel_cpus}")
+    endif()
+  endif()
+endmacro()
+
 function(add_perf_gate)
   if(PERFDUEL_IS_BASELINE_BUILD)
     return()  # This is the baseline's own build: it only needs the benchmark target.
   endif()
   set(one_value_keywords NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET
-    WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT SVG_REPORT)
+    WORKING_DIRECTORY TIMEOUT CPUS JSON_REPORT MARKDOWN_REPORT SVG_REPORT)
   set(multi_value_keywords ARGS LABELS)
   cmake_parse_arguments(PARSE_ARGV 0 _arg "" "${one_value_keywords}" "${multi_value_keywords}")
 
@@ -819,6 +862,7 @@ function(add_perf_gate)
     string(APPEND baseline_executable "/$<TARGET_FILE_NAME:${target}>")
   endif()
   _perfduel_add_duel_test()
+  _perfduel_gate_cpus(perf.${name})
   if(build_baseline)
     _perfduel_add_baseline()
   endif()

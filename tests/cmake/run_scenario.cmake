@@ -327,7 +327,7 @@ add_perf_gate(NAME spin TARGET spin ARGS --size "a b" "it's" CONFIG perf.yaml
 add_perf_gate(NAME prebuilt TARGET spin BASELINE_EXECUTABLE /opt/old/spin
               WORKING_DIRECTORY data JSON_REPORT reports/prebuilt.json)
 add_perf_gate(NAME defaults TARGET spin BASELINE_REF release)
-add_perf_gate(NAME strict TARGET spin NEW_TARGET FAIL)
+add_perf_gate(NAME strict TARGET spin NEW_TARGET FAIL CPUS 2)
 ]=])
   file(WRITE "${work}/project/perf.yaml" "${quick_config}")
   configure(cfg "${work}/project" "${work}/project/build")
@@ -369,6 +369,16 @@ add_perf_gate(NAME strict TARGET spin NEW_TARGET FAIL)
   expect_equal("perf.spin.baseline FIXTURES_SETUP" "${value}" "perf.spin.baseline")
   test_property(value perf.spin.baseline RUN_SERIAL)
   expect_equal("perf.spin.baseline RUN_SERIAL" "${value}" "ON")
+  # CPUS without a resource spec file: resource groups for CTest, but still one gate at a time.
+  test_property(value perf.strict RUN_SERIAL)
+  expect_equal("perf.strict (CPUS 2, no spec file) RUN_SERIAL" "${value}" "ON")
+  test_property(value perf.strict RESOURCE_GROUPS)
+  list(LENGTH value groups)
+  expect_equal("perf.strict RESOURCE_GROUPS: one group per CPU" "${groups}" "2")
+  list(GET value 0 group)
+  string(JSON type ERROR_VARIABLE error GET "${group}" requirements 0 .type)
+  string(JSON slots ERROR_VARIABLE error GET "${group}" requirements 0 slots)
+  expect_equal("perf.strict RESOURCE_GROUPS: one slot of cpus each" "${type}:${slots}" "cpus:1")
   test_property(labels perf.spin.baseline LABELS)
   expect_equal("perf.spin.baseline LABELS" "${labels}" "nightly;perf;perf-baseline;smoke")
   test_property(value perf.spin.baseline SKIP_REGULAR_EXPRESSION)
@@ -438,7 +448,7 @@ elseif(scenario STREQUAL "argument_errors")
   error_case([=[add_perf_gate(NAME x)]=]
     [=[add_perf_gate(NAME x): TARGET is required (the benchmark executable target to compare)]=])
   error_case([=[add_perf_gate(NAME x TARGET spin BOGUS 1)]=]
-    [=[add_perf_gate: unknown argument(s) "BOGUS 1"; expected keywords: NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT SVG_REPORT ARGS LABELS]=])
+    [=[add_perf_gate: unknown argument(s) "BOGUS 1"; expected keywords: NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET WORKING_DIRECTORY TIMEOUT CPUS JSON_REPORT MARKDOWN_REPORT SVG_REPORT ARGS LABELS]=])
   error_case([=[add_perf_gate(NAME x TARGET spin TIMEOUT)]=]
     [=[add_perf_gate: TIMEOUT needs a value]=])
   error_case([=[add_perf_gate(NAME "a b" TARGET spin)]=]
@@ -468,6 +478,8 @@ add_perf_gate(NAME x TARGET spin)]=]
   error_case([=[set(PERFDUEL_TIMEOUT 5)
 add_perf_gate(NAME x TARGET spin)]=]
     [=[add_perf_gate(NAME x): TIMEOUT "5" is not valid; expected a whole number of seconds, at least 10]=])
+  error_case([=[add_perf_gate(NAME x TARGET spin CPUS 0)]=]
+    [=[add_perf_gate(NAME x): CPUS "0" is not valid; expected a whole number of CPUs >= 1]=])
   error_case([=[set(PERFDUEL_BASELINE_KEEP none)
 add_perf_gate(NAME x TARGET spin)]=]
     [=[perfduel: PERFDUEL_BASELINE_KEEP "none" is not valid; expected a whole number, at least 1 (how many baseline builds to keep)]=])
@@ -827,6 +839,110 @@ set(CMAKE_CXX_FLAGS_PROFILE "-O2 -DSPIN_PROFILE" CACHE STRING "")
       baseline_link(link "${b}" ${config})
       expect_equal("the ${config} baseline" "${link}" "${baseline_build}/${config}/spin")
     endforeach()
+  endif()
+
+elseif(scenario STREQUAL "parallel_gates")
+  # Two gates with CPUS 1 and a resource spec file of CPUs 0 and 1: `ctest -j2` runs them at
+  # the same time, and every run of each gate sees exactly the CPU CTest allocated to it.
+  make_repo("${work}/repo" [=[
+add_executable(affinity affinity.cpp)
+add_perf_gate(NAME a TARGET affinity ARGS a.log CONFIG perf.yaml TIMEOUT 120 CPUS 1)
+add_perf_gate(NAME b TARGET affinity ARGS b.log CONFIG perf.yaml TIMEOUT 120 CPUS 1)
+]=])
+  # Busy for ~20 ms, then appends its allowed CPUs and the start and end times (ns) to argv[1].
+  file(WRITE "${work}/repo/affinity.cpp" [=[
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <string>
+
+static long long now() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+int main(int argc, char** argv) {
+  const long long start = now();
+  std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+  for (std::uint64_t i = 0; i < 16'000'000ULL; ++i) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+  }
+  std::ifstream status("/proc/self/status");
+  std::string line, allowed;
+  while (std::getline(status, line)) {
+    if (line.rfind("Cpus_allowed_list:", 0) == 0) {
+      allowed = line.substr(line.find_first_not_of(" \t", 18));
+    }
+  }
+  std::ofstream(argc > 1 ? argv[1] : "affinity.log", std::ios::app)
+      << allowed << ' ' << start << ' ' << now() << '\n';
+  std::printf("%llu\n", static_cast<unsigned long long>(state));
+  return 0;
+}
+]=])
+  file(WRITE "${work}/repo/perf.yaml" [=[
+warmup: 1
+min_rounds: 8
+max_rounds: 12
+max_seconds: 30
+seed: 1
+metrics:
+  user_time: {threshold: 50%, tolerance: 50%, gate: true}
+  wall_time: {gate: false}
+]=])
+  file(WRITE "${work}/spec.json" [=[
+{"version": {"major": 1, "minor": 0},
+ "local": [{"cpus": [{"id": "0", "slots": 1}, {"id": "1", "slots": 1}]}]}
+]=])
+  commit("${work}/repo" "commit 2: the affinity benchmark")
+  set(b "${work}/repo/build")
+  configure_and_build("${work}/repo" "${b}" "-DPERFDUEL_RESOURCE_SPEC_FILE=${work}/spec.json")
+  show_tests("${b}")
+  test_property(serial perf.a RUN_SERIAL)
+  expect_equal("a gate with CPUS and a spec file is not RUN_SERIAL" "${serial}" "NOTFOUND")
+  test_property(serial perf.a.baseline RUN_SERIAL)
+  expect_equal("its baseline build still is" "${serial}" "ON")
+  ctest_perf(ct "${b}" -j2 --resource-spec-file "${work}/spec.json")
+  expect_rc("ctest -L perf -j2 with a resource spec passes" "${ct_rc}" 0 "${ct_out}")
+  foreach(gate a b)
+    file(STRINGS "${b}/${gate}.log" lines)
+    list(LENGTH lines runs_${gate})
+    set(cpus_${gate} "")
+    set(first_${gate} "")
+    set(last_${gate} 0)
+    foreach(line IN LISTS lines)
+      string(REPLACE " " ";" fields "${line}")
+      list(GET fields 0 cpu)
+      list(GET fields 1 start)
+      list(GET fields 2 end)
+      list(APPEND cpus_${gate} "${cpu}")
+      if(first_${gate} STREQUAL "" OR start LESS first_${gate})
+        set(first_${gate} "${start}")
+      endif()
+      if(end GREATER last_${gate})
+        set(last_${gate} "${end}")
+      endif()
+    endforeach()
+    list(REMOVE_DUPLICATES cpus_${gate})
+    file(READ "${b}/perfduel/reports/${gate}.json" report)
+    string(JSON source GET "${report}" pinning source)
+    string(JSON pinned GET "${report}" pinning cpus 0)
+    expect_equal("gate ${gate} is pinned by CTest's allocation" "${source}" "ctest")
+    expect_equal("every run of gate ${gate} saw only its CPU" "${cpus_${gate}}" "${pinned}")
+    message(STATUS "gate ${gate}: ${runs_${gate}} runs, allowed CPUs ${cpus_${gate}}, "
+      "report pinning.cpus [${pinned}] (${source})")
+  endforeach()
+  list(SORT cpus_a)
+  set(both "${cpus_a};${cpus_b}")
+  list(SORT both)
+  expect_equal("the two gates got different CPUs" "${both}" "0;1")
+  # Overlapping spans of runs: the gates ran at the same time.
+  if(first_a GREATER last_b OR first_b GREATER last_a)
+    fail("the gates did not overlap in time: a ${first_a}..${last_a}, b ${first_b}..${last_b}")
   endif()
 
 elseif(scenario STREQUAL "regression")

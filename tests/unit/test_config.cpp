@@ -180,7 +180,15 @@ TEST_CASE("cpus are a list, a range or a mix", "[config]") {
   CHECK(parse("cpus: \"0-1,6\"").cpus == std::vector<int>{0, 1, 6});
   CHECK(parse("cpus: 5").cpus == std::vector<int>{5});
   CHECK(parse("cpus: [0-1, 4]").cpus == std::vector<int>{0, 1, 4});
+  CHECK(parse("cpus: [0, 1, 2]").cpu_mode == CpuMode::list);
   CHECK(parse("cpus: []").cpus.empty());
+  CHECK(parse("cpus: []").cpu_mode == CpuMode::none);
+  CHECK(parse("cpus: none").cpu_mode == CpuMode::none);
+  CHECK(parse("cpus: auto").cpu_mode == CpuMode::automatic);
+  CHECK(parse("order: abba").cpu_mode == CpuMode::automatic);  // pinned by default
+  CHECK(parse(config_to_json(parse("cpus: none"))).cpu_mode == CpuMode::none);
+  CHECK(parse(config_to_json(parse("cpus: auto"))).cpu_mode == CpuMode::automatic);
+  CHECK(parse(config_to_json(parse("cpus: 2-3"))).cpus == std::vector<int>{2, 3});
 }
 
 TEST_CASE("every enum value is accepted", "[config]") {

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "report/doctor.hpp"
+#include "machine/doctor.hpp"
 
 using namespace perfduel;
 
@@ -233,7 +233,8 @@ TEST_CASE("swap: configured, used, and swapping now", "[doctor]") {
 TEST_CASE("diagnose runs every check in order; only fail is worst", "[doctor]") {
   MachineFacts facts;
   facts.online_cpus = {0, 1};
-  facts.cpus = {0, 1};
+  std::vector<int> cpus = {0, 1};
+  auto selection = CpuSelection::all_online;
   facts.governors = {{0, "performance"}, {1, "performance"}};
   facts.intel_no_turbo = "1";
   facts.loadavg = "0.01 0.01 0.01 1/100 1";
@@ -244,23 +245,23 @@ TEST_CASE("diagnose runs every check in order; only fail is worst", "[doctor]") 
   facts.isolated = "0-1";
   facts.thread_siblings = {{0, "0"}, {1, "1"}};
   facts.meminfo = "SwapTotal: 0 kB\nSwapFree: 0 kB\n";
-  auto findings = diagnose(facts);
+  auto findings = diagnose(facts, cpus, selection);
   REQUIRE(findings.size() == 10);
   CHECK(findings.front().check == "governor");
   CHECK(findings.back().check == "swap");
   CHECK(worst_status(findings) == CheckStatus::ok);
 
   facts.realtime_error = EPERM;
-  CHECK(worst_status(diagnose(facts)) == CheckStatus::warn);
+  CHECK(worst_status(diagnose(facts, cpus, selection)) == CheckStatus::warn);
   facts.loadavg = "4.0 1 1 1/1 1";
-  CHECK(worst_status(diagnose(facts)) == CheckStatus::fail);
+  CHECK(worst_status(diagnose(facts, cpus, selection)) == CheckStatus::fail);
 
   // A requested CPU that does not exist fails pinning and is never suggested for isolation.
-  facts.cpus = {1, 3};
-  facts.selection = CpuSelection::requested;
+  cpus = {1, 3};
+  selection = CpuSelection::requested;
   facts.isolated = "";
   facts.affinity = {{1, 0}, {3, EINVAL}};
-  findings = diagnose(facts);
+  findings = diagnose(facts, cpus, selection);
   CHECK(findings[3].status == CheckStatus::fail);
   CHECK(findings[7].finding == "no CPU is isolated: the scheduler may put other tasks on CPU 1");
   CHECK(findings[7].fix ==

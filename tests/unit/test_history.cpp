@@ -14,6 +14,7 @@
 #include "history/provenance.hpp"
 #include "history/report_import.hpp"
 #include "history/store.hpp"
+#include "machine/facts.hpp"
 
 using namespace perfduel::history;
 namespace fs = std::filesystem;
@@ -46,8 +47,8 @@ Record sample_record(const std::string& metric, double value, const std::string&
   record.recorded_at = time;
   record.commit = "0123456789abcdef";
   record.branch = "main";
-  record.machine = machine_description("host", "CPU", "6.1");
-  record.machine_id = machine_id(record.machine);
+  record.machine = perfduel::machine_fingerprint("host", "CPU", "6.1").description;
+  record.machine_id = perfduel::machine_fingerprint("host", "CPU", "6.1").id;
   record.source = "values";
   Measurement m;
   m.metric = metric;
@@ -199,7 +200,7 @@ TEST_CASE("history database errors name the file", "[history]") {
     REQUIRE_FALSE(store);
     CHECK(store.error() ==
           path.string() +
-              ": history schema version 99 is newer than this perfduel understands (1); upgrade "
+              ": history schema version 99 is newer than this perfduel understands (2); upgrade "
               "perfduel");
   }
 }
@@ -244,7 +245,47 @@ TEST_CASE("provenance helpers", "[history]") {
   CHECK_FALSE(is_iso_time("21.11.2026"));
   CHECK_FALSE(is_iso_time("2026-11-21T"));
   CHECK(is_iso_time(utc_now_iso()));
-  CHECK(machine_id("a") == machine_id("a"));
-  CHECK(machine_id("a") != machine_id("b"));
-  CHECK(machine_id("a").size() == 16);
+  CHECK(perfduel::machine_id("a") == perfduel::machine_id("a"));
+  CHECK(perfduel::machine_id("a") != perfduel::machine_id("b"));
+  CHECK(perfduel::machine_id("a").size() == 16);
+}
+
+TEST_CASE("an old report's uname kernel gives the same machine as --metric", "[history]") {
+  const auto report = nlohmann::json::parse(R"({
+    "metrics": [{"name": "wall_time", "candidate_median": 0.01}],
+    "environment": {"host": "vm", "cpu_model": "AMD EPYC", "kernel": "Linux 6.18.44-fc x86_64"}})");
+  const auto record = record_from_report(report, "r.json");
+  REQUIRE(record);
+  CHECK(record->machine == "vm | AMD EPYC | 6.18.44-fc");
+  CHECK(record->machine == perfduel::machine_fingerprint("vm", "AMD EPYC", "6.18.44-fc").description);
+}
+
+TEST_CASE("opening a schema 1 database re-keys machines recorded from reports", "[history]") {
+  TempDir dir;
+  const auto path = dir / "old.sqlite";
+  {
+    auto store = HistoryStore::open(path, CreateFile::yes);
+    REQUIRE(store);
+    auto legacy = sample_record("wall_time", 1.0, "2026-11-01T00:00:00Z");
+    legacy.source = "report";
+    legacy.machine = "vm | AMD EPYC | Linux 6.18.44-fc x86_64";  // the old report formula
+    legacy.machine_id = perfduel::machine_id(legacy.machine);
+    REQUIRE(store.value().append(legacy));
+    auto free_text = sample_record("wall_time", 1.0, "2026-11-02T00:00:00Z");
+    free_text.machine = "ci-a | Linux 6.1 x86_64 | x";  // --machine text is left alone
+    free_text.machine_id = perfduel::machine_id(free_text.machine);
+    REQUIRE(store.value().append(free_text));
+  }
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(raw, "PRAGMA user_version = 1", nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(raw);
+
+  auto store = HistoryStore::open(path, CreateFile::no);
+  REQUIRE(store);
+  const auto series = store.value().series("wall_time", std::nullopt);
+  REQUIRE(series);
+  REQUIRE(series->size() == 2);
+  CHECK((*series)[0].machine_id == perfduel::machine_fingerprint("vm", "AMD EPYC", "6.18.44-fc").id);
+  CHECK((*series)[1].machine_id == perfduel::machine_id("ci-a | Linux 6.1 x86_64 | x"));
 }

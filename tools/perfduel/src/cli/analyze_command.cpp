@@ -30,6 +30,7 @@ int run_analyze(const AnalyzeOptions& options) {
   summary.outcome = &outcome;
   summary.started = now_iso8601();
   summary.environment = saved.environment;
+  summary.pinning = saved.pinning;
   summary.exit_code = exit_code_for(outcome.end, outcome.analysis.verdict, saved.config.on_inconclusive);
   write_outputs(summary, options.outputs);
   return to_int(summary.exit_code);

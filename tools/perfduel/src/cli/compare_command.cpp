@@ -1,16 +1,18 @@
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <random>
 
 #include <fmt/format.h>
-#include <sched.h>
 
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
 #include "duel/duel.hpp"
+#include "machine/facts.hpp"
+#include "machine/pinning.hpp"
 #include "report/progress.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
@@ -101,24 +103,16 @@ void check_command(const std::optional<CommandSpec>& command, const std::string&
   }
 }
 
-// Every requested CPU must be one this process may run on, or the child's affinity call
-// would fail on every run.
-void check_cpus(const std::vector<int>& cpus, const std::string& origin) {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (cpus.empty() || ::sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
-    return;
-  }
-  std::string usable;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &allowed)) {
-      usable += (usable.empty() ? "" : ",") + std::to_string(cpu);
-    }
+// Every requested CPU must be one this process may run on (`allowed`, its affinity), or the
+// child's affinity call would fail on every run.
+void check_cpus(const std::vector<int>& cpus, const std::vector<int>& allowed, const std::string& origin) {
+  if (allowed.empty()) {
+    return;  // unknown: the runs will tell
   }
   for (const int cpu : cpus) {
-    if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)) {
-      throw Error(
-          fmt::format("{}: CPU {} is not available to this process (usable: {})", origin, cpu, usable));
+    if (std::find(allowed.begin(), allowed.end(), cpu) == allowed.end()) {
+      throw Error(fmt::format("{}: CPU {} is not available to this process (usable: {})", origin, cpu,
+                              format_cpu_list(allowed)));
     }
   }
 }
@@ -138,14 +132,44 @@ int run_compare(const CompareOptions& options) {
   }
   check_command(config.baseline, "baseline", options.baseline.empty() ? origin : "--baseline");
   check_command(config.candidate, "candidate", options.candidate.empty() ? origin : "--candidate");
-  if (!options.cpus.empty()) {
+  if (options.cpus == "auto") {
+    config.cpu_mode = CpuMode::automatic;
+  } else if (options.cpus == "none") {
+    config.cpu_mode = CpuMode::none;
+  } else if (!options.cpus.empty()) {
     auto cpus = util::parse_cpu_list(options.cpus);
     if (!cpus) {
-      throw Error(fmt::format("--cpus: {}", cpus.error()));
+      throw Error(fmt::format("--cpus: {} (or auto, none)", cpus.error()));
     }
+    config.cpu_mode = CpuMode::list;
     config.cpus = std::move(cpus).value();
   }
-  check_cpus(config.cpus, options.cpus.empty() ? origin : "--cpus");
+  const std::string cpus_origin = options.cpus.empty() ? origin : "--cpus";
+  const MachineFacts facts = read_machine_facts();
+  if (config.cpu_mode == CpuMode::list) {
+    check_cpus(config.cpus, facts.allowed_cpus, cpus_origin);
+  }
+  auto allocated = ctest_allocated_cpus([](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+  });
+  if (!allocated) {
+    throw Error(allocated.error());
+  }
+  if (const char* required = std::getenv("PERFDUEL_REQUIRE_CTEST_CPUS"); required != nullptr && !*allocated) {
+    // add_perf_gate(CPUS) with a resource spec file drops RUN_SERIAL: unpinned by CTest, this
+    // gate could share its CPUs with another one running at the same time.
+    throw Error(fmt::format(
+        "this perf gate runs in parallel with others and needs {} CPU(s) from CTest, but CTest allocated "
+        "none: run ctest with --resource-spec-file FILE (perfduel doctor --resource-spec FILE writes one), "
+        "or unset PERFDUEL_RESOURCE_SPEC_FILE to run the gates one at a time",
+        required));
+  }
+  if (*allocated && config.cpu_mode == CpuMode::automatic) {
+    check_cpus(**allocated, facts.allowed_cpus, "CTest's resource allocation");
+  }
+  const PinningPlan pinning_plan = plan_pinning(config.cpu_mode, config.cpus, cpus_origin, facts, *allocated);
+  config.cpus = pinning_plan.warmup.cpus;
   if (options.max_seconds) {
     config.max_seconds = std::min(config.max_seconds, *options.max_seconds);
   }
@@ -159,7 +183,7 @@ int run_compare(const CompareOptions& options) {
   RunSummary summary;
   summary.config = &config;
   summary.started = now_iso8601();
-  summary.environment = read_environment();
+  summary.environment = environment_of(facts);
 
   install_interrupt_handlers();
   // A gated max RSS must be the programs' own: start the runs through perfduel-exec, whose
@@ -180,9 +204,19 @@ int run_compare(const CompareOptions& options) {
   }
   ProcessExecutor executor(exec_stub);
   Progress progress(options.quiet ? ProgressStyle::quiet : detect_progress_style(stderr), stderr);
-  const auto outcome =
-      run_duel(config, executor, *config.seed,
-               [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); });
+  bool settled = false;
+  const auto outcome = run_duel(
+      config, executor, *config.seed,
+      [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); },
+      [&](double parallelism) {
+        summary.pinning = settle_pinning(pinning_plan, facts, parallelism);
+        settled = true;
+        return summary.pinning.cpus;
+      });
+  if (!settled) {  // the duel ended in its warm-up
+    summary.pinning = pinning_plan.warmup;
+    summary.pinning.parallelism = outcome.warmup_parallelism;
+  }
   progress.finish();
   // Through perfduel-exec the floor is the stub's, not ours: nothing to warn about.
   summary.environment.driver_peak_rss_bytes = rss_gated ? 0.0 : read_own_peak_rss();
@@ -221,8 +255,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   command
       ->add_option("--max-seconds", options->max_seconds, "cap the time budget (seconds) below the config's")
       ->check(CLI::PositiveNumber);
-  command->add_option("--cpus", options->cpus,
-                      "pin runs to these CPUs, e.g. 1 or 2-3 (overrides the config)");
+  command->add_option(
+      "--cpus", options->cpus,
+      "pin runs to these CPUs, e.g. 1 or 2-3; auto (the default: CTest's allocation, else "
+      "isolated CPUs, else CPUs away from CPU 0, one per core) or none (overrides the config)");
   command->add_flag("-q,--quiet", options->quiet, "no progress line");
   command->add_option("--skip-if", options->skip_if,
                       "if FILE exists, run nothing and exit 77 (skipped), its first line as the reason");

@@ -1,6 +1,8 @@
-// `perfduel doctor`: is this machine fit to benchmark? The checks live in report/doctor;
+// `perfduel doctor`: is this machine fit to benchmark? The facts come from machine/facts, the
+// checks live in machine/doctor;
 // this file only reads the options, prints the findings and sets the exit code.
 #include <algorithm>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,7 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "report/doctor.hpp"
+#include "machine/doctor.hpp"
+#include "machine/pinning.hpp"
 #include "report/json_report.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -32,11 +35,31 @@ constexpr const char* k_doctor_footer = R"(Exit codes:
 struct DoctorOptions {
   std::string cpus;
   std::optional<std::string> json;
+  std::optional<std::string> resource_spec;
 };
 
-void print_findings(const MachineFacts& facts, const std::vector<Finding>& findings) {
-  fmt::print("perfduel doctor: CPU {} ({})\n", format_cpu_list(facts.cpus),
-             facts.selection == CpuSelection::requested ? "from --cpus" : "all online");
+// Writes a CTest resource spec listing the CPUs fit for benchmarking, one slot each, so that
+// `ctest --resource-spec-file` gives each perf gate (add_perf_gate CPUS) CPUs of its own.
+void write_resource_spec(const std::string& path, const MachineFacts& facts) {
+  const auto cpus = benchmark_cpus(facts, true);
+  std::ofstream out(path);
+  out << resource_spec_json(cpus);
+  if (!out) {
+    throw Error(fmt::format("--resource-spec: cannot write {}", path));
+  }
+  fmt::print("wrote {}: CTest resource \"cpus\" = CPU {} ({})\n", path, format_cpu_list(cpus),
+             isolated_cpus(facts).empty() ? "CPU 0 and SMT siblings left out" : "isolated, one per core");
+}
+
+// The CPUs a doctor run looks at, and whether the user named them.
+struct Scope {
+  std::vector<int> cpus;
+  CpuSelection selection = CpuSelection::all_online;
+};
+
+void print_findings(const Scope& scope, const std::vector<Finding>& findings) {
+  fmt::print("perfduel doctor: CPU {} ({})\n", format_cpu_list(scope.cpus),
+             scope.selection == CpuSelection::requested ? "from --cpus" : "all online");
   std::size_t width = 0;
   for (const auto& finding : findings) {
     width = std::max(width, finding.check.size());
@@ -59,13 +82,13 @@ void print_findings(const MachineFacts& facts, const std::vector<Finding>& findi
                           : "fit to benchmark");
 }
 
-nlohmann::ordered_json findings_to_json(const MachineFacts& facts, const std::vector<Finding>& findings,
+nlohmann::ordered_json findings_to_json(const Scope& scope, const std::vector<Finding>& findings,
                                         int exit_code) {
   nlohmann::ordered_json json;
   json["perfduel_version"] = PERFDUEL_VERSION;
   json["started"] = now_iso8601();
-  json["cpus"] = facts.cpus;
-  json["cpu_selection"] = facts.selection == CpuSelection::requested ? "requested" : "all_online";
+  json["cpus"] = scope.cpus;
+  json["cpu_selection"] = scope.selection == CpuSelection::requested ? "requested" : "all_online";
   json["status"] = std::string(to_string(worst_status(findings)));
   json["exit_code"] = exit_code;
   auto checks = nlohmann::ordered_json::array();
@@ -88,12 +111,17 @@ int run_doctor(const DoctorOptions& options) {
     }
     cpus = std::move(parsed).value();
   }
-  const auto facts = read_machine_facts(cpus);
-  const auto findings = diagnose(facts);
+  const auto facts = read_machine_facts("/", Probing::full, cpus);
+  const Scope scope{cpus.empty() ? facts.online_cpus : cpus,
+                    cpus.empty() ? CpuSelection::all_online : CpuSelection::requested};
+  if (options.resource_spec) {
+    write_resource_spec(*options.resource_spec, facts);
+  }
+  const auto findings = diagnose(facts, scope.cpus, scope.selection);
   const int exit_code = worst_status(findings) == CheckStatus::fail ? k_exit_unfit : k_exit_fit;
-  print_findings(facts, findings);
+  print_findings(scope, findings);
   if (options.json) {
-    write_json_file(*options.json, findings_to_json(facts, findings, exit_code));
+    write_json_file(*options.json, findings_to_json(scope, findings, exit_code));
   }
   return exit_code;
 }
@@ -109,6 +137,12 @@ void add_doctor_command(CLI::App& app, int& exit_code) {
   command->add_option("--cpus", options->cpus, "check these CPUs, e.g. 2-3 (default: all online CPUs)")
       ->type_name("LIST");
   command->add_option("--json", options->json, "also write the findings to this file as JSON")
+      ->type_name("FILE");
+  command
+      ->add_option(
+          "--resource-spec", options->resource_spec,
+          "also write a CTest resource spec file (JSON 1.0, resource \"cpus\") with the CPUs fit for "
+          "benchmarking, for ctest --resource-spec-file")
       ->type_name("FILE");
   command->footer(k_doctor_footer);
   command->callback([options, &exit_code] { exit_code = run_doctor(*options); });

@@ -13,6 +13,7 @@
 #include "history/provenance.hpp"
 #include "history/report_import.hpp"
 #include "history/store.hpp"
+#include "machine/facts.hpp"
 #include "stats/descriptive.hpp"
 #include "util/error.hpp"
 
@@ -101,9 +102,9 @@ void run_record(const RecordOptions& options, int& exit_code) {
   if (options.machine) {
     record.machine = *options.machine;
   } else if (record.machine.empty()) {
-    record.machine = history::local_machine();
+    record.machine = machine_fingerprint(read_machine_facts()).description;
   }
-  record.machine_id = history::machine_id(record.machine);
+  record.machine_id = machine_id(record.machine);
 
   const auto path = history::history_path(options.db);
   auto store = history::HistoryStore::open(path, history::CreateFile::yes);
@@ -140,7 +141,7 @@ void add_record_command(CLI::App& app, int& exit_code) {
                       "When it was measured, ISO 8601 (default: the report's start, else now)");
   command->add_option("--machine", options->machine,
                       "Machine measured, as free text (default: the report's environment, else this "
-                      "machine as \"host | CPU model | kernel\")");
+                      "machine as \"host | CPU model | kernel release\")");
   command->add_option("--metric", options->metric,
                       "Record plain measurements of this metric instead of a report");
   command->add_option("--value", options->values, "A measurement of --metric (repeat for a run of several)");

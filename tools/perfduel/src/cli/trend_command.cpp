@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "history/provenance.hpp"
 #include "history/store.hpp"
+#include "machine/facts.hpp"
 #include "trend/compliance.hpp"
 #include "trend/jumpavg.hpp"
 #include "trend/series_input.hpp"
@@ -120,7 +121,7 @@ void keep_machine(std::vector<history::SeriesPoint>& points, const std::string& 
     return;
   }
   const std::string wanted =
-      *options.machine == "this" ? history::machine_id(history::local_machine()) : *options.machine;
+      *options.machine == "this" ? machine_fingerprint(read_machine_facts()).id : *options.machine;
   const std::string all = machine_list(points);
   std::erase_if(points, [&](const auto& point) { return point.machine_id.rfind(wanted, 0) != 0; });
   if (points.empty()) {

@@ -362,7 +362,12 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
     } else {
       text = reader.scalar(node, "cpus");
     }
-    if (!text.empty() || !node.IsSequence()) {  // an empty list means no pinning
+    if (text == "auto" && !node.IsSequence()) {
+      config.cpu_mode = CpuMode::automatic;
+    } else if ((text == "none" && !node.IsSequence()) || (text.empty() && node.IsSequence())) {
+      config.cpu_mode = CpuMode::none;  // an empty list, as before "none" existed, means no pinning
+    } else {
+      config.cpu_mode = CpuMode::list;
       config.cpus = reader.unwrap(node, "cpus", util::parse_cpu_list(text));
     }
   }
@@ -518,7 +523,11 @@ std::string config_to_json(const Config& config) {
   json["max_rounds"] = config.max_rounds;
   json["max_seconds"] = config.max_seconds;
   json["timeout"] = config.run_timeout;
-  json["cpus"] = config.cpus;
+  if (config.cpu_mode == CpuMode::list) {
+    json["cpus"] = config.cpus;
+  } else {
+    json["cpus"] = config.cpu_mode == CpuMode::automatic ? "auto" : "none";
+  }
   json["order"] = config.order == Order::random ? "random" : "abba";
   json["env_padding"] = config.env_padding;
   if (config.seed) {

@@ -69,6 +69,9 @@ struct MetricSpec {
   Estimator estimator = Estimator::mean;
 };
 
+// How `cpus:` / --cpus asked for pinning: chosen by perfduel (machine/pinning), off, or a list.
+enum class CpuMode { automatic, none, list };
+
 struct CommandSpec {
   std::vector<std::string> argv;  // argv[0] is the program; with Launch::shell, argv = {script}
   Launch launch = Launch::direct;
@@ -89,7 +92,8 @@ struct Config {
   int max_rounds = 2000;
   double max_seconds = 540;  // whole measuring budget, seconds
   double run_timeout = 60;   // per run, seconds
-  std::vector<int> cpus;     // empty: no pinning
+  CpuMode cpu_mode = CpuMode::automatic;
+  std::vector<int> cpus;  // CpuMode::list: the CPUs; otherwise the set the runs start on (empty: unpinned)
   Order order = Order::random;
   // Each run gets PERFDUEL_PAD=<0..4095 x> in its environment, a seeded random length per
   // run: the environment's size shifts the initial stack (and with it alignment) and would

@@ -71,7 +71,7 @@ std::size_t env_padding_bytes(std::uint64_t seed, std::uint64_t run_index) {
 }  // namespace
 
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
-                     const ProgressCallback& progress) {
+                     const ProgressCallback& progress, const RepinCallback& repin) {
   DuelOutcome outcome;
   outcome.seed = seed;
   const MetricExtractor extractor(config.metrics);
@@ -98,6 +98,9 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
         outcome.end = DuelEnd::time_budget;
         break;
       }
+    }
+    if (round == config.warmup && repin) {
+      limits.cpus = repin(outcome.warmup_parallelism);
     }
     const auto round_start = elapsed();
     const bool b_first = candidate_first(config.order, std::max(measured, 0), seed);
@@ -134,6 +137,10 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
         break;
       }
       run_seconds += result.wall_seconds;
+      if (warmup && result.wall_seconds > 0) {
+        outcome.warmup_parallelism = std::max(
+            outcome.warmup_parallelism, (result.user_seconds + result.system_seconds) / result.wall_seconds);
+      }
       outcome.runs.push_back({round, side, warmup, std::move(values)});
     }
     if (failed) {

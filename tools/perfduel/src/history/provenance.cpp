@@ -4,11 +4,8 @@
 #include <cctype>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 
 #include <fmt/core.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include "util/text.hpp"
 
@@ -36,19 +33,6 @@ std::optional<std::string> first_output_line(const char* command) {
     return std::nullopt;
   }
   return std::string(line);
-}
-
-std::string cpu_model() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);) {
-    if (line.starts_with("model name")) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) {
-        return std::string(util::trim(std::string_view(line).substr(colon + 1)));
-      }
-    }
-  }
-  return "unknown CPU";
 }
 
 }  // namespace
@@ -86,29 +70,6 @@ std::optional<std::string> git_branch() {
     return std::nullopt;  // detached
   }
   return branch;
-}
-
-std::string machine_description(std::string_view host, std::string_view cpu_model, std::string_view kernel) {
-  return fmt::format("{} | {} | {}", host, cpu_model, kernel);
-}
-
-std::string local_machine() {
-  std::array<char, 256> host{};
-  if (gethostname(host.data(), host.size() - 1) != 0) {
-    host[0] = '\0';
-  }
-  utsname names{};
-  const std::string kernel = uname(&names) == 0 ? names.release : "unknown kernel";
-  return machine_description(host.data(), cpu_model(), kernel);
-}
-
-std::string machine_id(std::string_view machine) {
-  std::uint64_t hash = 14695981039346656037ULL;
-  for (const char c : machine) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 1099511628211ULL;
-  }
-  return fmt::format("{:016x}", hash);
 }
 
 }  // namespace perfduel::history

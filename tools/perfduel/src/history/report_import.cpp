@@ -1,8 +1,11 @@
 #include "history/report_import.hpp"
 
+#include <sstream>
+
 #include <fmt/core.h>
 
 #include "history/provenance.hpp"
+#include "machine/facts.hpp"
 
 namespace perfduel::history {
 
@@ -44,9 +47,19 @@ util::Expected<Record> record_from_report(const nlohmann::json& report, std::str
   if (const auto env = report.find("environment"); env != report.end() && env->is_object()) {
     const auto host = optional_string(*env, "host");
     const auto cpu = optional_string(*env, "cpu_model");
-    const auto kernel = optional_string(*env, "kernel");
-    if (host || cpu || kernel) {
-      record.machine = machine_description(host.value_or("?"), cpu.value_or("?"), kernel.value_or("?"));
+    auto release = optional_string(*env, "kernel_release");
+    if (const auto kernel = optional_string(*env, "kernel"); !release && kernel) {
+      // Reports before "kernel_release" carry uname's "Linux <release> <machine>".
+      std::istringstream words(*kernel);
+      std::string name;
+      std::string version;
+      std::string machine;
+      std::string extra;
+      release = (words >> name >> version >> machine) && !(words >> extra) ? version : *kernel;
+    }
+    if (host || cpu || release) {
+      record.machine =
+          machine_fingerprint(host.value_or(""), cpu.value_or(""), release.value_or("")).description;
     }
   }
 

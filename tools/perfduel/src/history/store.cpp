@@ -5,6 +5,8 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "machine/facts.hpp"
+
 namespace perfduel::history {
 
 namespace {
@@ -74,6 +76,39 @@ class Transaction {
   Database& m_database;
   bool m_open = false;
 };
+
+// Schema 1 to 2: one machine fingerprint. Records made from a report described the machine
+// with uname's three kernel words, records made with --metric with the release alone, so
+// one machine had two ids; re-key the report ones to the current formula. Runs inside the
+// caller's write transaction.
+util::Expected<Done> migrate_machine_ids(Database& database) {
+  auto select = database.prepare("SELECT id, machine FROM records WHERE source = 'report'");
+  if (!select) {
+    return util::Expected<Done>::failure(select.error());
+  }
+  std::vector<std::pair<std::int64_t, Fingerprint>> changes;
+  Statement& query = select.value();
+  for (auto row = query.step(); row && *row; row = query.step()) {
+    if (auto current = migrate_legacy_description(query.column_text(1))) {
+      changes.emplace_back(query.column_int64(0), std::move(*current));
+    }
+  }
+  auto update = database.prepare("UPDATE records SET machine = ?, machine_id = ? WHERE id = ?");
+  if (!update) {
+    return util::Expected<Done>::failure(update.error());
+  }
+  for (const auto& [id, fingerprint] : changes) {
+    Statement& statement = update.value();
+    statement.reset();
+    statement.bind(1, std::string_view(fingerprint.description));
+    statement.bind(2, std::string_view(fingerprint.id));
+    statement.bind(3, id);
+    if (auto done = statement.step(); !done) {
+      return util::Expected<Done>::failure(done.error());
+    }
+  }
+  return database.execute(fmt::format("PRAGMA user_version = {}", k_schema_version));
+}
 
 std::string samples_json(const std::vector<double>& samples) {
   return nlohmann::json(samples).dump();
@@ -197,7 +232,25 @@ util::Expected<HistoryStore> HistoryStore::open(const std::filesystem::path& pat
         "{}: history schema version {} is newer than this perfduel understands ({}); upgrade perfduel", name,
         *version, k_schema_version));
   }
-  // Version 1 is the first; later versions migrate here, inside a write transaction.
+  if (*version < k_schema_version) {
+    // Decided again inside the write transaction: another process may have migrated meanwhile.
+    Transaction transaction(database);
+    if (auto begun = transaction.begin(); !begun) {
+      return fail<HistoryStore>(store.located(begun.error()));
+    }
+    auto version_now = database.query_int("PRAGMA user_version");
+    if (!version_now) {
+      return fail<HistoryStore>(store.located(version_now.error()));
+    }
+    if (*version_now == 1) {
+      if (auto migrated = migrate_machine_ids(database); !migrated) {
+        return fail<HistoryStore>(store.located("cannot migrate the history schema: " + migrated.error()));
+      }
+    }
+    if (auto committed = transaction.commit(); !committed) {
+      return fail<HistoryStore>(store.located(committed.error()));
+    }
+  }
 
   // WAL lets readers work while a writer appends; it is a property of the file, kept once set.
   if (auto wal = database.execute("PRAGMA journal_mode = WAL"); !wal) {

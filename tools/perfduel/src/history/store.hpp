@@ -16,7 +16,7 @@
 namespace perfduel::history {
 
 // Schema version kept in PRAGMA user_version; PRAGMA application_id marks the file as ours.
-constexpr int k_schema_version = 1;
+constexpr int k_schema_version = 2;
 constexpr std::int32_t k_application_id = 0x50444831;  // "PDH1"
 
 // The database path when neither --db nor PERFDUEL_HISTORY says otherwise.

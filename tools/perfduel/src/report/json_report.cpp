@@ -92,9 +92,16 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
                          {"cpu_model", environment.cpu_model},
                          {"cpu_count", environment.cpu_count},
                          {"kernel", environment.kernel},
+                         {"kernel_release", environment.kernel_release},
+                         {"machine", environment.machine},
+                         {"machine_id", environment.machine_id},
                          {"load", environment.load},
                          {"governor", environment.governor},
                          {"driver_peak_rss_bytes", environment.driver_peak_rss_bytes}};
+  json["pinning"] = {{"cpus", summary.pinning.cpus},
+                     {"source", to_string(summary.pinning.source)},
+                     {"reason", summary.pinning.reason},
+                     {"warmup_parallelism", summary.pinning.parallelism}};
   auto runs = nlohmann::ordered_json::array();
   for (const auto& run : outcome.runs) {
     nlohmann::ordered_json values;
@@ -169,9 +176,25 @@ SavedReport load_report(const std::filesystem::path& path) {
     report.environment.cpu_model = environment.value("cpu_model", "");
     report.environment.cpu_count = environment.value("cpu_count", 0);
     report.environment.kernel = environment.value("kernel", "");
+    report.environment.kernel_release = environment.value("kernel_release", "");
+    report.environment.machine = environment.value("machine", "");
+    report.environment.machine_id = environment.value("machine_id", "");
     report.environment.load = environment.value("load", std::vector<double>{});
     report.environment.governor = environment.value("governor", "");
     report.environment.driver_peak_rss_bytes = environment.value("driver_peak_rss_bytes", 0.0);
+  }
+  if (json.contains("pinning") && json["pinning"].is_object()) {
+    const auto& pinning = json["pinning"];
+    report.pinning.cpus = pinning.value("cpus", std::vector<int>{});
+    const auto source = pinning.value("source", "");
+    for (const auto candidate : {PinningSource::none, PinningSource::requested, PinningSource::ctest,
+                                 PinningSource::isolated, PinningSource::automatic}) {
+      if (to_string(candidate) == source) {
+        report.pinning.source = candidate;
+      }
+    }
+    report.pinning.reason = pinning.value("reason", "");
+    report.pinning.parallelism = pinning.value("warmup_parallelism", 0.0);
   }
   for (const auto& item : json["runs"]) {
     RunRecord run;

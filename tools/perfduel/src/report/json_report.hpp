@@ -9,6 +9,7 @@
 #include "config/config.hpp"
 #include "duel/duel.hpp"
 #include "exit_codes.hpp"
+#include "machine/pinning.hpp"
 #include "report/environment.hpp"
 
 namespace perfduel {
@@ -18,6 +19,7 @@ struct RunSummary {
   const Config* config = nullptr;
   const DuelOutcome* outcome = nullptr;
   Environment environment;
+  Pinning pinning;      // the CPUs of the measured rounds and why
   std::string started;  // ISO 8601 UTC
   ExitCode exit_code = ExitCode::pass;
 };
@@ -44,6 +46,7 @@ struct SavedReport {
   double elapsed_seconds = 0;
   std::uint64_t seed = 0;
   Environment environment;  // of the machine the runs were made on
+  Pinning pinning;
 };
 
 // Reads a JSON report written by `compare --json`. Throws perfduel::Error naming `path`.

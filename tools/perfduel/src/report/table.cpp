@@ -92,7 +92,6 @@ std::string headline(const RunSummary& summary) {
 }
 
 std::vector<std::string> notes(const RunSummary& summary) {
-  const auto& config = *summary.config;
   std::vector<std::string> lines = summary.outcome->analysis.notes;
   for (const auto& result : summary.outcome->analysis.metrics) {
     if (result.spec.gating == Gating::gated) {
@@ -118,12 +117,9 @@ std::vector<std::string> notes(const RunSummary& summary) {
           result.spec.name, util::format_bytes(floor)));
     }
   }
-  if (!config.cpus.empty()) {
-    std::string cpus;
-    for (const int cpu : config.cpus) {
-      cpus += (cpus.empty() ? "" : ",") + std::to_string(cpu);
-    }
-    lines.push_back(fmt::format("runs pinned to CPU {}", cpus));
+  if (!summary.pinning.reason.empty()) {
+    lines.push_back(summary.pinning.cpus.empty() ? fmt::format("runs {}", summary.pinning.reason)
+                                                 : fmt::format("runs pinned to {}", summary.pinning.reason));
   }
   const auto& load = summary.environment.load;
   if (!load.empty() && load[0] > 0.5 * summary.environment.cpu_count) {

@@ -1,10 +1,11 @@
 #pragma once
 
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "machine/facts.hpp"
 
 namespace perfduel {
 
@@ -25,49 +26,6 @@ struct Finding {
 // Whether the CPUs under test were named by the user (`--cpus`) or are simply all online
 // CPUs; a CPU the user asked for that cannot be used is a failure, not a remark.
 enum class CpuSelection { requested, all_online };
-
-// The contents of one per-CPU file; `content` is empty when the file does not exist.
-struct CpuFile {
-  int cpu = 0;
-  std::optional<std::string> content;
-};
-
-// The outcome of pinning this process (thread) to `cpu` alone; `error` is the errno, 0 on success.
-struct AffinityProbe {
-  int cpu = 0;
-  int error = 0;
-};
-
-// The outcome of opening (and reading) a user-space instructions counter with
-// perf_event_open; `error` is the errno, 0 on success, and `count` what it counted over a
-// short busy loop.
-struct PerfProbe {
-  int error = 0;
-  std::uint64_t count = 0;
-};
-
-// Everything the checks read, gathered in one place so that `diagnose` is a pure function
-// that tests can feed with fake file contents. Optional strings are absent files.
-struct MachineFacts {
-  std::vector<int> online_cpus;
-  std::vector<int> cpus;  // the CPUs under test
-  CpuSelection selection = CpuSelection::all_online;
-  std::vector<CpuFile> governors;             // cpuN/cpufreq/scaling_governor per CPU under test
-  std::optional<std::string> intel_no_turbo;  // intel_pstate/no_turbo
-  std::optional<std::string> cpufreq_boost;   // cpufreq/boost (acpi-cpufreq, amd)
-  std::optional<std::string> loadavg;         // /proc/loadavg
-  std::vector<AffinityProbe> affinity;        // per CPU under test
-  int realtime_error = 0;                     // errno of sched_setscheduler(SCHED_FIFO) in a child
-  std::optional<std::string> perf_event_paranoid;
-  PerfProbe perf;
-  std::optional<std::string> randomize_va_space;
-  std::optional<std::string> isolated;       // /sys/devices/system/cpu/isolated
-  std::vector<CpuFile> thread_siblings;      // cpuN/topology/thread_siblings_list per CPU under test
-  std::optional<std::string> meminfo;        // /proc/meminfo
-  std::optional<std::string> vmstat_before;  // /proc/vmstat, twice, `swap_window_seconds` apart
-  std::optional<std::string> vmstat_after;
-  double swap_window_seconds = 0.0;
-};
 
 // Load average per CPU from which the load check warns, and from which it fails (more
 // runnable tasks than CPUs: a benchmark run waits for a CPU).
@@ -111,21 +69,15 @@ Finding check_smt(const std::vector<CpuFile>& thread_siblings);
 Finding check_swap(const std::optional<std::string>& meminfo, const std::optional<std::string>& vmstat_before,
                    const std::optional<std::string>& vmstat_after, double window_seconds);
 
-// All checks over `facts`, in a fixed order.
-std::vector<Finding> diagnose(const MachineFacts& facts);
+// All checks over `facts` for the CPUs under test (`cpus`, chosen as `selection` says), in a
+// fixed order. The checks are pure: `facts` come from read_machine_facts(..., Probing::full).
+std::vector<Finding> diagnose(const MachineFacts& facts, const std::vector<int>& cpus,
+                              CpuSelection selection);
 
 // The worst status among `findings` (ok when empty).
 CheckStatus worst_status(const std::vector<Finding>& findings);
 
 // "ok", "info", "warn" or "fail".
 std::string_view to_string(CheckStatus status);
-
-// `cpus` (sorted or not) written as ranges, the inverse of util::parse_cpu_list: "0-3,6".
-std::string format_cpu_list(std::vector<int> cpus);
-
-// Reads this machine's /sys and /proc and probes affinity, real-time priority and perf
-// counters (in forked children where the probe would change this process). `requested`
-// are the CPUs named by `--cpus`; empty means all online CPUs.
-MachineFacts read_machine_facts(const std::vector<int>& requested);
 
 }  // namespace perfduel

@@ -1,23 +1,14 @@
-#include "report/doctor.hpp"
+#include "machine/doctor.hpp"
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include <fmt/format.h>
-#include <linux/perf_event.h>
-#include <sched.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "util/text.hpp"
 
@@ -95,24 +86,6 @@ std::string_view to_string(CheckStatus status) {
       return "fail";
   }
   return "?";
-}
-
-std::string format_cpu_list(std::vector<int> cpus) {
-  std::sort(cpus.begin(), cpus.end());
-  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
-  std::string text;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) {
-      ++j;
-    }
-    if (!text.empty()) {
-      text += ',';
-    }
-    text += j == i ? fmt::format("{}", cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]);
-    i = j + 1;
-  }
-  return text;
 }
 
 CheckStatus worst_status(const std::vector<Finding>& findings) {
@@ -513,166 +486,46 @@ Finding check_swap(const std::optional<std::string>& meminfo, const std::optiona
   return result;
 }
 
-std::vector<Finding> diagnose(const MachineFacts& facts) {
-  // A requested CPU that does not exist is the affinity check's failure; the isolation
-  // check should not suggest it.
-  std::vector<int> existing;
-  std::copy_if(facts.cpus.begin(), facts.cpus.end(), std::back_inserter(existing), [&](int cpu) {
-    return facts.online_cpus.empty() ||
-           std::find(facts.online_cpus.begin(), facts.online_cpus.end(), cpu) != facts.online_cpus.end();
-  });
-  return {check_governor(facts.governors),
-          check_turbo(facts.intel_no_turbo, facts.cpufreq_boost),
-          check_load(facts.loadavg, static_cast<int>(facts.online_cpus.size())),
-          check_affinity(facts.affinity, facts.selection),
-          check_realtime(facts.realtime_error),
-          check_perf_counters(facts.perf_event_paranoid, facts.perf),
-          check_aslr(facts.randomize_va_space),
-          check_isolation(facts.isolated, existing, facts.selection),
-          check_smt(facts.thread_siblings),
-          check_swap(facts.meminfo, facts.vmstat_before, facts.vmstat_after, facts.swap_window_seconds)};
-}
-
-// ---- Reading the real machine ------------------------------------------------------------
-
 namespace {
 
-constexpr auto k_swap_window = std::chrono::milliseconds(250);
-
-std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) {
-    return std::nullopt;
-  }
-  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  if (file.bad()) {
-    return std::nullopt;
-  }
-  return text;
-}
-
-std::vector<int> online_cpus() {
-  if (const auto text = read_text(fmt::format("{}/online", k_cpu_dir))) {
-    if (auto cpus = util::parse_cpu_list(util::trim(*text))) {
-      return std::move(cpus).value();
-    }
-  }
-  std::vector<int> cpus(static_cast<std::size_t>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN))));
-  for (std::size_t i = 0; i < cpus.size(); ++i) {
-    cpus[i] = static_cast<int>(i);
-  }
-  return cpus;
-}
-
-std::vector<CpuFile> per_cpu_files(const std::vector<int>& cpus, std::string_view leaf) {
-  std::vector<CpuFile> files;
-  files.reserve(cpus.size());
+// The files of `cpus` among `files`; a CPU without one reads as an absent file.
+std::vector<CpuFile> files_of(const std::vector<CpuFile>& files, const std::vector<int>& cpus) {
+  std::vector<CpuFile> chosen;
+  chosen.reserve(cpus.size());
   for (const int cpu : cpus) {
-    files.push_back({cpu, read_text(fmt::format("{}/cpu{}/{}", k_cpu_dir, cpu, leaf))});
+    const auto file =
+        std::find_if(files.begin(), files.end(), [&](const CpuFile& f) { return f.cpu == cpu; });
+    chosen.push_back(file == files.end() ? CpuFile{cpu, std::nullopt} : *file);
   }
-  return files;
-}
-
-// Pins this thread to each CPU in turn and restores the original mask. The doctor is
-// single-threaded and runs nothing in between, so borrowing its own affinity is harmless.
-std::vector<AffinityProbe> probe_affinity(const std::vector<int>& cpus) {
-  const int max_cpu = cpus.empty() ? 0 : *std::max_element(cpus.begin(), cpus.end());
-  const int capacity = std::max(max_cpu + 1, CPU_SETSIZE);
-  const std::size_t size = CPU_ALLOC_SIZE(capacity);
-  cpu_set_t* saved = CPU_ALLOC(capacity);
-  cpu_set_t* single = CPU_ALLOC(capacity);
-  std::vector<AffinityProbe> probes;
-  const bool have_saved = ::sched_getaffinity(0, size, saved) == 0;
-  for (const int cpu : cpus) {
-    CPU_ZERO_S(size, single);
-    CPU_SET_S(static_cast<std::size_t>(cpu), size, single);
-    const int error = ::sched_setaffinity(0, size, single) == 0 ? 0 : errno;
-    probes.push_back({cpu, error});
-  }
-  if (have_saved) {
-    ::sched_setaffinity(0, size, saved);
-  }
-  CPU_FREE(single);
-  CPU_FREE(saved);
-  return probes;
-}
-
-// Tries SCHED_FIFO in a forked child, so this process never runs at real-time priority.
-int probe_realtime() {
-  const pid_t child = ::fork();
-  if (child < 0) {
-    return errno;
-  }
-  if (child == 0) {
-    sched_param parameter{};
-    parameter.sched_priority = 1;
-    ::_exit(::sched_setscheduler(0, SCHED_FIFO, &parameter) == 0 ? 0 : (errno & 0xff));
-  }
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) {
-      return errno;
-    }
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : EINVAL;
-}
-
-// Opens a user-space instructions counter on this process and counts a short loop.
-PerfProbe probe_perf() {
-  perf_event_attr attributes{};
-  attributes.size = sizeof(attributes);
-  attributes.type = PERF_TYPE_HARDWARE;
-  attributes.config = PERF_COUNT_HW_INSTRUCTIONS;
-  attributes.disabled = 1;
-  attributes.exclude_kernel = 1;
-  attributes.exclude_hv = 1;
-  const auto fd =
-      static_cast<int>(::syscall(SYS_perf_event_open, &attributes, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
-  if (fd < 0) {
-    return {errno, 0};
-  }
-  PerfProbe probe;
-  ::ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-  ::ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-  volatile std::uint64_t sink = 0;
-  for (int i = 0; i < 100000; ++i) {
-    sink = sink + static_cast<std::uint64_t>(i);
-  }
-  ::ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-  std::uint64_t count = 0;
-  if (::read(fd, &count, sizeof(count)) != static_cast<ssize_t>(sizeof(count))) {
-    probe.error = errno != 0 ? errno : EINVAL;
-  }
-  probe.count = count;
-  ::close(fd);
-  return probe;
+  return chosen;
 }
 
 }  // namespace
 
-MachineFacts read_machine_facts(const std::vector<int>& requested) {
-  MachineFacts facts;
-  facts.online_cpus = online_cpus();
-  facts.selection = requested.empty() ? CpuSelection::all_online : CpuSelection::requested;
-  facts.cpus = requested.empty() ? facts.online_cpus : requested;
-  facts.governors = per_cpu_files(facts.cpus, "cpufreq/scaling_governor");
-  facts.intel_no_turbo = read_text(fmt::format("{}/intel_pstate/no_turbo", k_cpu_dir));
-  facts.cpufreq_boost = read_text(fmt::format("{}/cpufreq/boost", k_cpu_dir));
-  facts.loadavg = read_text("/proc/loadavg");
-  facts.affinity = probe_affinity(facts.cpus);
-  facts.realtime_error = probe_realtime();
-  facts.perf_event_paranoid = read_text("/proc/sys/kernel/perf_event_paranoid");
-  facts.perf = probe_perf();
-  facts.randomize_va_space = read_text("/proc/sys/kernel/randomize_va_space");
-  facts.isolated = read_text(fmt::format("{}/isolated", k_cpu_dir));
-  facts.thread_siblings = per_cpu_files(facts.cpus, "topology/thread_siblings_list");
-  facts.meminfo = read_text("/proc/meminfo");
-  const auto start = std::chrono::steady_clock::now();
-  facts.vmstat_before = read_text("/proc/vmstat");
-  std::this_thread::sleep_for(k_swap_window);
-  facts.vmstat_after = read_text("/proc/vmstat");
-  facts.swap_window_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return facts;
+std::vector<Finding> diagnose(const MachineFacts& facts, const std::vector<int>& cpus,
+                              CpuSelection selection) {
+  // A requested CPU that does not exist is the affinity check's failure; the isolation
+  // check should not suggest it.
+  std::vector<int> existing;
+  std::copy_if(cpus.begin(), cpus.end(), std::back_inserter(existing), [&](int cpu) {
+    return facts.online_cpus.empty() ||
+           std::find(facts.online_cpus.begin(), facts.online_cpus.end(), cpu) != facts.online_cpus.end();
+  });
+  std::vector<AffinityProbe> affinity;
+  std::copy_if(facts.affinity.begin(), facts.affinity.end(), std::back_inserter(affinity),
+               [&](const AffinityProbe& probe) {
+                 return std::find(cpus.begin(), cpus.end(), probe.cpu) != cpus.end();
+               });
+  return {check_governor(files_of(facts.governors, cpus)),
+          check_turbo(facts.intel_no_turbo, facts.cpufreq_boost),
+          check_load(facts.loadavg, static_cast<int>(facts.online_cpus.size())),
+          check_affinity(affinity, selection),
+          check_realtime(facts.realtime_error),
+          check_perf_counters(facts.perf_event_paranoid, facts.perf),
+          check_aslr(facts.randomize_va_space),
+          check_isolation(facts.isolated, existing, selection),
+          check_smt(files_of(facts.thread_siblings, cpus)),
+          check_swap(facts.meminfo, facts.vmstat_before, facts.vmstat_after, facts.swap_window_seconds)};
 }
 
 }  // namespace perfduel

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "machine/facts.hpp"
+#include "util/expected.hpp"
+
+// Which CPUs the runs of a duel are pinned to. Both sides always share one set; the choice
+// follows the design: the CPUs CTest allocated, else isolated CPUs, else allowed CPUs away
+// from CPU 0 and one per core, sized to what the benchmark keeps busy.
+namespace perfduel {
+
+// Where the pinned set came from.
+enum class PinningSource {
+  none,       // `cpus: none`: not pinned
+  requested,  // an explicit list (--cpus, `cpus:`)
+  ctest,      // CTest's resource allocation (CTEST_RESOURCE_GROUP_*)
+  isolated,   // auto: isolated CPUs in this process's affinity
+  automatic,  // auto: allowed CPUs, CPU 0 and SMT siblings avoided
+};
+
+// The CPUs used and why, for the notes and the JSON report.
+struct Pinning {
+  std::vector<int> cpus;  // empty: not pinned
+  PinningSource source = PinningSource::none;
+  std::string reason;        // one line, e.g. "CPU 1: chosen automatically (...)"
+  double parallelism = 0.0;  // CPUs the warm-up runs kept busy ((user+sys)/wall); 0: not measured
+};
+
+// "none", "requested", "ctest", "isolated" or "auto".
+std::string to_string(PinningSource source);
+
+// Reads an environment variable; none when unset.
+using EnvironmentLookup = std::function<std::optional<std::string>(const std::string&)>;
+
+// The CPU ids CTest allocated to this test from resource type `cpus`, read through `lookup`
+// (CTEST_RESOURCE_GROUP_COUNT, CTEST_RESOURCE_GROUP_<i>, CTEST_RESOURCE_GROUP_<i>_CPUS with
+// "id:<cpu>,slots:<n>;..." lists); none when CTest allocated no `cpus`. The error names the
+// variable and what is wrong (an id that is not a CPU number).
+util::Expected<std::optional<std::vector<int>>> ctest_allocated_cpus(const EnvironmentLookup& lookup);
+
+// CPUs fit for benchmarking, best first: the isolated CPUs of this process's affinity if
+// there are any, else all of it; one CPU per core (an SMT sibling of a listed CPU is left
+// out); the core of CPU 0 last, or left out when `leave_out_cpu0` and there are others.
+std::vector<int> benchmark_cpus(const MachineFacts& facts, bool leave_out_cpu0);
+
+// `count` CPUs from `facts` for an automatic pinning: the first of benchmark_cpus, then,
+// when there are too few cores, SMT siblings and CPU 0's core; the reason says which.
+Pinning choose_cpus(const MachineFacts& facts, int count);
+
+// The number of CPUs a run keeps busy: `parallelism` ((user+sys)/wall) rounded, with a
+// quarter CPU of slack so that a single-threaded program with some kernel work stays at 1.
+int cpus_needed(double parallelism);
+
+// How a duel's CPUs are decided: the set for the warm-up rounds, and, for an automatic
+// choice, a second choice from the parallelism the warm-up showed.
+struct PinningPlan {
+  Pinning warmup;  // where the warm-up runs go (the reason is for this set)
+  bool resize_after_warmup = false;
+};
+
+// The plan for `mode` (with `requested` CPUs for CpuMode::list, named by `origin`), given
+// the machine's `facts` and CTest's `allocated` CPUs. An automatic plan warms up on every
+// candidate CPU so that a multi-threaded benchmark can show how many it uses.
+PinningPlan plan_pinning(CpuMode mode, const std::vector<int>& requested, const std::string& origin,
+                         const MachineFacts& facts, const std::optional<std::vector<int>>& allocated);
+
+// The pinning of the measured rounds: `plan`'s warm-up set, or for an automatic plan the
+// CPUs chosen for `parallelism` (0: the warm-up measured nothing).
+Pinning settle_pinning(const PinningPlan& plan, const MachineFacts& facts, double parallelism);
+
+// A CTest resource spec file (JSON, version 1.0) with one `cpus` resource of one slot per
+// CPU in `cpus`.
+std::string resource_spec_json(const std::vector<int>& cpus);
+
+}  // namespace perfduel
