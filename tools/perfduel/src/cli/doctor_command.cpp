@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "error.hpp"
 #include "report/doctor.hpp"
 #include "report/json_report.hpp"
-#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::cli {

@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "error.hpp"
 #include "history/provenance.hpp"
 #include "history/report_import.hpp"
 #include "history/store.hpp"
 #include "stats/descriptive.hpp"
-#include "util/error.hpp"
 
 namespace perfduel::cli {
 

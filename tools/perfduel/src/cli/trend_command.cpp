@@ -10,13 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "error.hpp"
 #include "history/provenance.hpp"
 #include "history/store.hpp"
 #include "trend/compliance.hpp"
 #include "trend/jumpavg.hpp"
 #include "trend/series_input.hpp"
 #include "trend/svg_plot.hpp"
-#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::cli {

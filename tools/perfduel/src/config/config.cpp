@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
-#include "util/error.hpp"
+#include "error.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 

@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "report/json_report.hpp"
-#include "report/svg.hpp"
 #include "report/table.hpp"
 #include "util/shell_words.hpp"
+#include "util/svg.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {

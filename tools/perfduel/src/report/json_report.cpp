@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "util/error.hpp"
+#include "error.hpp"
 
 namespace perfduel {
 
