@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "error.hpp"
+#include "util/name_table.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -42,6 +43,16 @@ const std::vector<std::string> k_metric_keys{"threshold",        "tolerance", "g
                                              "estimator",        "unit",      "regex", "json_pointer",
                                              "google_benchmark", "field"};
 const std::vector<std::string> k_builtin_metrics{"wall_time", "user_time", "system_time", "max_rss"};
+
+// One name table per enum, for reading the YAML and writing the effective configuration.
+constexpr util::NameTable<Order, 2> k_order_names{{{Order::random, "random"}, {Order::abba, "abba"}}};
+constexpr util::NameTable<Stopping, 2> k_stopping_names{
+    {{Stopping::width, "width"}, {Stopping::anytime, "anytime"}}};
+constexpr util::NameTable<Correction, 2> k_correction_names{
+    {{Correction::bonferroni, "bonferroni"}, {Correction::holm, "holm"}}};
+constexpr util::NameTable<InconclusivePolicy, 3> k_inconclusive_names{{{InconclusivePolicy::skip, "skip"},
+                                                                       {InconclusivePolicy::fail, "fail"},
+                                                                       {InconclusivePolicy::pass, "pass"}}};
 
 // Reads one YAML document and reports problems as "<origin>:<line>: <message>".
 class Reader {
@@ -127,22 +138,13 @@ class Reader {
     fail(node, fmt::format("\"{}\" must be true or false, not \"{}\"", key, text));
   }
 
-  template <typename Enum>
-  Enum choice(const YAML::Node& node, const std::string& key,
-              const std::vector<std::pair<std::string, Enum>>& choices) const {
+  template <typename Enum, std::size_t N>
+  Enum choice(const YAML::Node& node, const std::string& key, const util::NameTable<Enum, N>& names) const {
     const auto text = scalar(node, key);
-    std::vector<std::string> names;
-    for (const auto& [name, value] : choices) {
-      if (name == text) {
-        return value;
-      }
-      names.push_back(name);
+    if (const auto value = util::value_of(names, text)) {
+      return *value;
     }
-    std::string list;
-    for (const auto& name : names) {
-      list += (list.empty() ? "" : ", ") + name;
-    }
-    fail(node, fmt::format("\"{}\" must be one of {}, not \"{}\"", key, list, text));
+    fail(node, fmt::format("\"{}\" must be one of {}, not \"{}\"", key, util::names_of(names), text));
   }
 
   const std::string& origin() const { return m_origin; }
@@ -300,14 +302,10 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
     metric->gating = reader.boolean(node["gate"], "gate") ? Gating::gated : Gating::report_only;
   }
   if (node["direction"]) {
-    metric->direction = reader.choice<Direction>(
-        node["direction"], "direction",
-        {{"lower", Direction::lower_is_better}, {"higher", Direction::higher_is_better}});
+    metric->direction = reader.choice(node["direction"], "direction", stats::k_direction_names);
   }
   if (node["estimator"]) {
-    metric->estimator = reader.choice<Estimator>(
-        node["estimator"], "estimator",
-        {{"mean", Estimator::mean}, {"median", Estimator::median}, {"min", Estimator::min}});
+    metric->estimator = reader.choice(node["estimator"], "estimator", stats::k_estimator_names);
   }
   if (node["unit"]) {
     metric->unit = reader.scalar(node["unit"], "unit");
@@ -363,7 +361,7 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
     }
   }
   if (const auto node = root["order"]) {
-    config.order = reader.choice<Order>(node, "order", {{"random", Order::random}, {"abba", Order::abba}});
+    config.order = reader.choice(node, "order", k_order_names);
   }
   if (const auto node = root["seed"]) {
     const auto text = reader.scalar(node, "seed");
@@ -378,18 +376,13 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
     }
   }
   if (const auto node = root["stopping"]) {
-    config.stopping = reader.choice<Stopping>(node, "stopping",
-                                              {{"width", Stopping::width}, {"anytime", Stopping::anytime}});
+    config.stopping = reader.choice(node, "stopping", k_stopping_names);
   }
   if (const auto node = root["correction"]) {
-    config.correction = reader.choice<Correction>(
-        node, "correction", {{"bonferroni", Correction::bonferroni}, {"holm", Correction::holm}});
+    config.correction = reader.choice(node, "correction", k_correction_names);
   }
   if (const auto node = root["inconclusive"]) {
-    config.on_inconclusive = reader.choice<InconclusivePolicy>(node, "inconclusive",
-                                                               {{"skip", InconclusivePolicy::skip},
-                                                                {"fail", InconclusivePolicy::fail},
-                                                                {"pass", InconclusivePolicy::pass}});
+    config.on_inconclusive = reader.choice(node, "inconclusive", k_inconclusive_names);
   }
   if (const auto node = root["autocorrelation_limit"]) {
     config.autocorrelation_limit = reader.number(node, "autocorrelation_limit", 0.0, 1.0);
@@ -480,22 +473,6 @@ nlohmann::json command_to_json(const CommandSpec& command) {
   return json;
 }
 
-const char* to_name(Direction direction) {
-  return direction == Direction::lower_is_better ? "lower" : "higher";
-}
-
-const char* to_name(Estimator estimator) {
-  switch (estimator) {
-    case Estimator::mean:
-      return "mean";
-    case Estimator::median:
-      return "median";
-    case Estimator::min:
-      return "min";
-  }
-  return "mean";
-}
-
 }  // namespace
 
 std::string config_to_json(const Config& config) {
@@ -514,15 +491,13 @@ std::string config_to_json(const Config& config) {
   json["max_seconds"] = config.max_seconds;
   json["timeout"] = config.run_timeout;
   json["cpus"] = config.cpus;
-  json["order"] = config.order == Order::random ? "random" : "abba";
+  json["order"] = util::name_of(k_order_names, config.order);
   if (config.seed) {
     json["seed"] = *config.seed;
   }
-  json["stopping"] = config.stopping == Stopping::width ? "width" : "anytime";
-  json["correction"] = config.correction == Correction::bonferroni ? "bonferroni" : "holm";
-  json["inconclusive"] = config.on_inconclusive == InconclusivePolicy::skip   ? "skip"
-                         : config.on_inconclusive == InconclusivePolicy::fail ? "fail"
-                                                                              : "pass";
+  json["stopping"] = util::name_of(k_stopping_names, config.stopping);
+  json["correction"] = util::name_of(k_correction_names, config.correction);
+  json["inconclusive"] = util::name_of(k_inconclusive_names, config.on_inconclusive);
   json["autocorrelation_limit"] = config.autocorrelation_limit;
   json["min_batches"] = config.min_batches;
   json["best_of"] = config.min_best_of;
@@ -547,8 +522,8 @@ std::string config_to_json(const Config& config) {
     item["threshold"] = metric.threshold;
     item["tolerance"] = metric.tolerance;
     item["gate"] = metric.gating == Gating::gated;
-    item["direction"] = to_name(metric.direction);
-    item["estimator"] = to_name(metric.estimator);
+    item["direction"] = util::name_of(stats::k_direction_names, metric.direction);
+    item["estimator"] = util::name_of(stats::k_estimator_names, metric.estimator);
     if (!metric.unit.empty()) {
       item["unit"] = metric.unit;
     }

@@ -350,6 +350,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
       }
       // Report-only metrics such as system time of a short program are often exactly zero;
       // they are shown without a ratio rather than stopping the gate.
+      result.has_ratio = false;
       result.estimate.note = fmt::format("no ratio: {}", where);
       result.verdict = finality == Finality::final ? Verdict::inconclusive : Verdict::pending;
       analysis.metrics.push_back(std::move(result));

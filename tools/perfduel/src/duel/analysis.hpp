@@ -43,6 +43,7 @@ struct MetricResult {
   stats::Estimate estimate;  // log-ratio space, with batching details
   Verdict verdict = Verdict::pending;
   bool width_reached = false;  // ratio interval: hi / lo − 1 <= spec.threshold
+  bool has_ratio = true;       // false: a zero or negative value, so no change or verdict to show
 };
 
 struct Analysis {

@@ -478,7 +478,7 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
   for (const Gating gating : {Gating::gated, Gating::report_only}) {
     for (std::size_t m = 0; m < analysis.metrics.size() && m < config.metrics.size(); ++m) {
       const auto& result = analysis.metrics[m];
-      if (result.spec.gating == gating && !result.estimate.note.starts_with("no ratio")) {
+      if (result.spec.gating == gating && result.has_ratio) {
         order.push_back(m);
       }
     }

@@ -10,6 +10,7 @@
 #include "duel/duel.hpp"
 #include "exit_codes.hpp"
 #include "report/environment.hpp"
+#include "util/name_table.hpp"
 
 namespace perfduel {
 
@@ -46,11 +47,27 @@ struct SavedReport {
   Environment environment;  // of the machine the runs were made on
 };
 
-// The report word for `end` ("decided", "round-budget", ...) and back.
-std::string to_string(DuelEnd end);
-DuelEnd duel_end_from_string(const std::string& text);
+// Report names of the sides of a run and of why a duel ended, for writing and reading.
+constexpr util::NameTable<Side, 2> k_side_names{
+    {{Side::baseline, "baseline"}, {Side::candidate, "candidate"}}};
+constexpr util::NameTable<DuelEnd, 5> k_duel_end_names{{{DuelEnd::decided, "decided"},
+                                                        {DuelEnd::round_budget, "round-budget"},
+                                                        {DuelEnd::time_budget, "time-budget"},
+                                                        {DuelEnd::benchmark_failed, "benchmark-failed"},
+                                                        {DuelEnd::interrupted, "interrupted"}}};
 
-// Reads a JSON report written by `compare --json`. Throws perfduel::Error naming `path`.
+// The report word for `end`: "decided", "round-budget", ...
+std::string to_string(DuelEnd end);
+
+// The JSON of the report file `path` (written by `compare --json`), the one reader behind
+// `analyze` and `record`. Throws perfduel::Error naming `path` when it is unreadable or not JSON.
+nlohmann::json read_report_json(const std::filesystem::path& path);
+
+// The configuration, runs and verdict of the report `json`; `origin` names it in messages.
+// Throws perfduel::Error on a missing section, an unknown "end" or "side", or a malformed run.
+SavedReport report_from_json(const nlohmann::json& json, const std::string& origin);
+
+// read_report_json, then report_from_json.
 SavedReport load_report(const std::filesystem::path& path);
 
 // Current time as ISO 8601 UTC, e.g. 2026-11-21T10:00:00Z.

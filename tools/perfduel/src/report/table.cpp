@@ -27,7 +27,7 @@ std::string interval_text(const MetricResult& result) {
 
 std::string verdict_text(const MetricResult& result) {
   // A metric without a ratio (zero values) has no verdict to speak of.
-  auto text = result.estimate.note.starts_with("no ratio") ? std::string("n/a") : to_string(result.verdict);
+  auto text = result.has_ratio ? to_string(result.verdict) : std::string("n/a");
   if (result.spec.gating == Gating::report_only) {
     text += " (info)";
   }
@@ -102,11 +102,7 @@ std::vector<std::string> notes(const RunSummary& summary) {
     }
   }
   if (!config.cpus.empty()) {
-    std::string cpus;
-    for (const int cpu : config.cpus) {
-      cpus += (cpus.empty() ? "" : ",") + std::to_string(cpu);
-    }
-    lines.push_back(fmt::format("runs pinned to CPU {}", cpus));
+    lines.push_back(fmt::format("runs pinned to CPU {}", fmt::join(config.cpus, ",")));
   }
   const auto& load = summary.environment.load;
   if (!load.empty() && load[0] > 0.5 * summary.environment.cpu_count) {
@@ -178,7 +174,7 @@ std::string format_markdown(const RunSummary& summary) {
   for (std::size_t r = 0; r < table.size(); ++r) {
     text += "|";
     for (const auto& cell : table[r]) {
-      text += " " + cell + " |";
+      text += fmt::format(" {} |", cell);
     }
     text += "\n";
     if (r == 0) {
