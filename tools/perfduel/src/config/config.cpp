@@ -216,24 +216,95 @@ MetricSpec builtin_metric(const std::string& name) {
   return metric;
 }
 
+// The entry of metric `key` in `config`: the built-in one, or a new gated one.
+MetricSpec& metric_entry(const Reader& reader, const YAML::Node& key, Config& config, bool builtin) {
+  const auto name = key.as<std::string>();
+  const auto same_name = [&](const MetricSpec& m) { return m.name == name; };
+  if (builtin) {
+    return *std::find_if(config.metrics.begin(), config.metrics.end(), same_name);
+  }
+  if (std::any_of(config.metrics.begin(), config.metrics.end(), same_name)) {
+    reader.fail(key, fmt::format("metric \"{}\" is defined twice", name));
+  }
+  auto& metric = config.metrics.emplace_back();
+  metric.name = name;
+  metric.gating = Gating::gated;
+  return metric;
+}
+
+// Where the metric's value comes from (regex, json_pointer, google_benchmark and its field);
+// returns how many sources `node` names.
+int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric) {
+  int sources = 0;
+  if (const auto regex = node["regex"]) {
+    metric.source = MetricSource::regex;
+    metric.pattern = reader.scalar(regex, "regex");
+    try {
+      const std::regex compiled(metric.pattern);
+      if (compiled.mark_count() != 1) {
+        reader.fail(regex, fmt::format("\"regex\" must have exactly one capture group, \"{}\" has {}",
+                                       metric.pattern, compiled.mark_count()));
+      }
+    } catch (const std::regex_error& e) {
+      reader.fail(regex,
+                  fmt::format("\"regex\": invalid regular expression \"{}\": {}", metric.pattern, e.what()));
+    }
+    ++sources;
+  }
+  if (const auto pointer = node["json_pointer"]) {
+    metric.source = MetricSource::json_pointer;
+    metric.pattern = reader.scalar(pointer, "json_pointer");
+    try {
+      nlohmann::json::json_pointer check(metric.pattern);
+    } catch (const nlohmann::json::exception&) {
+      reader.fail(pointer,
+                  fmt::format("\"json_pointer\": invalid JSON pointer \"{}\" (write e.g. /results/0/time)",
+                              metric.pattern));
+    }
+    ++sources;
+  }
+  if (const auto benchmark = node["google_benchmark"]) {
+    metric.source = MetricSource::google_benchmark;
+    metric.benchmark = reader.scalar(benchmark, "google_benchmark");
+    metric.field = "real_time";
+    ++sources;
+  }
+  if (const auto field = node["field"]) {
+    if (metric.source != MetricSource::google_benchmark) {
+      reader.fail(field, "\"field\" only applies with \"google_benchmark\"");
+    }
+    metric.field = reader.scalar(field, "field");
+  }
+  return sources;
+}
+
+// The gate and estimator settings of a metric.
+void read_metric_settings(const Reader& reader, const YAML::Node& node, MetricSpec& metric) {
+  if (node["threshold"]) {
+    metric.threshold = reader.fraction(node["threshold"], "threshold", 1e-6, 10.0);
+  }
+  if (node["tolerance"]) {
+    metric.tolerance = reader.fraction(node["tolerance"], "tolerance", 0.0, 1.0);
+  }
+  if (node["gate"]) {
+    metric.gating = reader.boolean(node["gate"], "gate") ? Gating::gated : Gating::report_only;
+  }
+  if (node["direction"]) {
+    metric.direction = reader.choice(node["direction"], "direction", stats::k_direction_names);
+  }
+  if (node["estimator"]) {
+    metric.estimator = reader.choice(node["estimator"], "estimator", stats::k_estimator_names);
+  }
+  if (node["unit"]) {
+    metric.unit = reader.scalar(node["unit"], "unit");
+  }
+}
+
 void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& node, Config& config) {
   const auto name = key.as<std::string>();
   const bool builtin =
       std::find(k_builtin_metrics.begin(), k_builtin_metrics.end(), name) != k_builtin_metrics.end();
-  MetricSpec* metric = nullptr;
-  if (builtin) {
-    metric = &*std::find_if(config.metrics.begin(), config.metrics.end(),
-                            [&](const MetricSpec& m) { return m.name == name; });
-  } else {
-    if (std::any_of(config.metrics.begin(), config.metrics.end(),
-                    [&](const MetricSpec& m) { return m.name == name; })) {
-      reader.fail(key, fmt::format("metric \"{}\" is defined twice", name));
-    }
-    config.metrics.emplace_back();
-    metric = &config.metrics.back();
-    metric->name = name;
-    metric->gating = Gating::gated;
-  }
+  MetricSpec& metric = metric_entry(reader, key, config, builtin);
   if (node.IsNull()) {
     if (!builtin) {
       reader.fail(key,
@@ -242,47 +313,7 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
     return;
   }
   reader.check_keys(node, k_metric_keys, fmt::format("metric \"{}\"", name));
-
-  int sources = 0;
-  if (const auto regex = node["regex"]) {
-    metric->source = MetricSource::regex;
-    metric->pattern = reader.scalar(regex, "regex");
-    try {
-      const std::regex compiled(metric->pattern);
-      if (compiled.mark_count() != 1) {
-        reader.fail(regex, fmt::format("\"regex\" must have exactly one capture group, \"{}\" has {}",
-                                       metric->pattern, compiled.mark_count()));
-      }
-    } catch (const std::regex_error& e) {
-      reader.fail(regex,
-                  fmt::format("\"regex\": invalid regular expression \"{}\": {}", metric->pattern, e.what()));
-    }
-    ++sources;
-  }
-  if (const auto pointer = node["json_pointer"]) {
-    metric->source = MetricSource::json_pointer;
-    metric->pattern = reader.scalar(pointer, "json_pointer");
-    try {
-      nlohmann::json::json_pointer check(metric->pattern);
-    } catch (const nlohmann::json::exception&) {
-      reader.fail(pointer,
-                  fmt::format("\"json_pointer\": invalid JSON pointer \"{}\" (write e.g. /results/0/time)",
-                              metric->pattern));
-    }
-    ++sources;
-  }
-  if (const auto benchmark = node["google_benchmark"]) {
-    metric->source = MetricSource::google_benchmark;
-    metric->benchmark = reader.scalar(benchmark, "google_benchmark");
-    metric->field = "real_time";
-    ++sources;
-  }
-  if (const auto field = node["field"]) {
-    if (metric->source != MetricSource::google_benchmark) {
-      reader.fail(field, "\"field\" only applies with \"google_benchmark\"");
-    }
-    metric->field = reader.scalar(field, "field");
-  }
+  const int sources = read_source(reader, node, metric);
   if (builtin && sources > 0) {
     reader.fail(key, fmt::format("\"{}\" is a built-in metric and takes no source; pick another name", name));
   }
@@ -291,38 +322,11 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
         key,
         fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer or google_benchmark", name));
   }
-
-  if (node["threshold"]) {
-    metric->threshold = reader.fraction(node["threshold"], "threshold", 1e-6, 10.0);
-  }
-  if (node["tolerance"]) {
-    metric->tolerance = reader.fraction(node["tolerance"], "tolerance", 0.0, 1.0);
-  }
-  if (node["gate"]) {
-    metric->gating = reader.boolean(node["gate"], "gate") ? Gating::gated : Gating::report_only;
-  }
-  if (node["direction"]) {
-    metric->direction = reader.choice(node["direction"], "direction", stats::k_direction_names);
-  }
-  if (node["estimator"]) {
-    metric->estimator = reader.choice(node["estimator"], "estimator", stats::k_estimator_names);
-  }
-  if (node["unit"]) {
-    metric->unit = reader.scalar(node["unit"], "unit");
-  }
+  read_metric_settings(reader, node, metric);
 }
 
-void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
-  if (root.IsNull()) {
-    return;  // an empty file means all defaults
-  }
-  reader.check_keys(root, k_top_level_keys, "the configuration");
-  if (root["baseline"]) {
-    config.baseline = read_command(reader, root["baseline"], "baseline");
-  }
-  if (root["candidate"]) {
-    config.candidate = read_command(reader, root["candidate"], "candidate");
-  }
+// Confidence, warm-up and the budget of rounds and seconds.
+void read_sampling(const Reader& reader, const YAML::Node& root, Config& config) {
   if (const auto node = root["confidence"]) {
     config.confidence = reader.fraction(node, "confidence", 0.5, 0.9999);
   }
@@ -347,6 +351,10 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
       reader.fail(node, "\"timeout\" must be positive");
     }
   }
+}
+
+// Where and in which order the runs happen: CPUs, order, seed.
+void read_scheduling(const Reader& reader, const YAML::Node& root, Config& config) {
   if (const auto node = root["cpus"]) {
     std::string text;
     if (node.IsSequence()) {
@@ -375,6 +383,11 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
       reader.fail(node, fmt::format("\"seed\" must be a non-negative whole number, not \"{}\"", text));
     }
   }
+}
+
+// When to stop, the multiple-comparison correction, the inconclusive policy and the
+// estimators' settings.
+void read_decision(const Reader& reader, const YAML::Node& root, Config& config) {
   if (const auto node = root["stopping"]) {
     config.stopping = reader.choice(node, "stopping", k_stopping_names);
   }
@@ -396,6 +409,22 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
   if (const auto node = root["stability_limit"]) {
     config.stability_limit = reader.fraction(node, "stability_limit", 0.0, 10.0);
   }
+}
+
+void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
+  if (root.IsNull()) {
+    return;  // an empty file means all defaults
+  }
+  reader.check_keys(root, k_top_level_keys, "the configuration");
+  if (root["baseline"]) {
+    config.baseline = read_command(reader, root["baseline"], "baseline");
+  }
+  if (root["candidate"]) {
+    config.candidate = read_command(reader, root["candidate"], "candidate");
+  }
+  read_sampling(reader, root, config);
+  read_scheduling(reader, root, config);
+  read_decision(reader, root, config);
   if (const auto metrics = root["metrics"]) {
     if (!metrics.IsMap()) {
       reader.fail(metrics, "\"metrics\" must be a mapping of metric names to settings");
