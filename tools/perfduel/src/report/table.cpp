@@ -185,7 +185,7 @@ std::string format_markdown(const RunSummary& summary) {
   for (const auto& note : notes(summary)) {
     text += "- " + note + "\n";
   }
-  text += "\n" + headline(summary) + "\n";
+  text += fmt::format("\n{}\n", headline(summary));
   return text;
 }
 
