@@ -112,7 +112,8 @@ void check_cpus(const std::vector<int>& cpus, const std::string& origin) {
   std::string usable;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
     if (CPU_ISSET(cpu, &allowed)) {
-      usable += (usable.empty() ? "" : ",") + std::to_string(cpu);
+      usable += usable.empty() ? "" : ",";
+      usable += std::to_string(cpu);
     }
   }
   for (const int cpu : cpus) {
