@@ -5,7 +5,6 @@
 
 #include "trend/compliance.hpp"
 #include "trend/jumpavg.hpp"
-#include "trend/series_input.hpp"
 #include "trend/svg_plot.hpp"
 
 using namespace perfduel::trend;
@@ -85,25 +84,6 @@ TEST_CASE("trend and change per run", "[trend]") {
   CHECK(trend_per_run(grouping) == std::vector<double>{1.0, 1.0, 2.0, 2.0, 2.0});
   CHECK(change_per_run(grouping) == std::vector<Change>{Change::normal, Change::normal, Change::progression,
                                                         Change::normal, Change::normal});
-}
-
-TEST_CASE("series input: CSV and JSON", "[trend]") {
-  const auto csv = parse_series("value\n1.5\n\n# a comment\n2.5,abc123\n", "s.csv");
-  REQUIRE(csv);
-  CHECK(*csv == Series{{1.5}, {2.5}});
-  const auto json = parse_series("[1, [2, 3.5], 4]", "s.json");
-  REQUIRE(json);
-  CHECK(*json == Series{{1.0}, {2.0, 3.5}, {4.0}});
-
-  const auto bad_line = parse_series("1\n2\nabc\n", "s.csv");
-  REQUIRE_FALSE(bad_line);
-  CHECK(bad_line.error() == "s.csv:3: invalid number: \"abc\"");
-  const auto bad_item = parse_series("[1, \"x\"]", "s.json");
-  REQUIRE_FALSE(bad_item);
-  CHECK(bad_item.error() == "s.json: item 1: expected a number or a non-empty array of numbers, found \"x\"");
-  const auto bad_run = parse_series("[[1, null]]", "s.json");
-  REQUIRE_FALSE(bad_run);
-  CHECK(bad_run.error() == "s.json: item 0: a run must hold only numbers, found null");
 }
 
 TEST_CASE("the SVG plot shows samples, steps and circled changes", "[trend]") {

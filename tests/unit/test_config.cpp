@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
-#include "util/error.hpp"
+#include "error.hpp"
 
 using namespace perfduel;
 

@@ -10,7 +10,7 @@
 #include "duel/analysis.hpp"
 #include "duel/duel.hpp"
 #include "report/duel_plot.hpp"
-#include "report/svg.hpp"
+#include "util/svg.hpp"
 #include "util/text.hpp"
 
 using namespace perfduel;

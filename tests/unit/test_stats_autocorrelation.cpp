@@ -126,7 +126,7 @@ TEST_CASE("batching restores the coverage of the mean's interval under AR(1)", "
       candidate[i] = std::exp(d[i]);
     }
     naive_covered += t_interval(d, 0.95)->ci.contains(0.0) ? 1 : 0;
-    const Estimate e = estimate(perfduel::Estimator::mean, baseline, candidate, options);
+    const Estimate e = estimate(Estimator::mean, baseline, candidate, options);
     // Sometimes no batch size reaches the band within 20 batches: the duel would keep
     // sampling, so that trial gives no interval to judge.
     if (e.status != EstimateStatus::ok) {

@@ -9,7 +9,6 @@
 #include "stats_simulation.hpp"
 
 using namespace perfduel::stats;
-using perfduel::Estimator;
 
 namespace {
 

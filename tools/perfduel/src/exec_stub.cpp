@@ -25,8 +25,12 @@ int main(int argc, char** argv) {
     std::fputs("usage: perfduel-exec REPORT_FD PROGRAM [ARG...]\n", stderr);
     return 2;
   }
-  const int report_fd = std::atoi(argv[1]);
-  if (::fcntl(report_fd, F_SETFD, FD_CLOEXEC) != 0) {
+  char* end = nullptr;
+  const long report_fd_number = std::strtol(argv[1], &end, 10);
+  const bool is_number =
+      end != argv[1] && *end == '\0' && report_fd_number >= 0 && report_fd_number < 1L << 30;
+  const int report_fd = is_number ? static_cast<int>(report_fd_number) : -1;
+  if (report_fd < 0 || ::fcntl(report_fd, F_SETFD, FD_CLOEXEC) != 0) {
     std::fputs("perfduel-exec: REPORT_FD is not an open file descriptor\n", stderr);
     return 2;
   }

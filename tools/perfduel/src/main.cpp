@@ -6,8 +6,8 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "error.hpp"
 #include "exit_codes.hpp"
-#include "util/error.hpp"
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "duel/analysis.hpp"
+#include "error.hpp"
 #include "report/json_report.hpp"
-#include "util/error.hpp"
 
 namespace perfduel::cli {
 

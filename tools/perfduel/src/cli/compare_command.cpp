@@ -11,12 +11,12 @@
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
 #include "duel/duel.hpp"
+#include "error.hpp"
 #include "machine/facts.hpp"
 #include "machine/pinning.hpp"
 #include "report/progress.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
-#include "util/error.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 

@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "error.hpp"
 #include "machine/doctor.hpp"
 #include "machine/pinning.hpp"
 #include "report/json_report.hpp"
-#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::cli {

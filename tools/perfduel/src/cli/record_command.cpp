@@ -1,21 +1,20 @@
 // `perfduel record`: appends a compare report, or plain measurements, to the history database.
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "error.hpp"
 #include "history/provenance.hpp"
 #include "history/report_import.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
+#include "report/json_report.hpp"
 #include "stats/descriptive.hpp"
-#include "util/error.hpp"
+#include "stats/direction.hpp"
 
 namespace perfduel::cli {
 
@@ -36,18 +35,7 @@ struct RecordOptions {
 };
 
 history::Record read_report(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) {
-    throw Error(fmt::format("{}: cannot open the report", path));
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  const auto json = nlohmann::json::parse(text.str(), nullptr, false);
-  if (json.is_discarded()) {
-    throw Error(
-        fmt::format("{}: not valid JSON (write the report with `perfduel compare --json FILE`)", path));
-  }
-  auto record = history::record_from_report(json, path);
+  auto record = history::record_from_report(read_report_json(path), path);
   if (!record) {
     throw Error(record.error());
   }
@@ -64,9 +52,9 @@ history::Record plain_values(const RecordOptions& options) {
   m.value = stats::median(options.values);
   m.unit = options.unit;
   if (options.higher_is_better) {
-    m.direction = "higher";
+    m.direction = util::name_of(stats::k_direction_names, stats::Direction::higher_is_better);
   } else if (options.lower_is_better) {
-    m.direction = "lower";
+    m.direction = util::name_of(stats::k_direction_names, stats::Direction::lower_is_better);
   }
   record.measurements.push_back(std::move(m));
   return record;

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "error.hpp"
 #include "report/duel_plot.hpp"
 #include "report/table.hpp"
-#include "util/error.hpp"
 
 namespace perfduel::cli {
 

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "error.hpp"
 #include "report/suite_summary.hpp"
-#include "util/error.hpp"
 
 namespace perfduel::cli {
 

@@ -7,17 +7,17 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "error.hpp"
 #include "history/provenance.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
+#include "report/trend_output.hpp"
 #include "trend/compliance.hpp"
 #include "trend/jumpavg.hpp"
 #include "trend/series_input.hpp"
 #include "trend/svg_plot.hpp"
-#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::cli {
@@ -40,26 +40,6 @@ struct TrendOptions {
   std::optional<std::string> svg;
 };
 
-// One series to analyse, with what is known of each run (commit, time) for the report.
-struct SeriesJob {
-  std::string name;
-  std::optional<std::string> unit;
-  trend::Direction direction = trend::Direction::lower_is_better;
-  std::string direction_source;  // why this direction
-  trend::Series runs;
-  std::vector<std::string> labels;  // per run, may be empty
-};
-
-struct Result {
-  SeriesJob job;
-  trend::Grouping grouping;
-  trend::Compliance compliance;
-};
-
-std::string_view direction_text(trend::Direction direction) {
-  return direction == trend::Direction::higher_is_better ? "higher is better" : "lower is better";
-}
-
 std::optional<trend::Direction> direction_flag(const TrendOptions& options) {
   if (options.higher_is_better) {
     return trend::Direction::higher_is_better;
@@ -70,12 +50,12 @@ std::optional<trend::Direction> direction_flag(const TrendOptions& options) {
   return std::nullopt;
 }
 
-std::vector<SeriesJob> jobs_from_input(const TrendOptions& options) {
+std::vector<TrendSeries> jobs_from_input(const TrendOptions& options) {
   auto series = trend::read_series(*options.input);
   if (!series) {
     throw Error(series.error());
   }
-  SeriesJob job;
+  TrendSeries job;
   job.name = options.metrics.empty() ? std::filesystem::path(*options.input).stem().string()
                                      : options.metrics.front();
   job.runs = std::move(series.value());
@@ -131,7 +111,7 @@ void keep_machine(std::vector<history::SeriesPoint>& points, const std::string& 
   }
 }
 
-std::vector<SeriesJob> jobs_from_database(const TrendOptions& options) {
+std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
   const auto path = history::history_path(options.db);
   auto opened = history::HistoryStore::open(path, history::CreateFile::no);
   if (!opened) {
@@ -150,7 +130,7 @@ std::vector<SeriesJob> jobs_from_database(const TrendOptions& options) {
                               options.branch ? fmt::format(" on branch {}", *options.branch) : ""));
     }
   }
-  std::vector<SeriesJob> jobs;
+  std::vector<TrendSeries> jobs;
   for (const std::string& name : names) {
     if (std::find(recorded->begin(), recorded->end(), name) == recorded->end()) {
       const auto suggestion = util::closest_match(name, *recorded);
@@ -163,7 +143,7 @@ std::vector<SeriesJob> jobs_from_database(const TrendOptions& options) {
       throw Error(points.error());
     }
     keep_machine(points.value(), name, options, path);
-    SeriesJob job;
+    TrendSeries job;
     job.name = name;
     std::optional<std::string> stored_direction;
     for (const history::SeriesPoint& point : *points) {
@@ -185,11 +165,9 @@ std::vector<SeriesJob> jobs_from_database(const TrendOptions& options) {
     if (const auto flag = direction_flag(options)) {
       job.direction = *flag;
       job.direction_source = "option";
-    } else if (stored_direction == "higher") {
-      job.direction = trend::Direction::higher_is_better;
-      job.direction_source = "recorded";
-    } else if (stored_direction == "lower") {
-      job.direction = trend::Direction::lower_is_better;
+    } else if (const auto recorded_direction =
+                   util::value_of(stats::k_direction_names, stored_direction.value_or(""))) {
+      job.direction = *recorded_direction;
       job.direction_source = "recorded";
     } else {
       job.direction_source = "default";
@@ -199,7 +177,7 @@ std::vector<SeriesJob> jobs_from_database(const TrendOptions& options) {
   return jobs;
 }
 
-Result analyse(SeriesJob job, const TrendOptions& options) {
+TrendResult analyse(TrendSeries job, const TrendOptions& options) {
   auto grouping = trend::group_runs(job.runs, trend::GroupingOptions{options.unit, job.direction});
   if (!grouping) {
     throw Error(fmt::format("{}: {}", job.name, grouping.error()));
@@ -209,83 +187,7 @@ Result analyse(SeriesJob job, const TrendOptions& options) {
   if (!summary) {
     throw Error(fmt::format("{}: {}", job.name, summary.error()));
   }
-  return Result{std::move(job), std::move(grouping.value()), *summary};
-}
-
-std::string format_value(double value, const std::optional<std::string>& unit) {
-  return unit && !unit->empty() ? fmt::format("{:.6g} {}", value, *unit) : fmt::format("{:.6g}", value);
-}
-
-void print_report(const std::vector<Result>& results, const TrendOptions& options) {
-  fmt::print("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}\n", "Metric", "Last trend", "Runs", "Trend change",
-             "Regr.", "Progr.", "Last group");
-  for (const Result& r : results) {
-    const auto& c = r.compliance;
-    const std::string change = c.trend_change ? util::format_percent(*c.trend_change) : "n/a";
-    const std::string mark = c.last_change == trend::Change::regression ? "  <-- REGRESSION" : "";
-    fmt::print("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}{}\n", r.job.name,
-               format_value(c.last_trend, r.job.unit), c.runs, change, c.regressions, c.progressions,
-               trend::to_string(c.last_change), mark);
-  }
-  for (const Result& r : results) {
-    fmt::print("\n{}: {} runs, {} group{}, {} ({}); trend change against the best trend {}..{} runs ago\n",
-               r.job.name, r.job.runs.size(), r.grouping.groups.size(),
-               r.grouping.groups.size() == 1 ? "" : "s", direction_text(r.job.direction),
-               r.job.direction_source, options.long_window, options.short_window);
-    double previous = 0.0;
-    for (const trend::Group& g : r.grouping.groups) {
-      if (g.change != trend::Change::normal) {
-        const bool recent = g.start + options.short_window >= r.job.runs.size();
-        fmt::print("  {} {:<11} at run {}{}: {} -> {} ({}){}\n",
-                   g.change == trend::Change::regression ? "!" : "+", trend::to_string(g.change), g.start,
-                   g.start < r.job.labels.size() ? fmt::format(" ({})", r.job.labels[g.start]) : "",
-                   format_value(previous, r.job.unit), format_value(g.stats.avg, r.job.unit),
-                   previous != 0.0 ? util::format_percent((g.stats.avg - previous) / previous) : "n/a",
-                   recent ? "  [in the short window]" : "");
-      }
-      previous = g.stats.avg;
-    }
-  }
-}
-
-nlohmann::json result_json(const Result& r, const TrendOptions& options) {
-  nlohmann::json groups = nlohmann::json::array();
-  for (const trend::Group& g : r.grouping.groups) {
-    nlohmann::json group = {{"start", g.start},
-                            {"runs", g.runs},
-                            {"samples", g.stats.size},
-                            {"avg", g.stats.avg},
-                            {"stdev", g.stats.stdev},
-                            {"bits", g.bits},
-                            {"class", trend::to_string(g.change)}};
-    if (g.start < r.job.labels.size()) {
-      group["first_run"] = r.job.labels[g.start];
-    }
-    groups.push_back(std::move(group));
-  }
-  const auto& c = r.compliance;
-  const auto optional = [](const std::optional<double>& v) {
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-  };
-  return {{"metric", r.job.name},
-          {"unit", r.job.unit ? nlohmann::json(*r.job.unit) : nlohmann::json(nullptr)},
-          {"direction", r.job.direction == trend::Direction::higher_is_better ? "higher" : "lower"},
-          {"runs", r.job.runs.size()},
-          {"unit_used", r.grouping.unit},
-          {"max_value", r.grouping.max_value},
-          {"total_bits", r.grouping.total_bits},
-          {"groups", std::move(groups)},
-          {"compliance",
-           {{"last_trend", c.last_trend},
-            {"runs", c.runs},
-            {"samples", c.samples},
-            {"last_class", trend::to_string(c.last_change)},
-            {"reference_trend", optional(c.reference_trend)},
-            {"trend_change", optional(c.trend_change)},
-            {"regressions", c.regressions},
-            {"progressions", c.progressions},
-            {"long", options.long_window},
-            {"short", options.short_window}}}};
+  return TrendResult{std::move(job), std::move(grouping.value()), *summary};
 }
 
 void write_file(const std::string& path, const std::string& content) {
@@ -317,39 +219,30 @@ void run_trend(const TrendOptions& options, int& exit_code) {
   if (options.input && options.metrics.size() > 1) {
     throw Error("--input holds one series: give at most one --metric (it names the series)");
   }
-  std::vector<SeriesJob> jobs = options.input ? jobs_from_input(options) : jobs_from_database(options);
-  std::vector<Result> results;
-  for (SeriesJob& job : jobs) {
+  std::vector<TrendSeries> jobs = options.input ? jobs_from_input(options) : jobs_from_database(options);
+  std::vector<TrendResult> results;
+  for (TrendSeries& job : jobs) {
     if (job.runs.empty()) {
       throw Error(fmt::format("{}: the series is empty", options.input ? *options.input : job.name));
     }
     results.push_back(analyse(std::move(job), options));
   }
-  print_report(results, options);
-
+  const TrendWindows windows{options.long_window, options.short_window};
+  fmt::print("{}", format_trend_report(results, windows));
   if (options.json) {
-    nlohmann::json document;
-    if (results.size() == 1) {
-      document = result_json(results.front(), options);
-    } else {
-      document["metrics"] = nlohmann::json::array();
-      for (const Result& r : results) {
-        document["metrics"].push_back(result_json(r, options));
-      }
-    }
-    write_file(*options.json, document.dump(2) + "\n");
+    write_file(*options.json, trend_to_json(results, windows).dump(2) + "\n");
   }
   if (options.svg) {
-    for (const Result& r : results) {
-      trend::TrendPlot plot{fmt::format("{} ({})", r.job.name, direction_text(r.job.direction)),
-                            r.job.unit.value_or(r.job.name), r.job.runs, r.grouping};
-      write_file(results.size() == 1 ? *options.svg : per_metric_path(*options.svg, r.job.name),
+    for (const TrendResult& r : results) {
+      trend::TrendPlot plot{fmt::format("{} ({})", r.series.name, direction_text(r.series.direction)),
+                            r.series.unit.value_or(r.series.name), r.series.runs, r.grouping};
+      write_file(results.size() == 1 ? *options.svg : per_metric_path(*options.svg, r.series.name),
                  trend::render_trend_svg(plot));
     }
   }
 
   bool regression = false;
-  for (const Result& r : results) {
+  for (const TrendResult& r : results) {
     regression = regression || r.compliance.last_change == trend::Change::regression;
   }
   exit_code = to_int(regression ? ExitCode::regression : ExitCode::pass);

@@ -9,7 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
-#include "util/error.hpp"
+#include "error.hpp"
+#include "util/name_table.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -17,32 +18,26 @@ namespace perfduel {
 
 namespace {
 
-const std::vector<std::string> k_top_level_keys{"baseline",
-                                                "candidate",
-                                                "metrics",
-                                                "confidence",
-                                                "warmup",
-                                                "detect_warmup",
-                                                "min_rounds",
-                                                "max_rounds",
-                                                "max_seconds",
-                                                "timeout",
-                                                "cpus",
-                                                "order",
-                                                "env_padding",
-                                                "seed",
-                                                "stopping",
-                                                "correction",
-                                                "inconclusive",
-                                                "autocorrelation_limit",
-                                                "min_batches",
-                                                "best_of",
-                                                "stability_limit"};
+const std::vector<std::string> k_top_level_keys{
+    "baseline",    "candidate",  "metrics",        "confidence", "warmup",       "detect_warmup",
+    "min_rounds",  "max_rounds", "max_seconds",    "timeout",    "cpus",         "order",
+    "env_padding", "seed",       "stopping",       "correction", "inconclusive", "autocorrelation_limit",
+    "min_batches", "best_of",    "stability_limit"};
 const std::vector<std::string> k_command_keys{"command", "shell", "working_directory", "env"};
 const std::vector<std::string> k_metric_keys{"threshold",        "tolerance", "gate",  "direction",
                                              "estimator",        "unit",      "regex", "json_pointer",
                                              "google_benchmark", "field"};
 const std::vector<std::string> k_builtin_metrics{"wall_time", "user_time", "system_time", "max_rss"};
+
+// One name table per enum, for reading the YAML and writing the effective configuration.
+constexpr util::NameTable<Order, 2> k_order_names{{{Order::random, "random"}, {Order::abba, "abba"}}};
+constexpr util::NameTable<Stopping, 3> k_stopping_names{
+    {{Stopping::hybrid, "hybrid"}, {Stopping::width, "width"}, {Stopping::anytime, "anytime"}}};
+constexpr util::NameTable<Correction, 2> k_correction_names{
+    {{Correction::bonferroni, "bonferroni"}, {Correction::holm, "holm"}}};
+constexpr util::NameTable<InconclusivePolicy, 3> k_inconclusive_names{{{InconclusivePolicy::skip, "skip"},
+                                                                       {InconclusivePolicy::fail, "fail"},
+                                                                       {InconclusivePolicy::pass, "pass"}}};
 
 // Reads one YAML document and reports problems as "<origin>:<line>: <message>".
 class Reader {
@@ -128,22 +123,13 @@ class Reader {
     fail(node, fmt::format("\"{}\" must be true or false, not \"{}\"", key, text));
   }
 
-  template <typename Enum>
-  Enum choice(const YAML::Node& node, const std::string& key,
-              const std::vector<std::pair<std::string, Enum>>& choices) const {
+  template <typename Enum, std::size_t N>
+  Enum choice(const YAML::Node& node, const std::string& key, const util::NameTable<Enum, N>& names) const {
     const auto text = scalar(node, key);
-    std::vector<std::string> names;
-    for (const auto& [name, value] : choices) {
-      if (name == text) {
-        return value;
-      }
-      names.push_back(name);
+    if (const auto value = util::value_of(names, text)) {
+      return *value;
     }
-    std::string list;
-    for (const auto& name : names) {
-      list += (list.empty() ? "" : ", ") + name;
-    }
-    fail(node, fmt::format("\"{}\" must be one of {}, not \"{}\"", key, list, text));
+    fail(node, fmt::format("\"{}\" must be one of {}, not \"{}\"", key, util::names_of(names), text));
   }
 
   const std::string& origin() const { return m_origin; }
@@ -215,24 +201,95 @@ MetricSpec builtin_metric(const std::string& name) {
   return metric;
 }
 
+// The entry of metric `key` in `config`: the built-in one, or a new gated one.
+MetricSpec& metric_entry(const Reader& reader, const YAML::Node& key, Config& config, bool builtin) {
+  const auto name = key.as<std::string>();
+  const auto same_name = [&](const MetricSpec& m) { return m.name == name; };
+  if (builtin) {
+    return *std::find_if(config.metrics.begin(), config.metrics.end(), same_name);
+  }
+  if (std::any_of(config.metrics.begin(), config.metrics.end(), same_name)) {
+    reader.fail(key, fmt::format("metric \"{}\" is defined twice", name));
+  }
+  auto& metric = config.metrics.emplace_back();
+  metric.name = name;
+  metric.gating = Gating::gated;
+  return metric;
+}
+
+// Where the metric's value comes from (regex, json_pointer, google_benchmark and its field);
+// returns how many sources `node` names.
+int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric) {
+  int sources = 0;
+  if (const auto regex = node["regex"]) {
+    metric.source = MetricSource::regex;
+    metric.pattern = reader.scalar(regex, "regex");
+    try {
+      const std::regex compiled(metric.pattern);
+      if (compiled.mark_count() != 1) {
+        reader.fail(regex, fmt::format("\"regex\" must have exactly one capture group, \"{}\" has {}",
+                                       metric.pattern, compiled.mark_count()));
+      }
+    } catch (const std::regex_error& e) {
+      reader.fail(regex,
+                  fmt::format("\"regex\": invalid regular expression \"{}\": {}", metric.pattern, e.what()));
+    }
+    ++sources;
+  }
+  if (const auto pointer = node["json_pointer"]) {
+    metric.source = MetricSource::json_pointer;
+    metric.pattern = reader.scalar(pointer, "json_pointer");
+    try {
+      nlohmann::json::json_pointer check(metric.pattern);
+    } catch (const nlohmann::json::exception&) {
+      reader.fail(pointer,
+                  fmt::format("\"json_pointer\": invalid JSON pointer \"{}\" (write e.g. /results/0/time)",
+                              metric.pattern));
+    }
+    ++sources;
+  }
+  if (const auto benchmark = node["google_benchmark"]) {
+    metric.source = MetricSource::google_benchmark;
+    metric.benchmark = reader.scalar(benchmark, "google_benchmark");
+    metric.field = "real_time";
+    ++sources;
+  }
+  if (const auto field = node["field"]) {
+    if (metric.source != MetricSource::google_benchmark) {
+      reader.fail(field, "\"field\" only applies with \"google_benchmark\"");
+    }
+    metric.field = reader.scalar(field, "field");
+  }
+  return sources;
+}
+
+// The gate and estimator settings of a metric.
+void read_metric_settings(const Reader& reader, const YAML::Node& node, MetricSpec& metric) {
+  if (node["threshold"]) {
+    metric.threshold = reader.fraction(node["threshold"], "threshold", 1e-6, 10.0);
+  }
+  if (node["tolerance"]) {
+    metric.tolerance = reader.fraction(node["tolerance"], "tolerance", 0.0, 1.0);
+  }
+  if (node["gate"]) {
+    metric.gating = reader.boolean(node["gate"], "gate") ? Gating::gated : Gating::report_only;
+  }
+  if (node["direction"]) {
+    metric.direction = reader.choice(node["direction"], "direction", stats::k_direction_names);
+  }
+  if (node["estimator"]) {
+    metric.estimator = reader.choice(node["estimator"], "estimator", stats::k_estimator_names);
+  }
+  if (node["unit"]) {
+    metric.unit = reader.scalar(node["unit"], "unit");
+  }
+}
+
 void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& node, Config& config) {
   const auto name = key.as<std::string>();
   const bool builtin =
       std::find(k_builtin_metrics.begin(), k_builtin_metrics.end(), name) != k_builtin_metrics.end();
-  MetricSpec* metric = nullptr;
-  if (builtin) {
-    metric = &*std::find_if(config.metrics.begin(), config.metrics.end(),
-                            [&](const MetricSpec& m) { return m.name == name; });
-  } else {
-    if (std::any_of(config.metrics.begin(), config.metrics.end(),
-                    [&](const MetricSpec& m) { return m.name == name; })) {
-      reader.fail(key, fmt::format("metric \"{}\" is defined twice", name));
-    }
-    config.metrics.emplace_back();
-    metric = &config.metrics.back();
-    metric->name = name;
-    metric->gating = Gating::gated;
-  }
+  MetricSpec& metric = metric_entry(reader, key, config, builtin);
   if (node.IsNull()) {
     if (!builtin) {
       reader.fail(key,
@@ -241,47 +298,7 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
     return;
   }
   reader.check_keys(node, k_metric_keys, fmt::format("metric \"{}\"", name));
-
-  int sources = 0;
-  if (const auto regex = node["regex"]) {
-    metric->source = MetricSource::regex;
-    metric->pattern = reader.scalar(regex, "regex");
-    try {
-      const std::regex compiled(metric->pattern);
-      if (compiled.mark_count() != 1) {
-        reader.fail(regex, fmt::format("\"regex\" must have exactly one capture group, \"{}\" has {}",
-                                       metric->pattern, compiled.mark_count()));
-      }
-    } catch (const std::regex_error& e) {
-      reader.fail(regex,
-                  fmt::format("\"regex\": invalid regular expression \"{}\": {}", metric->pattern, e.what()));
-    }
-    ++sources;
-  }
-  if (const auto pointer = node["json_pointer"]) {
-    metric->source = MetricSource::json_pointer;
-    metric->pattern = reader.scalar(pointer, "json_pointer");
-    try {
-      nlohmann::json::json_pointer check(metric->pattern);
-    } catch (const nlohmann::json::exception&) {
-      reader.fail(pointer,
-                  fmt::format("\"json_pointer\": invalid JSON pointer \"{}\" (write e.g. /results/0/time)",
-                              metric->pattern));
-    }
-    ++sources;
-  }
-  if (const auto benchmark = node["google_benchmark"]) {
-    metric->source = MetricSource::google_benchmark;
-    metric->benchmark = reader.scalar(benchmark, "google_benchmark");
-    metric->field = "real_time";
-    ++sources;
-  }
-  if (const auto field = node["field"]) {
-    if (metric->source != MetricSource::google_benchmark) {
-      reader.fail(field, "\"field\" only applies with \"google_benchmark\"");
-    }
-    metric->field = reader.scalar(field, "field");
-  }
+  const int sources = read_source(reader, node, metric);
   if (builtin && sources > 0) {
     reader.fail(key, fmt::format("\"{}\" is a built-in metric and takes no source; pick another name", name));
   }
@@ -290,42 +307,11 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
         key,
         fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer or google_benchmark", name));
   }
-
-  if (node["threshold"]) {
-    metric->threshold = reader.fraction(node["threshold"], "threshold", 1e-6, 10.0);
-  }
-  if (node["tolerance"]) {
-    metric->tolerance = reader.fraction(node["tolerance"], "tolerance", 0.0, 1.0);
-  }
-  if (node["gate"]) {
-    metric->gating = reader.boolean(node["gate"], "gate") ? Gating::gated : Gating::report_only;
-  }
-  if (node["direction"]) {
-    metric->direction = reader.choice<Direction>(
-        node["direction"], "direction",
-        {{"lower", Direction::lower_is_better}, {"higher", Direction::higher_is_better}});
-  }
-  if (node["estimator"]) {
-    metric->estimator = reader.choice<Estimator>(
-        node["estimator"], "estimator",
-        {{"mean", Estimator::mean}, {"median", Estimator::median}, {"min", Estimator::min}});
-  }
-  if (node["unit"]) {
-    metric->unit = reader.scalar(node["unit"], "unit");
-  }
+  read_metric_settings(reader, node, metric);
 }
 
-void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
-  if (root.IsNull()) {
-    return;  // an empty file means all defaults
-  }
-  reader.check_keys(root, k_top_level_keys, "the configuration");
-  if (root["baseline"]) {
-    config.baseline = read_command(reader, root["baseline"], "baseline");
-  }
-  if (root["candidate"]) {
-    config.candidate = read_command(reader, root["candidate"], "candidate");
-  }
+// Confidence, warm-up and the budget of rounds and seconds.
+void read_sampling(const Reader& reader, const YAML::Node& root, Config& config) {
   if (const auto node = root["confidence"]) {
     config.confidence = reader.fraction(node, "confidence", 0.5, 0.9999);
   }
@@ -353,6 +339,10 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
       reader.fail(node, "\"timeout\" must be positive");
     }
   }
+}
+
+// Where and in which order the runs happen: CPUs, order, seed.
+void read_scheduling(const Reader& reader, const YAML::Node& root, Config& config) {
   if (const auto node = root["cpus"]) {
     std::string text;
     if (node.IsSequence()) {
@@ -372,7 +362,7 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
     }
   }
   if (const auto node = root["order"]) {
-    config.order = reader.choice<Order>(node, "order", {{"random", Order::random}, {"abba", Order::abba}});
+    config.order = reader.choice(node, "order", k_order_names);
   }
   if (const auto node = root["seed"]) {
     const auto text = reader.scalar(node, "seed");
@@ -386,20 +376,19 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
       reader.fail(node, fmt::format("\"seed\" must be a non-negative whole number, not \"{}\"", text));
     }
   }
+}
+
+// When to stop, the multiple-comparison correction, the inconclusive policy and the
+// estimators' settings.
+void read_decision(const Reader& reader, const YAML::Node& root, Config& config) {
   if (const auto node = root["stopping"]) {
-    config.stopping = reader.choice<Stopping>(
-        node, "stopping",
-        {{"hybrid", Stopping::hybrid}, {"width", Stopping::width}, {"anytime", Stopping::anytime}});
+    config.stopping = reader.choice(node, "stopping", k_stopping_names);
   }
   if (const auto node = root["correction"]) {
-    config.correction = reader.choice<Correction>(
-        node, "correction", {{"bonferroni", Correction::bonferroni}, {"holm", Correction::holm}});
+    config.correction = reader.choice(node, "correction", k_correction_names);
   }
   if (const auto node = root["inconclusive"]) {
-    config.on_inconclusive = reader.choice<InconclusivePolicy>(node, "inconclusive",
-                                                               {{"skip", InconclusivePolicy::skip},
-                                                                {"fail", InconclusivePolicy::fail},
-                                                                {"pass", InconclusivePolicy::pass}});
+    config.on_inconclusive = reader.choice(node, "inconclusive", k_inconclusive_names);
   }
   if (const auto node = root["autocorrelation_limit"]) {
     config.autocorrelation_limit = reader.number(node, "autocorrelation_limit", 0.0, 1.0);
@@ -413,6 +402,22 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
   if (const auto node = root["stability_limit"]) {
     config.stability_limit = reader.fraction(node, "stability_limit", 0.0, 10.0);
   }
+}
+
+void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
+  if (root.IsNull()) {
+    return;  // an empty file means all defaults
+  }
+  reader.check_keys(root, k_top_level_keys, "the configuration");
+  if (root["baseline"]) {
+    config.baseline = read_command(reader, root["baseline"], "baseline");
+  }
+  if (root["candidate"]) {
+    config.candidate = read_command(reader, root["candidate"], "candidate");
+  }
+  read_sampling(reader, root, config);
+  read_scheduling(reader, root, config);
+  read_decision(reader, root, config);
   if (const auto metrics = root["metrics"]) {
     if (!metrics.IsMap()) {
       reader.fail(metrics, "\"metrics\" must be a mapping of metric names to settings");
@@ -490,22 +495,6 @@ nlohmann::json command_to_json(const CommandSpec& command) {
   return json;
 }
 
-const char* to_name(Direction direction) {
-  return direction == Direction::lower_is_better ? "lower" : "higher";
-}
-
-const char* to_name(Estimator estimator) {
-  switch (estimator) {
-    case Estimator::mean:
-      return "mean";
-    case Estimator::median:
-      return "median";
-    case Estimator::min:
-      return "min";
-  }
-  return "mean";
-}
-
 }  // namespace
 
 std::string config_to_json(const Config& config) {
@@ -528,18 +517,14 @@ std::string config_to_json(const Config& config) {
   } else {
     json["cpus"] = config.cpu_mode == CpuMode::automatic ? "auto" : "none";
   }
-  json["order"] = config.order == Order::random ? "random" : "abba";
+  json["order"] = util::name_of(k_order_names, config.order);
   json["env_padding"] = config.env_padding;
   if (config.seed) {
     json["seed"] = *config.seed;
   }
-  json["stopping"] = config.stopping == Stopping::hybrid  ? "hybrid"
-                     : config.stopping == Stopping::width ? "width"
-                                                          : "anytime";
-  json["correction"] = config.correction == Correction::bonferroni ? "bonferroni" : "holm";
-  json["inconclusive"] = config.on_inconclusive == InconclusivePolicy::skip   ? "skip"
-                         : config.on_inconclusive == InconclusivePolicy::fail ? "fail"
-                                                                              : "pass";
+  json["stopping"] = util::name_of(k_stopping_names, config.stopping);
+  json["correction"] = util::name_of(k_correction_names, config.correction);
+  json["inconclusive"] = util::name_of(k_inconclusive_names, config.on_inconclusive);
   json["autocorrelation_limit"] = config.autocorrelation_limit;
   json["min_batches"] = config.min_batches;
   json["best_of"] = config.min_best_of;
@@ -564,8 +549,8 @@ std::string config_to_json(const Config& config) {
     item["threshold"] = metric.threshold;
     item["tolerance"] = metric.tolerance;
     item["gate"] = metric.gating == Gating::gated;
-    item["direction"] = to_name(metric.direction);
-    item["estimator"] = to_name(metric.estimator);
+    item["direction"] = util::name_of(stats::k_direction_names, metric.direction);
+    item["estimator"] = util::name_of(stats::k_estimator_names, metric.estimator);
     if (!metric.unit.empty()) {
       item["unit"] = metric.unit;
     }

@@ -7,10 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "stats/direction.hpp"
+#include "stats/estimator.hpp"
+
 namespace perfduel {
 
-// Which way is better for a metric.
-enum class Direction { lower_is_better, higher_is_better };
+using stats::Direction;
+using stats::Estimator;
 
 // Whether a metric can fail the gate or is only reported.
 enum class Gating { gated, report_only };
@@ -24,13 +27,6 @@ enum class MetricSource {
   regex,             // first capture group of a regex over stdout
   json_pointer,      // a number at a JSON pointer in stdout
   google_benchmark,  // a field of one benchmark in Google Benchmark's JSON on stdout
-};
-
-// How a metric's change and its interval are estimated from the paired runs.
-enum class Estimator {
-  mean,    // mean of the log-ratios with a t interval (batched when autocorrelated)
-  median,  // median of the log-ratios with a sign-test interval
-  min,     // mean of the best runs per batch on each side (the tim method)
 };
 
 // In which order the two runs of a round are made.

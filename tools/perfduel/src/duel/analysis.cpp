@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "error.hpp"
 #include "stats/autocorrelation.hpp"
 #include "stats/changepoint.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/multiple.hpp"
 #include "stats/sequential.hpp"
-#include "util/error.hpp"
 
 namespace perfduel {
 

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "error.hpp"
 #include "run/metric_extractor.hpp"
 #include "run/signals.hpp"
-#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {

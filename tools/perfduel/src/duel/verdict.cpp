@@ -1,37 +1,8 @@
 #include "duel/verdict.hpp"
 
-#include <array>
-#include <utility>
-
 namespace perfduel {
 
 namespace {
-
-constexpr std::array<std::pair<Verdict, const char*>, 6> k_verdict_names{
-    {{Verdict::pending, "pending"},
-     {Verdict::no_change, "no-change"},
-     {Verdict::improvement, "improvement"},
-     {Verdict::regression, "regression"},
-     {Verdict::inconclusive, "inconclusive"},
-     {Verdict::unstable, "unstable"}}};
-
-constexpr std::array<std::pair<DuelEnd, const char*>, 6> k_end_names{
-    {{DuelEnd::decided, "decided"},
-     {DuelEnd::regression_found, "regression-found"},
-     {DuelEnd::round_budget, "round-budget"},
-     {DuelEnd::time_budget, "time-budget"},
-     {DuelEnd::benchmark_failed, "benchmark-failed"},
-     {DuelEnd::interrupted, "interrupted"}}};
-
-template <typename Enum, std::size_t N>
-std::string name_of(const std::array<std::pair<Enum, const char*>, N>& names, Enum value) {
-  for (const auto& [candidate, name] : names) {
-    if (candidate == value) {
-      return name;
-    }
-  }
-  return "";
-}
 
 bool is_worse(Direction direction, bool above) {
   return direction == Direction::lower_is_better ? above : !above;
@@ -40,7 +11,7 @@ bool is_worse(Direction direction, bool above) {
 }  // namespace
 
 std::string to_string(Verdict verdict) {
-  return name_of(k_verdict_names, verdict);
+  return std::string(util::name_of(k_verdict_names, verdict));
 }
 
 std::string to_string(SettledBy settled_by) {
@@ -56,16 +27,11 @@ std::string to_string(SettledBy settled_by) {
 }
 
 std::string to_string(DuelEnd end) {
-  return name_of(k_end_names, end);
+  return std::string(util::name_of(k_duel_end_names, end));
 }
 
 std::optional<DuelEnd> duel_end_from_string(std::string_view text) {
-  for (const auto& [value, name] : k_end_names) {
-    if (text == name) {
-      return value;
-    }
-  }
-  return std::nullopt;
+  return util::value_of(k_duel_end_names, text);
 }
 
 std::string end_reason(DuelEnd end) {

@@ -8,6 +8,7 @@
 #include "config/config.hpp"
 #include "exit_codes.hpp"
 #include "stats/paired.hpp"
+#include "util/name_table.hpp"
 
 // Where a duel's outcome is decided: the verdict of one metric from its interval, the
 // verdict of the whole gate, why the duel ended, and the process exit code. The statistics
@@ -23,7 +24,13 @@ enum class Verdict {
   unstable,      // the estimator refused to judge (see the note)
 };
 
-// Verdict name as used in reports: "no-change", "regression", ...
+// Verdict names as used in reports: "no-change", "regression", ...
+constexpr util::NameTable<Verdict, 6> k_verdict_names{{{Verdict::pending, "pending"},
+                                                       {Verdict::no_change, "no-change"},
+                                                       {Verdict::improvement, "improvement"},
+                                                       {Verdict::regression, "regression"},
+                                                       {Verdict::inconclusive, "inconclusive"},
+                                                       {Verdict::unstable, "unstable"}}};
 std::string to_string(Verdict verdict);
 
 // Whether sampling may continue (verdicts stay pending) or has ended (pending becomes
@@ -65,6 +72,14 @@ enum class DuelEnd {
   benchmark_failed,  // a run failed or lacked a metric; see DuelOutcome::failure
   interrupted,       // SIGINT/SIGTERM
 };
+
+// The report words of the duel ends, for writing and reading.
+constexpr util::NameTable<DuelEnd, 6> k_duel_end_names{{{DuelEnd::decided, "decided"},
+                                                        {DuelEnd::regression_found, "regression-found"},
+                                                        {DuelEnd::round_budget, "round-budget"},
+                                                        {DuelEnd::time_budget, "time-budget"},
+                                                        {DuelEnd::benchmark_failed, "benchmark-failed"},
+                                                        {DuelEnd::interrupted, "interrupted"}}};
 
 // The report word for `end` ("decided", "round-budget", ...) and back; nullopt for a word
 // that names no end.

@@ -6,6 +6,7 @@
 
 #include "history/provenance.hpp"
 #include "machine/facts.hpp"
+#include "report/json_report.hpp"
 
 namespace perfduel::history {
 
@@ -93,7 +94,8 @@ util::Expected<Record> record_from_report(const nlohmann::json& report, std::str
   // Raw candidate samples of the measured rounds, per metric.
   if (const auto runs = report.find("runs"); runs != report.end() && runs->is_array()) {
     for (const auto& run : *runs) {
-      if (!run.is_object() || run.value("side", "") != "candidate" || run.value("warmup", false)) {
+      if (!run.is_object() || run.value("side", "") != util::name_of(k_side_names, Side::candidate) ||
+          run.value("warmup", false)) {
         continue;
       }
       const auto values = run.find("values");

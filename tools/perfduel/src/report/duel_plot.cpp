@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "report/json_report.hpp"
-#include "report/svg.hpp"
 #include "report/table.hpp"
 #include "util/shell_words.hpp"
+#include "util/svg.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -478,7 +478,7 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
   for (const Gating gating : {Gating::gated, Gating::report_only}) {
     for (std::size_t m = 0; m < analysis.metrics.size() && m < config.metrics.size(); ++m) {
       const auto& result = analysis.metrics[m];
-      if (result.spec.gating == gating && !result.estimate.note.starts_with("no ratio")) {
+      if (result.spec.gating == gating && result.has_ratio) {
         order.push_back(m);
       }
     }

@@ -8,22 +8,18 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "util/error.hpp"
+#include "error.hpp"
 
 namespace perfduel {
 
 namespace {
-
-const char* direction_name(Direction direction) {
-  return direction == Direction::lower_is_better ? "lower" : "higher";
-}
 
 nlohmann::ordered_json metric_to_json(const MetricResult& result) {
   nlohmann::ordered_json json;
   const auto& spec = result.spec;
   json["name"] = spec.name;
   json["unit"] = spec.unit;
-  json["direction"] = direction_name(spec.direction);
+  json["direction"] = util::name_of(stats::k_direction_names, spec.direction);
   json["gated"] = spec.gating == Gating::gated;
   json["baseline_median"] = result.baseline_median;
   json["candidate_median"] = result.candidate_median;
@@ -109,7 +105,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
       values[config.metrics[m].name] = run.values[m];
     }
     runs.push_back({{"round", run.round},
-                    {"side", run.side == Side::baseline ? "baseline" : "candidate"},
+                    {"side", util::name_of(k_side_names, run.side)},
                     {"warmup", run.warmup},
                     {"values", values}});
   }
@@ -138,33 +134,40 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_
   }
 }
 
-SavedReport load_report(const std::filesystem::path& path) {
+nlohmann::json read_report_json(const std::filesystem::path& path) {
   std::ifstream file(path);
   if (!file) {
     throw Error(fmt::format("{}: cannot read the report", path.string()));
   }
   std::stringstream text;
   text << file.rdbuf();
-  const auto json = nlohmann::json::parse(text.str(), nullptr, false);
-  if (json.is_discarded() || !json.is_object()) {
-    throw Error(
-        fmt::format("{}: not a JSON report (is it the file written by compare --json?)", path.string()));
+  auto json = nlohmann::json::parse(text.str(), nullptr, false);
+  if (json.is_discarded()) {
+    throw Error(fmt::format("{}: not valid JSON (write the report with `perfduel compare --json FILE`)",
+                            path.string()));
+  }
+  return json;
+}
+
+SavedReport report_from_json(const nlohmann::json& json, const std::string& origin) {
+  if (!json.is_object()) {
+    throw Error(fmt::format("{}: not a JSON report (is it the file written by compare --json?)", origin));
   }
   for (const char* key : {"config", "runs"}) {
     if (!json.contains(key)) {
       throw Error(fmt::format("{}: the report has no \"{}\"; it was not written by perfduel compare --json",
-                              path.string(), key));
+                              origin, key));
     }
   }
   SavedReport report;
   // The config section uses the YAML file's keys, and JSON is YAML, so the one parser reads both.
-  report.config = parse_config(json["config"].dump(), path.string() + " (config)");
+  report.config = parse_config(json["config"].dump(), origin + " (config)");
   report.verdict = json.value("verdict", "");
-  const std::string end = json.value("end", "decided");
-  const auto known_end = duel_end_from_string(end);
+  const auto end = json.value("end", "decided");
+  const auto known_end = util::value_of(k_duel_end_names, end);
   if (!known_end) {
-    throw Error(fmt::format("{}: unknown \"end\" value \"{}\" (is the report from a newer perfduel?)",
-                            path.string(), end));
+    throw Error(
+        fmt::format("{}: unknown \"end\" \"{}\" (one of {})", origin, end, util::names_of(k_duel_end_names)));
   }
   report.end = *known_end;
   report.failure = json.value("error", "");
@@ -200,18 +203,27 @@ SavedReport load_report(const std::filesystem::path& path) {
     RunRecord run;
     try {
       run.round = item.at("round").get<int>();
-      run.side = item.at("side").get<std::string>() == "candidate" ? Side::candidate : Side::baseline;
+      const auto side = item.at("side").get<std::string>();
+      const auto known_side = util::value_of(k_side_names, side);
+      if (!known_side) {
+        throw Error(fmt::format("{}: run {} has an unknown \"side\" \"{}\" (one of {})", origin,
+                                report.runs.size() + 1, side, util::names_of(k_side_names)));
+      }
+      run.side = *known_side;
       run.warmup = item.at("warmup").get<bool>();
       for (const auto& metric : report.config.metrics) {
         run.values.push_back(item.at("values").at(metric.name).get<double>());
       }
     } catch (const nlohmann::json::exception& e) {
-      throw Error(
-          fmt::format("{}: run {} is malformed: {}", path.string(), report.runs.size() + 1, e.what()));
+      throw Error(fmt::format("{}: run {} is malformed: {}", origin, report.runs.size() + 1, e.what()));
     }
     report.runs.push_back(std::move(run));
   }
   return report;
+}
+
+SavedReport load_report(const std::filesystem::path& path) {
+  return report_from_json(read_report_json(path), path.string());
 }
 
 std::string now_iso8601() {

@@ -11,6 +11,7 @@
 #include "exit_codes.hpp"
 #include "machine/pinning.hpp"
 #include "report/environment.hpp"
+#include "util/name_table.hpp"
 
 namespace perfduel {
 
@@ -49,7 +50,19 @@ struct SavedReport {
   Pinning pinning;
 };
 
-// Reads a JSON report written by `compare --json`. Throws perfduel::Error naming `path`.
+// Report names of the sides of a run, for writing and reading (why a duel ended: duel/verdict.hpp).
+constexpr util::NameTable<Side, 2> k_side_names{
+    {{Side::baseline, "baseline"}, {Side::candidate, "candidate"}}};
+
+// The JSON of the report file `path` (written by `compare --json`), the one reader behind
+// `analyze` and `record`. Throws perfduel::Error naming `path` when it is unreadable or not JSON.
+nlohmann::json read_report_json(const std::filesystem::path& path);
+
+// The configuration, runs and verdict of the report `json`; `origin` names it in messages.
+// Throws perfduel::Error on a missing section, an unknown "end" or "side", or a malformed run.
+SavedReport report_from_json(const nlohmann::json& json, const std::string& origin);
+
+// read_report_json, then report_from_json.
 SavedReport load_report(const std::filesystem::path& path);
 
 // Current time as ISO 8601 UTC, e.g. 2026-11-21T10:00:00Z.

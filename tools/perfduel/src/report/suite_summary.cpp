@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "duel/verdict.hpp"
+#include "error.hpp"
 #include "exit_codes.hpp"
-#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {

@@ -191,7 +191,7 @@ std::string format_markdown(const RunSummary& summary) {
   for (std::size_t r = 0; r < table.size(); ++r) {
     text += "|";
     for (const auto& cell : table[r]) {
-      text += " " + cell + " |";
+      text += fmt::format(" {} |", cell);
     }
     text += "\n";
     if (r == 0) {
@@ -202,7 +202,7 @@ std::string format_markdown(const RunSummary& summary) {
   for (const auto& note : notes(summary)) {
     text += "- " + note + "\n";
   }
-  text += "\n" + headline(summary) + "\n";
+  text += fmt::format("\n{}\n", headline(summary));
   return text;
 }
 

@@ -4,7 +4,9 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <optional>
 
 #include <boost/asio/io_context.hpp>
@@ -205,61 +207,78 @@ struct StubReport {
   int exec_errno = 0;
 };
 
+// Reads perfduel-exec's line "PID START_NS EXEC_ERRNO" from `fd`.
 std::optional<StubReport> read_stub_report(int fd) {
   std::array<char, 128> buffer{};
   const auto count = ::read(fd, buffer.data(), buffer.size() - 1);
   if (count <= 0) {
     return std::nullopt;
   }
-  long long pid = 0;
-  long long start_ns = 0;
-  int exec_errno = 0;
-  if (std::sscanf(buffer.data(), "%lld %lld %d", &pid, &start_ns, &exec_errno) != 3) {
-    return std::nullopt;
+  std::array<long long, 3> fields{};
+  const char* cursor = buffer.data();
+  for (auto& field : fields) {
+    char* end = nullptr;
+    errno = 0;
+    field = std::strtoll(cursor, &end, 10);
+    if (end == cursor || errno != 0) {
+      return std::nullopt;
+    }
+    cursor = end;
   }
-  return StubReport{static_cast<pid_t>(pid),
-                    std::chrono::steady_clock::time_point(std::chrono::nanoseconds(start_ns)), exec_errno};
+  return StubReport{static_cast<pid_t>(fields[0]),
+                    std::chrono::steady_clock::time_point(std::chrono::nanoseconds(fields[1])),
+                    static_cast<int>(fields[2])};
 }
 
-}  // namespace
-
-RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limits) {
-  RunResult result;
-  bp::filesystem::path executable;
-  std::vector<std::string> arguments;
+// The program to start and its arguments: /bin/sh -c for a shell command, else the program
+// resolved once per working directory and name through `cache` (PATH lookup and file checks
+// once per command, not once per run).
+util::Expected<std::pair<std::string, std::vector<std::string>>> program_and_arguments(
+    const CommandSpec& command, std::map<std::string, std::string>& cache) {
+  using Result = util::Expected<std::pair<std::string, std::vector<std::string>>>;
   if (command.launch == Launch::shell) {
-    executable = "/bin/sh";
-    arguments = {"-c", command.argv.front()};
-  } else {
-    // PATH lookup and file checks once per command, not once per run.
-    const auto key = command.working_directory.string() + '\0' + command.argv.front();
-    auto cached = m_resolved.find(key);
-    if (cached == m_resolved.end()) {
-      auto resolved = resolve_program(command.argv.front(), command.working_directory);
-      if (!resolved) {
-        result.error = resolved.error();
-        return result;
-      }
-      cached = m_resolved.emplace(key, resolved.value().string()).first;
-    }
-    executable = cached->second;
-    arguments.assign(command.argv.begin() + 1, command.argv.end());
+    return std::pair<std::string, std::vector<std::string>>{"/bin/sh", {"-c", command.argv.front()}};
   }
+  const auto key = command.working_directory.string() + '\0' + command.argv.front();
+  auto cached = cache.find(key);
+  if (cached == cache.end()) {
+    auto resolved = resolve_program(command.argv.front(), command.working_directory);
+    if (!resolved) {
+      return Result::failure(resolved.error());
+    }
+    cached = cache.emplace(key, resolved.value().string()).first;
+  }
+  return std::pair<std::string, std::vector<std::string>>{
+      cached->second, std::vector<std::string>(command.argv.begin() + 1, command.argv.end())};
+}
 
-  const bool via_stub = !m_exec_stub.empty();
+// The pipes of one run and what is still open of them.
+struct Streams {
   Pipe out;
   Pipe err;
-  Pipe report(via_stub);  // perfduel-exec's report; no pipe when runs start directly
-  if (!out.ok() || !err.ok() || (via_stub && !report.ok())) {
-    result.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
-    return result;
+  bool out_open = true;
+  bool err_open = true;
+
+  bool open() const { return out_open || err_open; }
+
+  // Reads what poll() found ready (`out_events`, `err_events`) into `result`.
+  void read(short out_events, short err_events, RunResult& result) {
+    if (out_events != 0) {
+      out_open = drain(out.read_end(), result.out, k_max_stdout_bytes, false);
+    }
+    if (err_events != 0) {
+      err_open = drain(err.read_end(), result.err, k_max_stderr_bytes, true);
+    }
   }
-  const std::string program_text = executable.string();
-  if (via_stub) {
-    ::fcntl(report.write_end(), F_SETFD, 0);  // inherited by the stub, which marks it close-on-exec again
-    arguments.insert(arguments.begin(), {std::to_string(report.write_end()), executable.string()});
-    executable = m_exec_stub.string();
-  }
+};
+
+// Starts `executable` with `arguments` in `command`'s directory and environment, stdout and
+// stderr into `streams`, pinned to `limits.cpus`; `report_fd` (or -1) stays open for the stub.
+// Sets `start` just before the spawn. Throws what Boost.Process throws.
+bp::process launch_child(boost::asio::io_context& context, const CommandSpec& command,
+                         const RunLimits& limits, const bp::filesystem::path& executable,
+                         const std::vector<std::string>& arguments, Streams& streams, int report_fd,
+                         std::chrono::steady_clock::time_point& start) {
   const bp::filesystem::path directory =
       (command.working_directory.empty() ? std::filesystem::current_path() : command.working_directory)
           .string();
@@ -269,171 +288,220 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
     CPU_SET(cpu, &cpu_set);
   }
   const ChildSetup setup{limits.cpus.empty() ? nullptr : &cpu_set};
-
-  boost::asio::io_context context;
-  const auto launch_start = std::chrono::steady_clock::now();
-  std::optional<bp::process> child;
-  try {
-    // vfork: the parent's address space is not copied, which is most of the cost of a
-    // spawn for a short benchmark (measured in docs/overhead.md).
-    bp::posix::vfork_launcher launch;
-    if (via_stub) {
-      launch.fd_whitelist.push_back(report.write_end());
-    }
-    if (command.environment.empty() && !limits.env_padding_bytes) {
-      child.emplace(launch(context, executable, arguments,
-                           bp::process_stdio{nullptr, out.write_end(), err.write_end()},
-                           bp::process_start_dir{directory}, setup));
-    } else {
-      child.emplace(launch(
-          context, executable, arguments, bp::process_stdio{nullptr, out.write_end(), err.write_end()},
-          bp::process_start_dir{directory},
-          bp::process_environment{run_environment(command.environment, limits.env_padding_bytes)}, setup));
-    }
-  } catch (const std::exception& e) {
-    result.error = e.what();
-    return result;
+  // vfork: the parent's address space is not copied, which is most of the cost of a
+  // spawn for a short benchmark (measured in docs/overhead.md).
+  bp::posix::vfork_launcher launch;
+  if (report_fd >= 0) {
+    launch.fd_whitelist.push_back(report_fd);
   }
-  out.close_write();
-  err.close_write();
-  report.close_write();
-  // The process group (the child's own) and the process waited for: the child, or through
-  // perfduel-exec first the stub and then the run it started.
-  const pid_t group = child->id();
-  pid_t pid = group;
-  bool stub_running = via_stub;
-  auto start = launch_start;
-  // Boost 1.81's process::native_handle() does not compile, so open our own pidfd: it
-  // becomes readable when the child exits and lets one poll() wait for exit, pipes and
-  // timeout together.
-  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  bp::process_stdio stdio{nullptr, streams.out.write_end(), streams.err.write_end()};
+  start = std::chrono::steady_clock::now();
+  if (command.environment.empty() && !limits.env_padding_bytes) {
+    return launch(context, executable, arguments, stdio, bp::process_start_dir{directory}, setup);
+  }
+  return launch(context, executable, arguments, stdio, bp::process_start_dir{directory},
+                bp::process_environment{run_environment(command.environment, limits.env_padding_bytes)},
+                setup);
+}
 
-  // One poll loop waits for the exit (pidfd), drains both pipes so the child never blocks
-  // on a full pipe, and watches the deadline and our own interrupt signal.
-  const auto deadline = start + std::chrono::duration<double>(limits.timeout_seconds);
-  bool out_open = true;
-  bool err_open = true;
+// Boost 1.81's process::native_handle() does not compile, so open our own pidfd: it becomes
+// readable when the child exits and lets one poll() wait for exit, pipes and timeout together.
+int open_pidfd(pid_t pid) {
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+}
+
+// The process waited for. Its process group is the first child's own; `pid` is that child,
+// or through perfduel-exec first the stub and then the run it started.
+struct Waited {
+  pid_t group = 0;
+  pid_t pid = 0;
+  int pidfd = -1;
+  bool stub_running = false;
   bool exited = false;
+  std::chrono::steady_clock::time_point start;
   std::chrono::steady_clock::time_point end;
-  while (!exited) {
+};
+
+// perfduel-exec started the run and exited: reaps the stub, then waits for the run, which is
+// ours now (child subreaper), timed from the stub's clock reading before the start. Returns
+// why the run did not start (`program`, `stub` name them), empty when it did.
+std::string take_over_from_stub(Waited& waited, int report_fd, const std::string& stub,
+                                const std::string& program) {
+  waited.stub_running = false;
+  int stub_status = 0;
+  while (::wait4(waited.pid, &stub_status, 0, nullptr) < 0 && errno == EINTR) {
+  }
+  const auto report = read_stub_report(report_fd);
+  if (!report || report->pid <= 0 || report->exec_errno != 0) {
+    waited.pid = report && report->pid > 0 ? report->pid : -1;  // reaped later
+    return !report ? fmt::format("perfduel-exec ({}) did not report the start of {}", stub, program)
+                   : fmt::format("cannot start {}: {}", program,
+                                 std::strerror(report->exec_errno != 0 ? report->exec_errno : EAGAIN));
+  }
+  if (waited.pidfd >= 0) {
+    ::close(waited.pidfd);
+  }
+  waited.pid = report->pid;
+  waited.start = report->start;
+  waited.pidfd = open_pidfd(waited.pid);
+  return {};
+}
+
+// In floating-point nanoseconds, so that no timeout overflows.
+using Deadline = std::chrono::time_point<std::chrono::steady_clock, std::chrono::duration<double, std::nano>>;
+
+// One poll loop waits for the exit (pidfd), drains both pipes so the child never blocks on a
+// full pipe, and watches `deadline` and our own interrupt signal. Sets the timeout, interrupt
+// or error in `result`.
+void wait_for_exit(Waited& waited, Streams& streams, int report_fd, Deadline deadline,
+                   const std::string& stub, const std::string& program, RunResult& result) {
+  while (!waited.exited) {
     std::array<pollfd, 4> fds{};
-    fds[0] = {pidfd, POLLIN, 0};
-    fds[1] = {out_open ? out.read_end() : -1, POLLIN, 0};
-    fds[2] = {err_open ? err.read_end() : -1, POLLIN, 0};
+    fds[0] = {waited.pidfd, POLLIN, 0};
+    fds[1] = {streams.out_open ? streams.out.read_end() : -1, POLLIN, 0};
+    fds[2] = {streams.err_open ? streams.err.read_end() : -1, POLLIN, 0};
     fds[3] = {interrupt_fd(), POLLIN, 0};
     const auto remaining =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     auto wait_ms = static_cast<int>(std::max<std::int64_t>(remaining.count(), 0) + 1);
-    if (pidfd < 0) {
+    if (waited.pidfd < 0) {
       wait_ms = std::min(wait_ms, 2);  // kernels before 5.3 have no pidfd: poll for the exit
     }
     const int ready = ::poll(fds.data(), fds.size(), wait_ms);
     if (interrupt_requested()) {
       result.status = RunStatus::interrupted;
-      break;
+      return;
     }
     if (ready < 0 && errno != EINTR) {
       result.error = fmt::format("poll failed: {}", std::strerror(errno));
-      break;
+      return;
     }
-    if (fds[1].revents != 0) {
-      out_open = drain(out.read_end(), result.out, k_max_stdout_bytes, false);
-    }
-    if (fds[2].revents != 0) {
-      err_open = drain(err.read_end(), result.err, k_max_stderr_bytes, true);
-    }
+    streams.read(fds[1].revents, fds[2].revents, result);
     siginfo_t info{};
     if (fds[0].revents != 0 ||
-        (pidfd < 0 && ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        (waited.pidfd < 0 &&
+         ::waitid(P_PID, static_cast<id_t>(waited.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
          info.si_pid != 0)) {
-      end = std::chrono::steady_clock::now();
-      if (!stub_running) {
-        exited = true;
-        continue;
+      waited.end = std::chrono::steady_clock::now();
+      if (!waited.stub_running) {
+        waited.exited = true;
+      } else if (auto error = take_over_from_stub(waited, report_fd, stub, program); !error.empty()) {
+        result.error = std::move(error);
+        return;
       }
-      // perfduel-exec started the run and exited: reap it, then wait for the run, which is
-      // ours now (child subreaper), timed from the stub's clock reading before the start.
-      stub_running = false;
-      int stub_status = 0;
-      while (::wait4(pid, &stub_status, 0, nullptr) < 0 && errno == EINTR) {
-      }
-      const auto stub = read_stub_report(report.read_end());
-      if (!stub || stub->pid <= 0 || stub->exec_errno != 0) {
-        result.error = !stub ? fmt::format("perfduel-exec ({}) did not report the start of {}",
-                                           m_exec_stub.string(), program_text)
-                             : fmt::format("cannot start {}: {}", program_text,
-                                           std::strerror(stub->exec_errno != 0 ? stub->exec_errno : EAGAIN));
-        if (stub && stub->pid > 0) {
-          pid = stub->pid;  // reaped below
-        } else {
-          pid = -1;
-        }
-        break;
-      }
-      if (pidfd >= 0) {
-        ::close(pidfd);
-      }
-      pid = stub->pid;
-      start = stub->start;
-      pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
     } else if (std::chrono::steady_clock::now() >= deadline) {
       result.status = RunStatus::timed_out;
+      return;
+    }
+  }
+}
+
+// After the group is killed: reads what is left in the pipes, unless a process outside the
+// group still holds one open.
+void drain_remaining(Streams& streams, RunResult& result) {
+  while (streams.open()) {
+    std::array<pollfd, 2> fds{{{streams.out_open ? streams.out.read_end() : -1, POLLIN, 0},
+                               {streams.err_open ? streams.err.read_end() : -1, POLLIN, 0}}};
+    if (::poll(fds.data(), fds.size(), 1000) <= 0) {
       break;
     }
+    streams.read(fds[0].revents, fds[1].revents, result);
   }
+}
 
-  // The leader is a zombie now (or still running on timeout/interrupt), so its process
-  // group id cannot have been reused: kill whatever is left of the group.
-  ::kill(-group, SIGKILL);
-  while (out_open || err_open) {
-    std::array<pollfd, 2> fds{
-        {{out_open ? out.read_end() : -1, POLLIN, 0}, {err_open ? err.read_end() : -1, POLLIN, 0}}};
-    if (::poll(fds.data(), fds.size(), 1000) <= 0) {
-      break;  // a process outside the group still holds the pipe; stop waiting for it
+// Reaps the waited-for process with wait4, which Boost.Process's own wait cannot do, for its
+// `status` and `usage`. Stopped before the stub reported (timeout, interrupt): also whatever of
+// the stub's group became ours.
+void reap(const Waited& waited, int& status, rusage& usage) {
+  if (waited.stub_running) {
+    while (::wait4(waited.pid, &status, 0, &usage) < 0 && errno == EINTR) {
     }
-    if (fds[0].revents != 0) {
-      out_open = drain(out.read_end(), result.out, k_max_stdout_bytes, false);
+    while (::waitpid(-waited.group, nullptr, 0) > 0 || errno == EINTR) {
     }
-    if (fds[1].revents != 0) {
-      err_open = drain(err.read_end(), result.err, k_max_stderr_bytes, true);
+  } else if (waited.pid > 0) {
+    while (::wait4(waited.pid, &status, 0, &usage) < 0 && errno == EINTR) {
     }
   }
+}
 
-  int status = 0;
-  rusage usage{};
-  if (stub_running) {
-    // Stopped before the stub reported (timeout, interrupt): reap it and whatever of its
-    // group became ours.
-    while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
-    }
-    while (::waitpid(-group, nullptr, 0) > 0 || errno == EINTR) {
-    }
-  } else if (pid > 0) {
-    while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
-    }
-  }
-  child->detach();
-  if (pidfd >= 0) {
-    ::close(pidfd);
-  }  // reaped here with wait4, which Boost.Process's own wait cannot give us
-  if (!result.error.empty()) {
-    return result;
-  }
-
+// Times, max RSS and how the run ended, from the reaped `status` and `usage`.
+void record_exit(const Waited& waited, int status, const rusage& usage, RunResult& result) {
   result.user_seconds = seconds(usage.ru_utime);
   result.system_seconds = seconds(usage.ru_stime);
   result.max_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;  // Linux reports KiB
-  if (exited) {
-    result.wall_seconds = std::chrono::duration<double>(end - start).count();
-    if (WIFEXITED(status)) {
-      result.status = RunStatus::exited;
-      result.exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-      result.status = RunStatus::signaled;
-      result.signal = WTERMSIG(status);
-    }
-  } else {
-    result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!waited.exited) {
+    result.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - waited.start).count();
+    return;
+  }
+  result.wall_seconds = std::chrono::duration<double>(waited.end - waited.start).count();
+  if (WIFEXITED(status)) {
+    result.status = RunStatus::exited;
+    result.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.status = RunStatus::signaled;
+    result.signal = WTERMSIG(status);
+  }
+}
+
+}  // namespace
+
+RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limits) {
+  RunResult result;
+  auto program = program_and_arguments(command, m_resolved);
+  if (!program) {
+    result.error = program.error();
+    return result;
+  }
+  auto& [program_text, arguments] = program.value();
+  bp::filesystem::path executable = program_text;
+
+  const bool via_stub = !m_exec_stub.empty();
+  Streams streams;
+  Pipe report(via_stub);  // perfduel-exec's report; no pipe when runs start directly
+  if (!streams.out.ok() || !streams.err.ok() || (via_stub && !report.ok())) {
+    result.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
+    return result;
+  }
+  if (via_stub) {
+    ::fcntl(report.write_end(), F_SETFD, 0);  // inherited by the stub, which marks it close-on-exec again
+    arguments.insert(arguments.begin(), {std::to_string(report.write_end()), program_text});
+    executable = m_exec_stub.string();
+  }
+
+  boost::asio::io_context context;
+  Waited waited;
+  std::optional<bp::process> child;
+  try {
+    child.emplace(launch_child(context, command, limits, executable, arguments, streams,
+                               via_stub ? report.write_end() : -1, waited.start));
+  } catch (const std::exception& e) {
+    result.error = e.what();
+    return result;
+  }
+  streams.out.close_write();
+  streams.err.close_write();
+  report.close_write();
+  waited.group = child->id();
+  waited.pid = waited.group;
+  waited.stub_running = via_stub;
+  waited.pidfd = open_pidfd(waited.pid);
+
+  const Deadline deadline = waited.start + std::chrono::duration<double>(limits.timeout_seconds);
+  wait_for_exit(waited, streams, report.read_end(), deadline, m_exec_stub.string(), program_text, result);
+  // The leader is a zombie now (or still running on timeout/interrupt), so its process
+  // group id cannot have been reused: kill whatever is left of the group.
+  ::kill(-waited.group, SIGKILL);
+  drain_remaining(streams, result);
+  int status = 0;
+  rusage usage{};
+  reap(waited, status, usage);
+  child->detach();
+  if (waited.pidfd >= 0) {
+    ::close(waited.pidfd);
+  }
+  if (result.error.empty()) {
+    record_exit(waited, status, usage, result);
   }
   return result;
 }

@@ -5,12 +5,12 @@
 #include <span>
 #include <string>
 
-#include "config/config.hpp"
+#include "stats/estimator.hpp"
 #include "stats/paired.hpp"
 
 namespace perfduel::stats {
 
-// Settings shared by the estimators; taken from the Config.
+// Settings shared by the estimators.
 struct EstimatorOptions {
   double confidence = 0.95;            // already corrected for multiple metrics
   double autocorrelation_limit = 0.1;  // batch when |lag-1 r| exceeds this

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "stats/direction.hpp"
 #include "util/expected.hpp"
 
 // Minimum-description-length grouping of a series, after FD.io CSIT's `jumpavg` library
@@ -24,9 +25,8 @@ struct RunStats {
   double stdev = 0.0;
 };
 
-// Which way is better for a metric: throughput is `higher_is_better` (the reference's
-// convention), latency and memory are `lower_is_better`.
-enum class Direction { higher_is_better, lower_is_better };
+// Which way is better; the reference's convention is throughput, `higher_is_better`.
+using stats::Direction;
 
 // How a group's average moved against the previous group's.
 enum class Change { normal, regression, progression };

@@ -6,7 +6,7 @@
 
 #include <fmt/core.h>
 
-#include "report/svg.hpp"
+#include "util/svg.hpp"
 
 namespace perfduel::trend {
 

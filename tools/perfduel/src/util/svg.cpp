@@ -1,4 +1,4 @@
-#include "report/svg.hpp"
+#include "util/svg.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,8 @@
 
 namespace perfduel {
 
-// The one exception type the higher layers throw. `main` catches it once and prints
+// The one exception type of the product, above the generic util/ helpers (which return
+// util::Expected instead). The higher layers throw it. `main` catches it once and prints
 // "perfduel: error: <message>", then exits with `exit_code`.
 class Error : public std::runtime_error {
  public:

@@ -1,4 +1,4 @@
-#include "util/error.hpp"
+#include "error.hpp"
 
 namespace perfduel {
 

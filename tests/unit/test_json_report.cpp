@@ -1,0 +1,103 @@
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include "error.hpp"
+#include "report/json_report.hpp"
+
+using namespace perfduel;
+
+namespace {
+
+// A file `name` with `content` in the temporary directory, removed at the end of the test.
+class TemporaryFile {
+ public:
+  TemporaryFile(const std::string& name, const std::string& content)
+      : m_path(std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name)) {
+    std::ofstream(m_path) << content;
+  }
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+  ~TemporaryFile() { std::filesystem::remove(m_path); }
+  const std::filesystem::path& path() const { return m_path; }
+
+ private:
+  std::filesystem::path m_path;
+};
+
+// A minimal report: the default configuration and one round of `side_a` and `side_b` runs.
+nlohmann::json report(const std::string& end = "decided", const std::string& side_b = "candidate") {
+  const nlohmann::json values = {
+      {"wall_time", 1.0}, {"user_time", 0.5}, {"system_time", 0.1}, {"max_rss", 1e6}};
+  return {{"end", end},
+          {"config", nlohmann::json::object()},
+          {"runs",
+           {{{"round", 0}, {"side", "baseline"}, {"warmup", false}, {"values", values}},
+            {{"round", 0}, {"side", side_b}, {"warmup", false}, {"values", values}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("a report's configuration, runs and end are read back", "[report]") {
+  auto json = report("round-budget");
+  json["elapsed_seconds"] = 3.5;
+  json["seed"] = 42;
+  const auto saved = report_from_json(json, "r.json");
+  CHECK(saved.end == DuelEnd::round_budget);
+  CHECK(saved.elapsed_seconds == 3.5);
+  CHECK(saved.seed == 42);
+  REQUIRE(saved.runs.size() == 2);
+  CHECK(saved.runs[0].side == Side::baseline);
+  CHECK(saved.runs[1].side == Side::candidate);
+  CHECK(saved.runs[1].values == std::vector<double>{1.0, 0.5, 0.1, 1e6});
+}
+
+TEST_CASE("every duel end's name reads back to it", "[report]") {
+  for (const auto& [end, name] : k_duel_end_names) {
+    CHECK(to_string(end) == name);
+    CHECK(report_from_json(report(std::string(name)), "r.json").end == end);
+  }
+  CHECK(report_from_json(
+            nlohmann::json{{"config", nlohmann::json::object()}, {"runs", nlohmann::json::array()}},
+            "old.json")
+            .end == DuelEnd::decided);  // reports without "end" predate it
+}
+
+TEST_CASE("report loading errors name the file and the problem", "[report]") {
+  REQUIRE_THROWS_WITH(report_from_json(nlohmann::json::array(), "r.json"),
+                      "r.json: not a JSON report (is it the file written by compare --json?)");
+  REQUIRE_THROWS_WITH(report_from_json({{"runs", nlohmann::json::array()}}, "r.json"),
+                      "r.json: the report has no \"config\"; it was not written by perfduel compare --json");
+  REQUIRE_THROWS_WITH(report_from_json({{"config", nlohmann::json::object()}}, "r.json"),
+                      "r.json: the report has no \"runs\"; it was not written by perfduel compare --json");
+  REQUIRE_THROWS_WITH(
+      report_from_json(report("sideways"), "r.json"),
+      "r.json: unknown \"end\" \"sideways\" (one of decided, regression-found, round-budget, time-budget, "
+      "benchmark-failed, interrupted)");
+  REQUIRE_THROWS_WITH(report_from_json(report("decided", "contender"), "r.json"),
+                      "r.json: run 2 has an unknown \"side\" \"contender\" (one of baseline, candidate)");
+  auto no_values = report();
+  no_values["runs"][1].erase("values");
+  REQUIRE_THROWS_WITH(report_from_json(no_values, "r.json"),
+                      "r.json: run 2 is malformed: [json.exception.out_of_range.403] key 'values' not found");
+  auto bad_config = report();
+  bad_config["config"] = {{"warmup_runs", 3}};
+  REQUIRE_THROWS_WITH(report_from_json(bad_config, "r.json"),
+                      "r.json (config):1: unknown key \"warmup_runs\" (did you mean \"warmup\"?)");
+}
+
+TEST_CASE("a report file that is missing or not JSON is an error naming it", "[report]") {
+  const TemporaryFile bad("bad.json", "{\"config\": ");
+  const auto path = bad.path().string();
+  REQUIRE_THROWS_WITH(read_report_json(bad.path()),
+                      path + ": not valid JSON (write the report with `perfduel compare --json FILE`)");
+  REQUIRE_THROWS_WITH(load_report(bad.path()),
+                      path + ": not valid JSON (write the report with `perfduel compare --json FILE`)");
+  REQUIRE_THROWS_WITH(read_report_json("/nonexistent/r.json"), "/nonexistent/r.json: cannot read the report");
+  const TemporaryFile good("good.json", report().dump());
+  CHECK(load_report(good.path()).runs.size() == 2);
+}

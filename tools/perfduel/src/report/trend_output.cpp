@@ -1,0 +1,108 @@
+#include "report/trend_output.hpp"
+
+#include <fmt/format.h>
+
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+std::string format_value(double value, const std::optional<std::string>& unit) {
+  return unit && !unit->empty() ? fmt::format("{:.6g} {}", value, *unit) : fmt::format("{:.6g}", value);
+}
+
+nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
+  nlohmann::json groups = nlohmann::json::array();
+  for (const trend::Group& g : r.grouping.groups) {
+    nlohmann::json group = {{"start", g.start},
+                            {"runs", g.runs},
+                            {"samples", g.stats.size},
+                            {"avg", g.stats.avg},
+                            {"stdev", g.stats.stdev},
+                            {"bits", g.bits},
+                            {"class", trend::to_string(g.change)}};
+    if (g.start < r.series.labels.size()) {
+      group["first_run"] = r.series.labels[g.start];
+    }
+    groups.push_back(std::move(group));
+  }
+  const auto& c = r.compliance;
+  const auto optional = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  return {{"metric", r.series.name},
+          {"unit", r.series.unit ? nlohmann::json(*r.series.unit) : nlohmann::json(nullptr)},
+          {"direction", util::name_of(stats::k_direction_names, r.series.direction)},
+          {"runs", r.series.runs.size()},
+          {"unit_used", r.grouping.unit},
+          {"max_value", r.grouping.max_value},
+          {"total_bits", r.grouping.total_bits},
+          {"groups", std::move(groups)},
+          {"compliance",
+           {{"last_trend", c.last_trend},
+            {"runs", c.runs},
+            {"samples", c.samples},
+            {"last_class", trend::to_string(c.last_change)},
+            {"reference_trend", optional(c.reference_trend)},
+            {"trend_change", optional(c.trend_change)},
+            {"regressions", c.regressions},
+            {"progressions", c.progressions},
+            {"long", windows.long_window},
+            {"short", windows.short_window}}}};
+}
+
+}  // namespace
+
+std::string_view direction_text(stats::Direction direction) {
+  return direction == stats::Direction::higher_is_better ? "higher is better" : "lower is better";
+}
+
+std::string format_trend_report(const std::vector<TrendResult>& results, const TrendWindows& windows) {
+  std::string text = fmt::format("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}\n", "Metric", "Last trend",
+                                 "Runs", "Trend change", "Regr.", "Progr.", "Last group");
+  for (const TrendResult& r : results) {
+    const auto& c = r.compliance;
+    const std::string change = c.trend_change ? util::format_percent(*c.trend_change) : "n/a";
+    const std::string mark = c.last_change == trend::Change::regression ? "  <-- REGRESSION" : "";
+    text += fmt::format("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}{}\n", r.series.name,
+                        format_value(c.last_trend, r.series.unit), c.runs, change, c.regressions,
+                        c.progressions, trend::to_string(c.last_change), mark);
+  }
+  for (const TrendResult& r : results) {
+    text += fmt::format(
+        "\n{}: {} runs, {} group{}, {} ({}); trend change against the best trend {}..{} runs ago\n",
+        r.series.name, r.series.runs.size(), r.grouping.groups.size(),
+        r.grouping.groups.size() == 1 ? "" : "s", direction_text(r.series.direction),
+        r.series.direction_source, windows.long_window, windows.short_window);
+    double previous = 0.0;
+    for (const trend::Group& g : r.grouping.groups) {
+      if (g.change != trend::Change::normal) {
+        const bool recent = g.start + windows.short_window >= r.series.runs.size();
+        text += fmt::format(
+            "  {} {:<11} at run {}{}: {} -> {} ({}){}\n", g.change == trend::Change::regression ? "!" : "+",
+            trend::to_string(g.change), g.start,
+            g.start < r.series.labels.size() ? fmt::format(" ({})", r.series.labels[g.start]) : "",
+            format_value(previous, r.series.unit), format_value(g.stats.avg, r.series.unit),
+            previous != 0.0 ? util::format_percent((g.stats.avg - previous) / previous) : "n/a",
+            recent ? "  [in the short window]" : "");
+      }
+      previous = g.stats.avg;
+    }
+  }
+  return text;
+}
+
+nlohmann::json trend_to_json(const std::vector<TrendResult>& results, const TrendWindows& windows) {
+  if (results.size() == 1) {
+    return result_json(results.front(), windows);
+  }
+  nlohmann::json document;
+  document["metrics"] = nlohmann::json::array();
+  for (const TrendResult& r : results) {
+    document["metrics"].push_back(result_json(r, windows));
+  }
+  return document;
+}
+
+}  // namespace perfduel

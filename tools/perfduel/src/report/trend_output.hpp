@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trend/compliance.hpp"
+#include "trend/jumpavg.hpp"
+#include "trend/series_input.hpp"
+
+namespace perfduel {
+
+// One series `perfduel trend` analyses, with what is known of each run (commit, time).
+struct TrendSeries {
+  std::string name;
+  std::optional<std::string> unit;
+  stats::Direction direction = stats::Direction::lower_is_better;
+  std::string direction_source;  // why this direction
+  trend::Series runs;
+  std::vector<std::string> labels;  // per run, may be empty
+};
+
+// A series with its grouping and the compliance summary of its last group.
+struct TrendResult {
+  TrendSeries series;
+  trend::Grouping grouping;
+  trend::Compliance compliance;
+};
+
+// The windows, in runs, of the trend change and the anomaly counts.
+struct TrendWindows {
+  std::size_t long_window = 180;
+  std::size_t short_window = 14;
+};
+
+// "lower is better" or "higher is better" for `direction`.
+std::string_view direction_text(stats::Direction direction);
+
+// The trend report for a terminal: one line per metric (last trend, runs, trend change,
+// regressions, progressions, last group), then each metric's changes of group.
+std::string format_trend_report(const std::vector<TrendResult>& results, const TrendWindows& windows);
+
+// Groups and compliance as JSON: the one metric's object, or {"metrics": [...]} for several.
+nlohmann::json trend_to_json(const std::vector<TrendResult>& results, const TrendWindows& windows);
+
+}  // namespace perfduel
