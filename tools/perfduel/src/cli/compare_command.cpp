@@ -184,6 +184,7 @@ int run_compare(const CompareOptions& options) {
       run_duel(config, executor, *config.seed,
                [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); });
   progress.finish();
+  config.metrics = outcome.metrics;  // benchmark patterns expanded: the reports show what was measured
   // Through perfduel-exec the floor is the stub's, not ours: nothing to warn about.
   summary.environment.driver_peak_rss_bytes = rss_gated ? 0.0 : read_own_peak_rss();
   summary.outcome = &outcome;

@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "util/error.hpp"
+#include "util/glob.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -38,9 +39,9 @@ const std::vector<std::string> k_top_level_keys{"baseline",
                                                 "best_of",
                                                 "stability_limit"};
 const std::vector<std::string> k_command_keys{"command", "shell", "working_directory", "env"};
-const std::vector<std::string> k_metric_keys{"threshold",        "tolerance", "gate",  "direction",
-                                             "estimator",        "unit",      "regex", "json_pointer",
-                                             "google_benchmark", "field"};
+const std::vector<std::string> k_metric_keys{"threshold",        "tolerance", "gate",   "direction",
+                                             "estimator",        "unit",      "regex",  "json_pointer",
+                                             "google_benchmark", "field",     "catch2", "missing"};
 const std::vector<std::string> k_builtin_metrics{"wall_time", "user_time", "system_time", "max_rss"};
 
 // Reads one YAML document and reports problems as "<origin>:<line>: <message>".
@@ -234,8 +235,9 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   }
   if (node.IsNull()) {
     if (!builtin) {
-      reader.fail(key,
-                  fmt::format("metric \"{}\" needs a source: regex, json_pointer or google_benchmark", name));
+      reader.fail(
+          key,
+          fmt::format("metric \"{}\" needs a source: regex, json_pointer, google_benchmark or catch2", name));
     }
     return;
   }
@@ -275,11 +277,29 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
     metric->field = "real_time";
     ++sources;
   }
+  if (const auto benchmark = node["catch2"]) {
+    metric->source = MetricSource::catch2;
+    metric->benchmark = reader.scalar(benchmark, "catch2");
+    metric->field = "mean";
+    metric->unit = "s";
+    ++sources;
+  }
   if (const auto field = node["field"]) {
-    if (metric->source != MetricSource::google_benchmark) {
-      reader.fail(field, "\"field\" only applies with \"google_benchmark\"");
+    if (metric->source != MetricSource::google_benchmark && metric->source != MetricSource::catch2) {
+      reader.fail(field, "\"field\" only applies with \"google_benchmark\" or \"catch2\"");
     }
     metric->field = reader.scalar(field, "field");
+    if (metric->source == MetricSource::catch2 && metric->field != "mean") {
+      reader.fail(field,
+                  fmt::format("\"field\" of a Catch2 benchmark must be mean, not \"{}\"", metric->field));
+    }
+  }
+  if (const auto missing = node["missing"]) {
+    if (metric->source != MetricSource::google_benchmark && metric->source != MetricSource::catch2) {
+      reader.fail(missing, "\"missing\" only applies with \"google_benchmark\" or \"catch2\"");
+    }
+    metric->missing = reader.choice<MissingBenchmark>(
+        missing, "missing", {{"report", MissingBenchmark::report}, {"error", MissingBenchmark::error}});
   }
   if (builtin && sources > 0) {
     reader.fail(key, fmt::format("\"{}\" is a built-in metric and takes no source; pick another name", name));
@@ -287,7 +307,8 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   if (!builtin && sources != 1) {
     reader.fail(
         key,
-        fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer or google_benchmark", name));
+        fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer, google_benchmark or catch2",
+                    name));
   }
 
   if (node["threshold"]) {
@@ -424,6 +445,11 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
 
 }  // namespace
 
+bool is_benchmark_pattern(const MetricSpec& metric) {
+  return (metric.source == MetricSource::google_benchmark || metric.source == MetricSource::catch2) &&
+         util::is_glob(metric.benchmark);
+}
+
 std::vector<const MetricSpec*> Config::gated_metrics() const {
   std::vector<const MetricSpec*> gated;
   for (const auto& metric : metrics) {
@@ -544,6 +570,9 @@ std::string config_to_json(const Config& config) {
         item["google_benchmark"] = metric.benchmark;
         item["field"] = metric.field;
         break;
+      case MetricSource::catch2:
+        item["catch2"] = metric.benchmark;
+        break;
       default:
         break;
     }
@@ -554,6 +583,9 @@ std::string config_to_json(const Config& config) {
     item["estimator"] = to_name(metric.estimator);
     if (!metric.unit.empty()) {
       item["unit"] = metric.unit;
+    }
+    if (is_benchmark_pattern(metric) && metric.missing == MissingBenchmark::error) {
+      item["missing"] = "error";
     }
     metrics[metric.name] = item;
   }

@@ -86,6 +86,8 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   }
   json["metrics"] = metrics;
   json["notes"] = outcome.analysis.notes;
+  // Benchmarks that a pattern found on one side only: not compared, listed by metric name.
+  json["benchmarks"] = {{"new", outcome.suite.added}, {"removed", outcome.suite.removed}};
   json["config"] = nlohmann::ordered_json::parse(config_to_json(config));
   const auto& environment = summary.environment;
   json["environment"] = {{"host", environment.host},
@@ -163,6 +165,10 @@ SavedReport load_report(const std::filesystem::path& path) {
   report.failure = json.value("error", "");
   report.elapsed_seconds = json.value("elapsed_seconds", 0.0);
   report.seed = json.value("seed", std::uint64_t{0});
+  if (json.contains("benchmarks") && json["benchmarks"].is_object()) {
+    report.suite.added = json["benchmarks"].value("new", std::vector<std::string>{});
+    report.suite.removed = json["benchmarks"].value("removed", std::vector<std::string>{});
+  }
   if (json.contains("environment") && json["environment"].is_object()) {
     const auto& environment = json["environment"];
     report.environment.host = environment.value("host", "");

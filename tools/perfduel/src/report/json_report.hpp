@@ -38,6 +38,7 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_
 struct SavedReport {
   Config config;
   std::vector<RunRecord> runs;
+  SuiteChanges suite;  // benchmarks a pattern found on one side only
   std::string verdict;
   DuelEnd end = DuelEnd::decided;
   std::string failure;
