@@ -11,6 +11,8 @@
 #include "config/config.hpp"
 #include "duel/duel.hpp"
 #include "duel/metric_expansion.hpp"
+#include "report/suite_chart.hpp"
+#include "report/suite_view.hpp"
 #include "run/catch2_results.hpp"
 #include "run/metric_extractor.hpp"
 #include "util/glob.hpp"
@@ -319,4 +321,58 @@ TEST_CASE("a duel whose patterns match only benchmarks of one side fails with th
   CHECK(outcome.failure ==
         "round 1 (warm-up): no gated benchmark runs on both sides (every one the patterns matched is new or "
         "removed)");
+}
+
+namespace {
+
+// An analysis of `count` gated metrics named m0, m1, ..., all no change except those given.
+Analysis suite_analysis(std::size_t count, const std::map<std::size_t, Verdict>& verdicts) {
+  Analysis analysis;
+  for (std::size_t m = 0; m < count; ++m) {
+    MetricResult result;
+    result.spec.name = "m" + std::to_string(m);
+    result.spec.gating = Gating::gated;
+    result.spec.threshold = 0.05;
+    result.confidence = 0.9975;
+    result.estimate.status = stats::EstimateStatus::ok;
+    result.verdict = verdicts.contains(m) ? verdicts.at(m) : Verdict::no_change;
+    result.change = result.verdict == Verdict::regression ? 0.1 : 0.0;
+    result.ci = {result.change - 0.02, result.change + 0.02};
+    analysis.metrics.push_back(result);
+  }
+  return analysis;
+}
+
+}  // namespace
+
+TEST_CASE("suite reports: changes first, settings noted once, CDash-safe names", "[suite][report]") {
+  const auto few = suite_analysis(3, {{2, Verdict::regression}});
+  CHECK(display_order(few) == std::vector<std::size_t>{0, 1, 2});  // a few metrics keep their order
+
+  auto many =
+      suite_analysis(20, {{7, Verdict::regression}, {3, Verdict::inconclusive}, {12, Verdict::regression}});
+  many.metrics[0].spec.gating = Gating::report_only;
+  const auto order = display_order(many);
+  CHECK(std::vector<std::size_t>(order.begin(), order.begin() + 3) == std::vector<std::size_t>{7, 12, 3});
+  CHECK(order.back() == 0);  // report-only last
+  CHECK(gated_names(many, Verdict::regression) == "m7, m12");
+  CHECK(settings_notes(many) ==
+        std::vector<std::string>{"m1, m2, m3 and 16 more: 99.75 % interval, threshold 5.00 % wide"});
+
+  CHECK(measurement_name("sorts/sort 64 <advanced>") == "sorts/sort_64__advanced_");
+  CHECK(measurement_name("bench/BM_Sort/8") == "bench/BM_Sort/8");
+
+  std::vector<const MetricResult*> rows;
+  for (const std::size_t m : order) {
+    rows.push_back(&many.metrics[m]);
+  }
+  const auto chart = render_suite_chart(rows, 860);
+  std::size_t count = 0;
+  for (auto at = chart.find("class=\"row\""); at != std::string::npos;
+       at = chart.find("class=\"row\"", at + 1)) {
+    ++count;
+  }
+  CHECK(count == 20);
+  CHECK(chart.find("<title>m7: +10.00 % [+8.00 %, +12.00 %]</title>") < chart.find("<title>m12:"));
+  CHECK(suite_chart_height(20) == Approx(44 + 20 * 18 + 34));
 }

@@ -332,6 +332,9 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   }
   if (node["unit"]) {
     metric->unit = reader.scalar(node["unit"], "unit");
+  } else if (metric->source == MetricSource::google_benchmark &&
+             (metric->field == "real_time" || metric->field == "cpu_time")) {
+    metric->unit = "s";  // the extractor converts Google Benchmark's time_unit to seconds
   }
 }
 

@@ -140,7 +140,8 @@ SavedReport load_report(const std::filesystem::path& path) {
   }
   std::stringstream text;
   text << file.rdbuf();
-  const auto json = nlohmann::json::parse(text.str(), nullptr, false);
+  // Ordered, so that the metrics keep the order they were measured and reported in.
+  const auto json = nlohmann::ordered_json::parse(text.str(), nullptr, false);
   if (json.is_discarded() || !json.is_object()) {
     throw Error(
         fmt::format("{}: not a JSON report (is it the file written by compare --json?)", path.string()));
