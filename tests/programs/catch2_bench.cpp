@@ -1,11 +1,13 @@
 // A Catch2 v2 test binary with benchmarks (CATCH_CONFIG_ENABLE_BENCHMARKING): BENCHMARK and
 // BENCHMARK_ADVANCED in two test cases, one inside a section, for the `catch2:` metric tests.
 // Its XML reporter output (-r xml) is captured in tests/data/catch2/. `--slow=NAME` makes
-// benchmark NAME do 11 units of work instead of 10: a true 10 % slow-down of that one.
+// benchmark NAME do 11 units of work instead of 10: a true 10 % slow-down of that one
+// (`--slow-units=N`: N units instead).
 #define CATCH_CONFIG_RUNNER
 #define CATCH_CONFIG_ENABLE_BENCHMARKING
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -15,9 +17,10 @@
 namespace {
 
 std::string g_slow;
+int g_slow_units = 11;
 
 int units(const std::string& name) {
-  return name == g_slow ? 11 : 10;
+  return name == g_slow ? g_slow_units : 10;
 }
 
 std::uint32_t sort_work(std::vector<std::uint32_t>& values, int count) {
@@ -77,6 +80,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], "--slow=", 7) == 0) {
       g_slow = argv[i] + 7;
+    } else if (std::strncmp(argv[i], "--slow-units=", 13) == 0) {
+      g_slow_units = std::atoi(argv[i] + 13);
     } else {
       rest.push_back(argv[i]);
     }

@@ -2,9 +2,11 @@
 // BM_Parse/<n>, BM_Copy/<n>), for the benchmark-pattern tests: one YAML entry per family
 // gates them all. `--slow=NAME` makes benchmark NAME do 11 units of work per iteration
 // instead of 10, a true 10 % slow-down of that benchmark alone, so that a candidate with a
-// known regression in one benchmark of many is one flag away.
+// known regression in one benchmark of many is one flag away; `--slow-units=N` does N units
+// instead (20: twice as slow).
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -79,11 +81,14 @@ void copy(benchmark::State& state, std::int64_t n, int count) {
 
 int main(int argc, char** argv) {
   // Take --slow=NAME out before Google Benchmark sees the arguments (it rejects unknown ones).
-  std::string slow;  // the benchmark made 10 % slower, if any
+  std::string slow;     // the benchmark made slower, if any
+  int slow_units = 11;  // its units of work per iteration (the others do 10)
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], "--slow=", 7) == 0) {
       slow = argv[i] + 7;
+    } else if (std::strncmp(argv[i], "--slow-units=", 13) == 0) {
+      slow_units = std::atoi(argv[i] + 13);
     } else {
       rest.push_back(argv[i]);
     }
@@ -99,7 +104,7 @@ int main(int argc, char** argv) {
   for (std::size_t f = 0; f < 4; ++f) {
     for (const std::int64_t n : sizes[f]) {
       const std::string name = std::string(families[f].first) + "/" + std::to_string(n);
-      const int count = name == slow ? 11 : 10;
+      const int count = name == slow ? slow_units : 10;
       benchmark::RegisterBenchmark(name.c_str(), families[f].second, n, count);
     }
   }
