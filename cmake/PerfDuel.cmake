@@ -32,6 +32,7 @@ Commands
     add_perf_gate(NAME <name>
                   TARGET <target>
                   [ARGS <arg>...]
+                  [FRAMEWORK <gbench|catch2>]
                   [CONFIG <file.yaml>]
                   [BASELINE_REF <ref> | BASELINE_EXECUTABLE <path>]
                   [NEW_TARGET <SKIP|FAIL>]
@@ -81,6 +82,13 @@ Commands
   ``ARGS <arg>...``
     Arguments passed to both the baseline and the candidate. Default: none.
     Generator expressions are allowed.
+
+  ``FRAMEWORK <gbench|catch2>``
+    The benchmark framework of ``TARGET``, whose output the ``google_benchmark:`` or
+    ``catch2:`` metrics read: ``gbench`` appends ``--benchmark_format=json`` to the arguments;
+    ``catch2`` appends ``-r xml`` (Catch2's XML reporter) and, when ``ARGS`` is not given, the
+    test spec ``[!benchmark]`` (run only the test cases tagged as benchmarks). Default: none
+    (the arguments are passed as they are).
 
   ``CONFIG <file.yaml>``
     The ``perfduel.yaml`` with thresholds, metrics and budget; relative to
@@ -254,7 +262,7 @@ function(add_perf_gate)
   endif()
 
   set(one_value_keywords NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET
-    WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT SVG_REPORT)
+    WORKING_DIRECTORY TIMEOUT JSON_REPORT MARKDOWN_REPORT SVG_REPORT FRAMEWORK)
   set(multi_value_keywords ARGS LABELS)
   cmake_parse_arguments(PARSE_ARGV 0 _arg "" "${one_value_keywords}" "${multi_value_keywords}")
   string(REPLACE ";" " " expected_keywords "${one_value_keywords};${multi_value_keywords}")
@@ -449,6 +457,20 @@ function(add_perf_gate)
     set(build_baseline FALSE)
   endif()
 
+  # FRAMEWORK: the arguments that make the benchmark print what its metrics read.
+  if(DEFINED _arg_FRAMEWORK)
+    if(_arg_FRAMEWORK STREQUAL "gbench")
+      list(APPEND _arg_ARGS --benchmark_format=json)
+    elseif(_arg_FRAMEWORK STREQUAL "catch2")
+      if(NOT _arg_ARGS)
+        list(APPEND _arg_ARGS "[!benchmark]")
+      endif()
+      list(APPEND _arg_ARGS -r xml)
+    else()
+      message(FATAL_ERROR "add_perf_gate(NAME ${name}): FRAMEWORK \"${_arg_FRAMEWORK}\" is not valid; "
+        "expected gbench or catch2")
+    endif()
+  endif()
   set(quoted_args "")
   foreach(arg IN LISTS _arg_ARGS)
     _perfduel_quote_word(arg "${arg}")
