@@ -38,6 +38,7 @@ Commands
     add_perf_gate(NAME <name>
                   TARGET <target>
                   [ARGS <arg>...]
+                  [FRAMEWORK <gbench|catch2>]
                   [CONFIG <file.yaml>]
                   [BASELINE_REF <ref> | BASELINE_EXECUTABLE <path>]
                   [NEW_TARGET <SKIP|FAIL>]
@@ -94,6 +95,13 @@ Commands
   ``ARGS <arg>...``
     Arguments passed to both the baseline and the candidate. Default: none.
     Generator expressions are allowed.
+
+  ``FRAMEWORK <gbench|catch2>``
+    The benchmark framework of ``TARGET``, whose output the ``google_benchmark:`` or
+    ``catch2:`` metrics read: ``gbench`` appends ``--benchmark_format=json`` to the arguments;
+    ``catch2`` appends ``-r xml`` (Catch2's XML reporter) and, when ``ARGS`` is not given, the
+    test spec ``[!benchmark]`` (run only the test cases tagged as benchmarks). Default: none
+    (the arguments are passed as they are).
 
   ``CONFIG <file.yaml>``
     The ``perfduel.yaml`` with thresholds, metrics and budget; relative to
@@ -594,6 +602,27 @@ function(_perfduel_write_gate_file path)
   file(WRITE "${path}" "${content}")
 endfunction()
 
+# FRAMEWORK: the arguments that make the benchmark print what its metrics read; appended to
+# the caller's _arg_ARGS.
+function(_perfduel_resolve_framework name)
+  if(NOT DEFINED _arg_FRAMEWORK)
+    return()
+  endif()
+  set(args ${_arg_ARGS})
+  if(_arg_FRAMEWORK STREQUAL "gbench")
+    list(APPEND args --benchmark_format=json)
+  elseif(_arg_FRAMEWORK STREQUAL "catch2")
+    if(NOT args)
+      list(APPEND args "[!benchmark]")
+    endif()
+    list(APPEND args -r xml)
+  else()
+    message(FATAL_ERROR "add_perf_gate(NAME ${name}): FRAMEWORK \"${_arg_FRAMEWORK}\" is not valid; "
+      "expected gbench or catch2")
+  endif()
+  set(_arg_ARGS ${args} PARENT_SCOPE)
+endfunction()
+
 # --- Registration ----------------------------------------------------------------------------
 
 # perf.<name>: `perfduel compare` of the baseline and the candidate.
@@ -828,7 +857,7 @@ function(add_perf_gate)
     return()  # This is the baseline's own build: it only needs the benchmark target.
   endif()
   set(one_value_keywords NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET
-    WORKING_DIRECTORY TIMEOUT CPUS JSON_REPORT MARKDOWN_REPORT SVG_REPORT)
+    WORKING_DIRECTORY TIMEOUT CPUS JSON_REPORT MARKDOWN_REPORT SVG_REPORT FRAMEWORK)
   set(multi_value_keywords ARGS LABELS)
   cmake_parse_arguments(PARSE_ARGV 0 _arg "" "${one_value_keywords}" "${multi_value_keywords}")
 
@@ -842,6 +871,7 @@ function(add_perf_gate)
   _perfduel_resolve_timeout(timeout max_seconds "${name}")
   _perfduel_check_project_variables()
   _perfduel_resolve_paths("${name}")
+  _perfduel_resolve_framework("${name}")
   _perfduel_driver(driver "${name}" "${target}")
   set(labels perf ${PERFDUEL_LABELS} ${_arg_LABELS})
   list(REMOVE_DUPLICATES labels)

@@ -343,6 +343,86 @@ YAML
     sleep 0.2
     if pgrep -f "stub-hang-$$" >/dev/null; then fail "the hung run survived"; fi
     ;;
+  gbench_suite_names_the_slower_benchmark)
+    # Ten real Google Benchmark benchmarks gated by one pattern; BM_Hash/256 does twice the
+    # work on the candidate. The verdict must name it, and only it.
+    : "${GBENCH_SUITE:?set GBENCH_SUITE}"
+    cat >gate.yaml <<'YAML'
+min_rounds: 8
+max_rounds: 150
+max_seconds: 90
+metrics:
+  wall_time: {gate: false}
+  bench: {google_benchmark: "BM_*", threshold: 15%, tolerance: 5%}
+YAML
+    gb="$GBENCH_SUITE --benchmark_format=json --benchmark_min_time=0.002 --benchmark_filter=BM_(Hash|Copy)"
+    run 1 compare --config gate.yaml -q --seed 3 --json report.json --markdown report.md --ctest-measurements \
+      -b "$gb" -n "$gb --slow=BM_Hash/256 --slow-units=20"
+    expect_out 'verdict: REGRESSION .*bench/BM_Hash/256 regressed'
+    [ "$(json '[.metrics[] | select(.verdict == "regression") | .name] | join(",")')" = "bench/BM_Hash/256" ] \
+      || fail "regressions: $(json '[.metrics[] | select(.verdict == "regression") | .name]')"
+    [ "$(json '[.metrics[] | select(.name | startswith("bench/"))] | length')" = "10" ] || fail "not 10 benchmarks"
+    # Changes first in the table, the suite's Markdown folds the rest, CDash names stay plain.
+    [ "$(sed -n 2p out.txt | awk '{print $1}')" = "bench/BM_Hash/256" ] || fail "regression not first"
+    grep -q '<details><summary>' report.md || fail "Markdown does not fold unchanged metrics"
+    expect_out 'name="bench/BM_Hash/256.change"'
+    # The report holds the expanded metrics: analyze re-decides without the pattern's runs.
+    run 1 analyze report.json
+    expect_out 'bench/BM_Hash/256 +[0-9.]+ µs'
+    ;;
+  gbench_suite_new_and_removed_benchmarks)
+    : "${GBENCH_SUITE:?set GBENCH_SUITE}"
+    cat >gate.yaml <<'YAML'
+min_rounds: 6
+max_rounds: 6
+metrics:
+  wall_time: {gate: false}
+  hash: {google_benchmark: "BM_Hash/*", threshold: 50%}
+YAML
+    gb="$GBENCH_SUITE --benchmark_format=json --benchmark_min_time=0.001"
+    run_either 0 77 compare --config gate.yaml -q --seed 1 --json report.json \
+      -b "$gb --benchmark_filter=BM_Hash/(16|64|256)\$" -n "$gb --benchmark_filter=BM_Hash/(64|256|1024)\$"
+    expect_out 'note: hash/BM_Hash/1024: new benchmark, only in the candidate \(not compared\)'
+    expect_out 'note: hash/BM_Hash/16: removed benchmark, only in the baseline \(not compared\)'
+    [ "$(json '.benchmarks.new | join(",")')" = "hash/BM_Hash/1024" ] || fail "JSON new: $(json .benchmarks)"
+    [ "$(json '.benchmarks.removed | join(",")')" = "hash/BM_Hash/16" ] || fail "JSON removed: $(json .benchmarks)"
+    run_either 0 77 analyze report.json
+    expect_out 'note: hash/BM_Hash/16: removed benchmark'
+    # With missing: error the suites must match.
+    sed -i 's/threshold: 50%}/threshold: 50%, missing: error}/' gate.yaml
+    run 3 compare --config gate.yaml -q --seed 1 \
+      -b "$gb --benchmark_filter=BM_Hash/(16|64|256)\$" -n "$gb --benchmark_filter=BM_Hash/(64|256|1024)\$"
+    expect_err 'benchmark "BM_Hash/16" runs only in the baseline \(the pattern says missing: error\)'
+    ;;
+  catch2_benchmarks_are_gated)
+    # A real Catch2 v2 test binary, its XML reporter read; "sort 512" twice as slow on the
+    # candidate must fail the gate by name, identical binaries must not.
+    : "${CATCH2_BENCH:?set CATCH2_BENCH}"
+    cat >gate.yaml <<'YAML'
+min_rounds: 8
+max_rounds: 30
+max_seconds: 50
+metrics:
+  wall_time: {gate: false}
+  sorts: {catch2: "sort*", threshold: 20%, tolerance: 5%}
+YAML
+    cb="$CATCH2_BENCH -r xml [!benchmark] --benchmark-samples 5 --benchmark-resamples 10 --benchmark-warmup-time 0"
+    run 1 compare --config gate.yaml -q --seed 2 --json report.json -b "$cb" -n "$cb '--slow=sort 512' --slow-units=20"
+    expect_out 'verdict: REGRESSION .*sorts/sort 512 regressed'
+    [ "$(json '[.metrics[] | select(.name | startswith("sorts/")) | .name] | sort | join(",")')" = \
+      "sorts/sort 512,sorts/sort 64,sorts/sort 64 <advanced>" ] || fail "metrics: $(json '[.metrics[].name]')"
+    [ "$(json '.metrics[] | select(.name == "sorts/sort 64") | .unit')" = "s" ] || fail "unit"
+    ;;
+  catch2_output_must_be_xml)
+    : "${CATCH2_BENCH:?set CATCH2_BENCH}"
+    cat >gate.yaml <<'YAML'
+metrics:
+  sorts: {catch2: "*"}
+YAML
+    run 3 compare --config gate.yaml -q -b "$CATCH2_BENCH [!benchmark] --benchmark-samples 2 --benchmark-no-analysis" \
+      -n "$CATCH2_BENCH [!benchmark] --benchmark-samples 2 --benchmark-no-analysis"
+    expect_err "the output is not Catch2's XML .*run the test binary with -r xml"
+    ;;
   skip_if_marker_exists)
     # --skip-if: with the marker, nothing runs (not even a missing program is noticed), the
     # reason is printed and written to the Markdown report, and an old JSON report goes.

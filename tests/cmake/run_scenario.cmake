@@ -448,7 +448,7 @@ elseif(scenario STREQUAL "argument_errors")
   error_case([=[add_perf_gate(NAME x)]=]
     [=[add_perf_gate(NAME x): TARGET is required (the benchmark executable target to compare)]=])
   error_case([=[add_perf_gate(NAME x TARGET spin BOGUS 1)]=]
-    [=[add_perf_gate: unknown argument(s) "BOGUS 1"; expected keywords: NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET WORKING_DIRECTORY TIMEOUT CPUS JSON_REPORT MARKDOWN_REPORT SVG_REPORT ARGS LABELS]=])
+    [=[add_perf_gate: unknown argument(s) "BOGUS 1"; expected keywords: NAME TARGET CONFIG BASELINE_REF BASELINE_EXECUTABLE NEW_TARGET WORKING_DIRECTORY TIMEOUT CPUS JSON_REPORT MARKDOWN_REPORT SVG_REPORT FRAMEWORK ARGS LABELS]=])
   error_case([=[add_perf_gate(NAME x TARGET spin TIMEOUT)]=]
     [=[add_perf_gate: TIMEOUT needs a value]=])
   error_case([=[add_perf_gate(NAME "a b" TARGET spin)]=]

@@ -361,19 +361,20 @@ TEST_CASE("a regex needs exactly one capture group", "[config]") {
 }
 
 TEST_CASE("a metric needs exactly one source", "[config]") {
-  CHECK_THROWS_WITH(parse("metrics:\n  score:\n"),
-                    "gate.yaml:2: metric \"score\" needs a source: regex, json_pointer or google_benchmark");
   CHECK_THROWS_WITH(
-      parse("metrics:\n  score:\n    gate: true\n"),
-      "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer or google_benchmark");
-  CHECK_THROWS_WITH(
-      parse("metrics:\n  score:\n    regex: '(\\d+)'\n    json_pointer: /score\n"),
-      "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer or google_benchmark");
+      parse("metrics:\n  score:\n"),
+      "gate.yaml:2: metric \"score\" needs a source: regex, json_pointer, google_benchmark or catch2");
+  CHECK_THROWS_WITH(parse("metrics:\n  score:\n    gate: true\n"),
+                    "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer, "
+                    "google_benchmark or catch2");
+  CHECK_THROWS_WITH(parse("metrics:\n  score:\n    regex: '(\\d+)'\n    json_pointer: /score\n"),
+                    "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer, "
+                    "google_benchmark or catch2");
   CHECK_THROWS_WITH(
       parse("metrics:\n  score:\n    json_pointer: score\n"),
       "gate.yaml:3: \"json_pointer\": invalid JSON pointer \"score\" (write e.g. /results/0/time)");
   CHECK_THROWS_WITH(parse("metrics:\n  score:\n    regex: '(\\d+)'\n    field: cpu_time\n"),
-                    "gate.yaml:4: \"field\" only applies with \"google_benchmark\"");
+                    "gate.yaml:4: \"field\" only applies with \"google_benchmark\" or \"catch2\"");
   CHECK_THROWS_WITH(parse("metrics:\n  score:\n    regex: '(\\d+)'\n  score:\n    regex: '(\\d+)'\n"),
                     "gate.yaml:4: metric \"score\" is defined twice");
   CHECK_THROWS_WITH(parse("metrics: [wall_time]"),

@@ -30,11 +30,11 @@ class TemporaryFile {
 };
 
 // A minimal report: the default configuration and one round of `side_a` and `side_b` runs.
-nlohmann::json report(const std::string& end = "decided", const std::string& side_b = "candidate") {
-  const nlohmann::json values = {
+nlohmann::ordered_json report(const std::string& end = "decided", const std::string& side_b = "candidate") {
+  const nlohmann::ordered_json values = {
       {"wall_time", 1.0}, {"user_time", 0.5}, {"system_time", 0.1}, {"max_rss", 1e6}};
   return {{"end", end},
-          {"config", nlohmann::json::object()},
+          {"config", nlohmann::ordered_json::object()},
           {"runs",
            {{{"round", 0}, {"side", "baseline"}, {"warmup", false}, {"values", values}},
             {{"round", 0}, {"side", side_b}, {"warmup", false}, {"values", values}}}}};
@@ -61,18 +61,18 @@ TEST_CASE("every duel end's name reads back to it", "[report]") {
     CHECK(to_string(end) == name);
     CHECK(report_from_json(report(std::string(name)), "r.json").end == end);
   }
-  CHECK(report_from_json(
-            nlohmann::json{{"config", nlohmann::json::object()}, {"runs", nlohmann::json::array()}},
-            "old.json")
+  CHECK(report_from_json(nlohmann::ordered_json{{"config", nlohmann::ordered_json::object()},
+                                                {"runs", nlohmann::ordered_json::array()}},
+                         "old.json")
             .end == DuelEnd::decided);  // reports without "end" predate it
 }
 
 TEST_CASE("report loading errors name the file and the problem", "[report]") {
-  REQUIRE_THROWS_WITH(report_from_json(nlohmann::json::array(), "r.json"),
+  REQUIRE_THROWS_WITH(report_from_json(nlohmann::ordered_json::array(), "r.json"),
                       "r.json: not a JSON report (is it the file written by compare --json?)");
-  REQUIRE_THROWS_WITH(report_from_json({{"runs", nlohmann::json::array()}}, "r.json"),
+  REQUIRE_THROWS_WITH(report_from_json({{"runs", nlohmann::ordered_json::array()}}, "r.json"),
                       "r.json: the report has no \"config\"; it was not written by perfduel compare --json");
-  REQUIRE_THROWS_WITH(report_from_json({{"config", nlohmann::json::object()}}, "r.json"),
+  REQUIRE_THROWS_WITH(report_from_json({{"config", nlohmann::ordered_json::object()}}, "r.json"),
                       "r.json: the report has no \"runs\"; it was not written by perfduel compare --json");
   REQUIRE_THROWS_WITH(
       report_from_json(report("sideways"), "r.json"),

@@ -70,8 +70,8 @@ TEST_CASE("the terminal table has one aligned row per metric", "[report]") {
   CHECK(lines[3] == "system_time        0 s        0 s       n/a                  n/a  n/a (info)");
   CHECK(lines[4].rfind("max_rss", 0) == 0);
   CHECK(lines.back() ==
-        "verdict: REGRESSION after 30 rounds in 12.500 s (every gated metric settled: wall_time by the width "
-        "rule (interval narrower than its threshold)); exit code 1");
+        "verdict: REGRESSION after 30 rounds in 12.500 s (regressed: wall_time; every gated metric settled: "
+        "wall_time by the width rule (interval narrower than its threshold)); exit code 1");
 }
 
 TEST_CASE("the table takes \"no ratio\" from the result's flag, not from the note", "[report]") {
@@ -98,8 +98,10 @@ TEST_CASE("the table's notes: interval level per gated metric, notes of the othe
 TEST_CASE("the headline names why the duel ended", "[report]") {
   Fixture fixture;
   fixture.outcome.end = DuelEnd::round_budget;
-  CHECK_THAT(format_table(fixture.summary),
-             Catch::Contains("(the round budget (max_rounds) ran out before every gated metric settled)"));
+  CHECK_THAT(
+      format_table(fixture.summary),
+      Catch::Contains("(regressed: wall_time; the round budget (max_rounds) ran out before every gated "
+                      "metric settled)"));
   fixture.outcome.end = DuelEnd::benchmark_failed;
   fixture.outcome.failure = "candidate run in round 3 crashed";
   fixture.outcome.failure_stderr = "first\nlast\n";

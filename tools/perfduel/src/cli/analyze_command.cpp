@@ -18,6 +18,8 @@ struct AnalyzeOptions {
 int run_analyze(const AnalyzeOptions& options) {
   const auto saved = load_report(options.report);
   DuelOutcome outcome;
+  outcome.metrics = saved.config.metrics;
+  outcome.suite = saved.suite;
   outcome.runs = saved.runs;
   outcome.end = saved.end;
   outcome.failure = saved.failure;

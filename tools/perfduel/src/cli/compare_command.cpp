@@ -218,6 +218,7 @@ int run_compare(const CompareOptions& options) {
     summary.pinning.parallelism = outcome.warmup_parallelism;
   }
   progress.finish();
+  config.metrics = outcome.metrics;  // benchmark patterns expanded: the reports show what was measured
   // Through perfduel-exec the floor is the stub's, not ours: nothing to warn about.
   summary.environment.driver_peak_rss_bytes = rss_gated ? 0.0 : read_own_peak_rss();
   summary.outcome = &outcome;

@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "error.hpp"
+#include "util/glob.hpp"
 #include "util/name_table.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
@@ -24,13 +25,15 @@ const std::vector<std::string> k_top_level_keys{
     "env_padding", "seed",       "stopping",       "correction", "inconclusive", "autocorrelation_limit",
     "min_batches", "best_of",    "stability_limit"};
 const std::vector<std::string> k_command_keys{"command", "shell", "working_directory", "env"};
-const std::vector<std::string> k_metric_keys{"threshold",        "tolerance", "gate",  "direction",
-                                             "estimator",        "unit",      "regex", "json_pointer",
-                                             "google_benchmark", "field"};
+const std::vector<std::string> k_metric_keys{"threshold",        "tolerance", "gate",   "direction",
+                                             "estimator",        "unit",      "regex",  "json_pointer",
+                                             "google_benchmark", "field",     "catch2", "missing"};
 const std::vector<std::string> k_builtin_metrics{"wall_time", "user_time", "system_time", "max_rss"};
 
 // One name table per enum, for reading the YAML and writing the effective configuration.
 constexpr util::NameTable<Order, 2> k_order_names{{{Order::random, "random"}, {Order::abba, "abba"}}};
+constexpr util::NameTable<MissingBenchmark, 2> k_missing_names{
+    {{MissingBenchmark::report, "report"}, {MissingBenchmark::error, "error"}}};
 constexpr util::NameTable<Stopping, 3> k_stopping_names{
     {{Stopping::hybrid, "hybrid"}, {Stopping::width, "width"}, {Stopping::anytime, "anytime"}}};
 constexpr util::NameTable<Correction, 2> k_correction_names{
@@ -254,11 +257,30 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
     metric.field = "real_time";
     ++sources;
   }
+  if (const auto benchmark = node["catch2"]) {
+    metric.source = MetricSource::catch2;
+    metric.benchmark = reader.scalar(benchmark, "catch2");
+    metric.field = "mean";
+    metric.unit = "s";
+    ++sources;
+  }
+  const bool suite_source =
+      metric.source == MetricSource::google_benchmark || metric.source == MetricSource::catch2;
   if (const auto field = node["field"]) {
-    if (metric.source != MetricSource::google_benchmark) {
-      reader.fail(field, "\"field\" only applies with \"google_benchmark\"");
+    if (!suite_source) {
+      reader.fail(field, "\"field\" only applies with \"google_benchmark\" or \"catch2\"");
     }
     metric.field = reader.scalar(field, "field");
+    if (metric.source == MetricSource::catch2 && metric.field != "mean") {
+      reader.fail(field,
+                  fmt::format("\"field\" of a Catch2 benchmark must be mean, not \"{}\"", metric.field));
+    }
+  }
+  if (const auto missing = node["missing"]) {
+    if (!suite_source) {
+      reader.fail(missing, "\"missing\" only applies with \"google_benchmark\" or \"catch2\"");
+    }
+    metric.missing = reader.choice(missing, "missing", k_missing_names);
   }
   return sources;
 }
@@ -282,6 +304,9 @@ void read_metric_settings(const Reader& reader, const YAML::Node& node, MetricSp
   }
   if (node["unit"]) {
     metric.unit = reader.scalar(node["unit"], "unit");
+  } else if (metric.source == MetricSource::google_benchmark &&
+             (metric.field == "real_time" || metric.field == "cpu_time")) {
+    metric.unit = "s";  // the extractor converts Google Benchmark's time_unit to seconds
   }
 }
 
@@ -292,8 +317,9 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   MetricSpec& metric = metric_entry(reader, key, config, builtin);
   if (node.IsNull()) {
     if (!builtin) {
-      reader.fail(key,
-                  fmt::format("metric \"{}\" needs a source: regex, json_pointer or google_benchmark", name));
+      reader.fail(
+          key,
+          fmt::format("metric \"{}\" needs a source: regex, json_pointer, google_benchmark or catch2", name));
     }
     return;
   }
@@ -305,7 +331,8 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   if (!builtin && sources != 1) {
     reader.fail(
         key,
-        fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer or google_benchmark", name));
+        fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer, google_benchmark or catch2",
+                    name));
   }
   read_metric_settings(reader, node, metric);
 }
@@ -438,6 +465,11 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
 
 }  // namespace
 
+bool is_benchmark_pattern(const MetricSpec& metric) {
+  return (metric.source == MetricSource::google_benchmark || metric.source == MetricSource::catch2) &&
+         util::is_glob(metric.benchmark);
+}
+
 std::vector<const MetricSpec*> Config::gated_metrics() const {
   std::vector<const MetricSpec*> gated;
   for (const auto& metric : metrics) {
@@ -543,6 +575,9 @@ std::string config_to_json(const Config& config) {
         item["google_benchmark"] = metric.benchmark;
         item["field"] = metric.field;
         break;
+      case MetricSource::catch2:
+        item["catch2"] = metric.benchmark;
+        break;
       default:
         break;
     }
@@ -553,6 +588,9 @@ std::string config_to_json(const Config& config) {
     item["estimator"] = util::name_of(stats::k_estimator_names, metric.estimator);
     if (!metric.unit.empty()) {
       item["unit"] = metric.unit;
+    }
+    if (is_benchmark_pattern(metric) && metric.missing == MissingBenchmark::error) {
+      item["missing"] = "error";
     }
     metrics[metric.name] = item;
   }

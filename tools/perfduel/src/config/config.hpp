@@ -27,6 +27,13 @@ enum class MetricSource {
   regex,             // first capture group of a regex over stdout
   json_pointer,      // a number at a JSON pointer in stdout
   google_benchmark,  // a field of one benchmark in Google Benchmark's JSON on stdout
+  catch2,            // the mean of one BENCHMARK in a Catch2 test binary's XML report on stdout
+};
+
+// What a benchmark pattern does when a benchmark it matches runs on one side only.
+enum class MissingBenchmark {
+  report,  // compare the benchmarks both sides have; list the new and removed ones
+  error,   // fail the duel (exit code 3): the suites must be the same
 };
 
 // In which order the two runs of a round are made.
@@ -55,18 +62,23 @@ struct MetricSpec {
   std::string name;
   MetricSource source = MetricSource::wall_time;
   std::string pattern;    // regex (source regex) or JSON pointer (source json_pointer)
-  std::string benchmark;  // Google Benchmark name (source google_benchmark)
-  std::string field;      // real_time, cpu_time or a counter (source google_benchmark)
+  std::string benchmark;  // benchmark name or glob (`*`, `?`; sources google_benchmark, catch2)
+  std::string field;      // real_time, cpu_time or a counter (google_benchmark); mean (catch2)
   std::string unit;       // for display only
   Direction direction = Direction::lower_is_better;
   Gating gating = Gating::report_only;
   double threshold = 0.02;  // target full width of the relative-change interval
   double tolerance = 0.0;   // changes within ±tolerance count as no change
   Estimator estimator = Estimator::mean;
+  MissingBenchmark missing = MissingBenchmark::report;  // a glob's benchmarks on one side only
 };
 
 // How `cpus:` / --cpus asked for pinning: chosen by perfduel (machine/pinning), off, or a list.
 enum class CpuMode { automatic, none, list };
+
+// Whether `metric` names a family of benchmarks by a glob, to be expanded into one metric per
+// benchmark once the first runs have shown which there are (duel/metric_expansion.hpp).
+bool is_benchmark_pattern(const MetricSpec& metric);
 
 struct CommandSpec {
   std::vector<std::string> argv;  // argv[0] is the program; with Launch::shell, argv = {script}

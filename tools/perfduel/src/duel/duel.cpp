@@ -1,8 +1,10 @@
 #include "duel/duel.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <optional>
 #include <random>
 
 #include <fmt/format.h>
@@ -74,7 +76,13 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
                      const ProgressCallback& progress, const RepinCallback& repin) {
   DuelOutcome outcome;
   outcome.seed = seed;
-  const MetricExtractor extractor(config.metrics);
+  // Benchmark patterns become metrics once the first round shows which benchmarks there are;
+  // until then nothing can be extracted.
+  Config effective = config;
+  std::optional<MetricExtractor> extractor;
+  if (!has_metric_patterns(effective.metrics)) {
+    extractor.emplace(effective.metrics);
+  }
   RunLimits limits{config.run_timeout, config.cpus, std::nullopt};
   std::uint64_t run_index = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -105,6 +113,15 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
     const auto round_start = elapsed();
     const bool b_first = candidate_first(config.order, std::max(measured, 0), seed);
     bool failed = false;
+    const auto fail = [&](Side side, const std::string& cause, const RunResult& result) {
+      outcome.end = DuelEnd::benchmark_failed;
+      outcome.failure = fmt::format("{} run in round {}{}: {}", side_name(side), round + 1,
+                                    warmup ? " (warm-up)" : "", cause);
+      outcome.failure_stderr = util::tail_lines(result.err, 10);
+      failed = true;
+    };
+    // Both runs first, then their metrics: the first round's two outputs expand the patterns.
+    std::vector<std::pair<Side, RunResult>> results;
     for (const Side side :
          {b_first ? Side::candidate : Side::baseline, b_first ? Side::baseline : Side::candidate}) {
       const auto& command = side == Side::baseline ? *config.baseline : *config.candidate;
@@ -112,28 +129,14 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
         limits.env_padding_bytes = env_padding_bytes(seed, run_index);
       }
       ++run_index;
-      const RunResult result = executor.run(command, limits);
+      RunResult result = executor.run(command, limits);
       if (result.status == RunStatus::interrupted || interrupt_requested()) {
         outcome.end = DuelEnd::interrupted;
         failed = true;
         break;
       }
-      auto cause = describe_failure(result, config.run_timeout);
-      std::vector<double> values;
-      if (cause.empty()) {
-        auto extracted = extractor.extract(result);
-        if (extracted) {
-          values = std::move(extracted).value();
-        } else {
-          cause = extracted.error();
-        }
-      }
-      if (!cause.empty()) {
-        outcome.end = DuelEnd::benchmark_failed;
-        outcome.failure = fmt::format("{} run in round {}{}: {}", side_name(side), round + 1,
-                                      warmup ? " (warm-up)" : "", cause);
-        outcome.failure_stderr = util::tail_lines(result.err, 10);
-        failed = true;
+      if (const auto cause = describe_failure(result, config.run_timeout); !cause.empty()) {
+        fail(side, cause, result);
         break;
       }
       run_seconds += result.wall_seconds;
@@ -141,7 +144,41 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
         outcome.warmup_parallelism = std::max(
             outcome.warmup_parallelism, (result.user_seconds + result.system_seconds) / result.wall_seconds);
       }
-      outcome.runs.push_back({round, side, warmup, std::move(values)});
+      results.emplace_back(side, std::move(result));
+    }
+    if (!failed && !extractor) {
+      const bool baseline_first = results[0].first == Side::baseline;
+      const RunResult& baseline_run = results[baseline_first ? 0 : 1].second;
+      const RunResult& candidate_run = results[baseline_first ? 1 : 0].second;
+      auto expansion = expand_metric_patterns(effective.metrics, baseline_run.out, candidate_run.out);
+      if (expansion && std::none_of(expansion->metrics.begin(), expansion->metrics.end(),
+                                    [](const MetricSpec& m) { return m.gating == Gating::gated; })) {
+        expansion = util::Expected<MetricExpansion>::failure(
+            "no gated benchmark runs on both sides (every one the patterns matched is new or removed)");
+      }
+      if (!expansion) {
+        fail(Side::baseline, expansion.error(), baseline_run);
+        outcome.failure =
+            fmt::format("round {}{}: {}", round + 1, warmup ? " (warm-up)" : "", expansion.error());
+      } else {
+        effective.metrics = std::move(expansion->metrics);
+        outcome.suite = std::move(expansion->changes);
+        extractor.emplace(effective.metrics);
+      }
+    }
+    // A run that finished before the other side failed is still recorded, for the report.
+    for (auto& [side, result] : results) {
+      if (!extractor) {
+        break;
+      }
+      auto values = extractor->extract(result);
+      if (!values) {
+        if (!failed) {
+          fail(side, values.error(), result);
+        }
+        break;
+      }
+      outcome.runs.push_back({round, side, warmup, std::move(values).value()});
     }
     if (failed) {
       break;
@@ -159,7 +196,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
     }
     try {
       const auto analysis_start = elapsed();
-      const auto analysis = analyze(config, outcome.runs, Finality::ongoing);
+      const auto analysis = analyze(effective, outcome.runs, Finality::ongoing);
       analysis_seconds += elapsed() - analysis_start;
       if (progress) {
         progress(analysis, elapsed());
@@ -176,8 +213,9 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
   }
 
   outcome.elapsed_seconds = elapsed();
+  outcome.metrics = effective.metrics;
   try {
-    outcome.analysis = analyze(config, outcome.runs, Finality::final);
+    outcome.analysis = analyze(effective, outcome.runs, Finality::final);
   } catch (const Error& e) {
     outcome.end = DuelEnd::benchmark_failed;
     outcome.failure = e.what();

@@ -7,11 +7,16 @@
 
 #include "config/config.hpp"
 #include "duel/analysis.hpp"
+#include "duel/metric_expansion.hpp"
 #include "run/executor.hpp"
 
 namespace perfduel {
 
 struct DuelOutcome {
+  // The metrics measured: the configuration's, benchmark patterns expanded after the first
+  // round (the values of each run follow this order). Empty when the first round failed.
+  std::vector<MetricSpec> metrics;
+  SuiteChanges suite;           // benchmarks a pattern found on one side only
   std::vector<RunRecord> runs;  // every finished run, in order, warm-up included
   Analysis analysis;            // final analysis of `runs`
   DuelEnd end = DuelEnd::decided;
@@ -34,7 +39,9 @@ using ProgressCallback = std::function<void(const Analysis&, double elapsed_seco
 // order, until the stopping rule is met or the budget is spent. Never throws for a failing
 // benchmark: the outcome carries the cause and every run finished before it.
 // `config` must have baseline and candidate commands; `seed` fixes the order. Runs are pinned
-// to Config::cpus, and after the warm-up to what `repin` returns, when given.
+// to Config::cpus, and after the warm-up to what `repin` returns, when given. Benchmark
+// patterns among its metrics are expanded from the first round's output (both sides run
+// before either is read); the analysis and the outcome use the expanded metrics.
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
                      const ProgressCallback& progress, const RepinCallback& repin = {});
 

@@ -30,7 +30,7 @@ std::optional<std::string> optional_string(const nlohmann::json& object, const c
 
 }  // namespace
 
-util::Expected<Record> record_from_report(const nlohmann::json& report, std::string_view source) {
+util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, std::string_view source) {
   const auto failure = [&](const std::string& what) {
     return util::Expected<Record>::failure(fmt::format("{}: {}", source, what));
   };

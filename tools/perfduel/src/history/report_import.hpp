@@ -14,6 +14,6 @@ namespace perfduel::history {
 // dropped), the baseline median, change, CI and verdict; the overall verdict, the
 // perfduel version, the start time and the machine from "environment". Commit and branch
 // are left for the caller. Errors name `source`.
-util::Expected<Record> record_from_report(const nlohmann::json& report, std::string_view source);
+util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, std::string_view source);
 
 }  // namespace perfduel::history

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "report/json_report.hpp"
+#include "report/suite_chart.hpp"
+#include "report/suite_view.hpp"
 #include "report/table.hpp"
 #include "util/shell_words.hpp"
 #include "util/svg.hpp"
@@ -39,21 +41,9 @@ constexpr const char* k_round_colour = "#333333";
 // Long commands are cut so that they stay on the page.
 constexpr std::size_t k_max_text = 120;
 
-const char* verdict_colour(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::regression:
-      return "#cc3311";
-    case Verdict::improvement:
-      return "#228833";
-    case Verdict::no_change:
-      return "#555555";
-    case Verdict::pending:
-    case Verdict::inconclusive:
-    case Verdict::unstable:
-      break;
-  }
-  return "#aa7700";
-}
+// More metrics with a ratio than this and the plot is a suite's: one compact chart of all
+// (report/suite_chart.hpp) and panels only for the changed metrics, at most this many.
+constexpr std::size_t k_suite_panels = 8;
 
 // `text` cut to `limit` bytes at a UTF-8 character boundary, with "…" when cut.
 std::string shorten(const std::string& text, std::size_t limit) {
@@ -487,6 +477,24 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
   const auto warmup = warmup_rounds(rounds, analysis.dropped_rounds);
   const auto last_round = static_cast<double>(std::max<std::size_t>(rounds.size(), 1));
 
+  // A suite: one compact chart of every metric, then panels for the changes only.
+  std::string chart;
+  double chart_height = 0;
+  if (order.size() > k_suite_panels) {
+    std::vector<const MetricResult*> rows;
+    std::vector<std::size_t> changed;
+    for (const std::size_t m : display_order(analysis)) {
+      if (std::find(order.begin(), order.end(), m) != order.end()) {
+        rows.push_back(&analysis.metrics[m]);
+        if (!is_unchanged(analysis.metrics[m]) && changed.size() < k_suite_panels) {
+          changed.push_back(m);
+        }
+      }
+    }
+    chart = render_suite_chart(rows, k_width);
+    chart_height = suite_chart_height(rows.size());
+    order = changed;
+  }
   std::vector<std::string> panels;
   for (const std::size_t m : order) {
     const MetricPoints points = collect_points(rounds, warmup, m);
@@ -496,16 +504,20 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
     panels.push_back(render_panel(analysis.metrics[m], points, last_round));
   }
 
-  const double height = k_header + (panels.empty() ? 50 : k_panel * static_cast<double>(panels.size()));
+  const double height =
+      k_header + chart_height + (panels.empty() ? 50 : k_panel * static_cast<double>(panels.size()));
   std::string svg = svg::open_document(k_width, height);
   svg += render_header(config, outcome);
-  if (panels.empty()) {
+  if (!chart.empty()) {
+    svg += fmt::format("<g class=\"suite\" transform=\"translate(0 {})\">\n{}</g>\n", k_header, chart);
+  }
+  if (panels.empty() && chart.empty()) {
     svg += fmt::format("<text x=\"16\" y=\"{}\">{}</text>\n", k_header + 20,
                        outcome.runs.empty() ? "no runs to plot" : "no metric with a ratio to plot");
   }
   for (std::size_t p = 0; p < panels.size(); ++p) {
     svg += fmt::format("<g class=\"metric\" transform=\"translate(0 {})\">\n{}</g>\n",
-                       k_header + k_panel * static_cast<double>(p), panels[p]);
+                       k_header + chart_height + k_panel * static_cast<double>(p), panels[p]);
   }
   svg += "</svg>\n";
   return svg;

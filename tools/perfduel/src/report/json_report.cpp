@@ -82,6 +82,8 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   }
   json["metrics"] = metrics;
   json["notes"] = outcome.analysis.notes;
+  // Benchmarks that a pattern found on one side only: not compared, listed by metric name.
+  json["benchmarks"] = {{"new", outcome.suite.added}, {"removed", outcome.suite.removed}};
   json["config"] = nlohmann::ordered_json::parse(config_to_json(config));
   const auto& environment = summary.environment;
   json["environment"] = {{"host", environment.host},
@@ -134,14 +136,15 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_
   }
 }
 
-nlohmann::json read_report_json(const std::filesystem::path& path) {
+nlohmann::ordered_json read_report_json(const std::filesystem::path& path) {
   std::ifstream file(path);
   if (!file) {
     throw Error(fmt::format("{}: cannot read the report", path.string()));
   }
   std::stringstream text;
   text << file.rdbuf();
-  auto json = nlohmann::json::parse(text.str(), nullptr, false);
+  // Ordered, so that the metrics keep the order they were measured and reported in.
+  auto json = nlohmann::ordered_json::parse(text.str(), nullptr, false);
   if (json.is_discarded()) {
     throw Error(fmt::format("{}: not valid JSON (write the report with `perfduel compare --json FILE`)",
                             path.string()));
@@ -149,7 +152,7 @@ nlohmann::json read_report_json(const std::filesystem::path& path) {
   return json;
 }
 
-SavedReport report_from_json(const nlohmann::json& json, const std::string& origin) {
+SavedReport report_from_json(const nlohmann::ordered_json& json, const std::string& origin) {
   if (!json.is_object()) {
     throw Error(fmt::format("{}: not a JSON report (is it the file written by compare --json?)", origin));
   }
@@ -173,6 +176,10 @@ SavedReport report_from_json(const nlohmann::json& json, const std::string& orig
   report.failure = json.value("error", "");
   report.elapsed_seconds = json.value("elapsed_seconds", 0.0);
   report.seed = json.value("seed", std::uint64_t{0});
+  if (json.contains("benchmarks") && json["benchmarks"].is_object()) {
+    report.suite.added = json["benchmarks"].value("new", std::vector<std::string>{});
+    report.suite.removed = json["benchmarks"].value("removed", std::vector<std::string>{});
+  }
   if (json.contains("environment") && json["environment"].is_object()) {
     const auto& environment = json["environment"];
     report.environment.host = environment.value("host", "");

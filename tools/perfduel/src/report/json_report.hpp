@@ -41,6 +41,7 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_
 struct SavedReport {
   Config config;
   std::vector<RunRecord> runs;
+  SuiteChanges suite;  // benchmarks a pattern found on one side only
   std::string verdict;
   DuelEnd end = DuelEnd::decided;
   std::string failure;
@@ -56,11 +57,11 @@ constexpr util::NameTable<Side, 2> k_side_names{
 
 // The JSON of the report file `path` (written by `compare --json`), the one reader behind
 // `analyze` and `record`. Throws perfduel::Error naming `path` when it is unreadable or not JSON.
-nlohmann::json read_report_json(const std::filesystem::path& path);
+nlohmann::ordered_json read_report_json(const std::filesystem::path& path);
 
 // The configuration, runs and verdict of the report `json`; `origin` names it in messages.
 // Throws perfduel::Error on a missing section, an unknown "end" or "side", or a malformed run.
-SavedReport report_from_json(const nlohmann::json& json, const std::string& origin);
+SavedReport report_from_json(const nlohmann::ordered_json& json, const std::string& origin);
 
 // read_report_json, then report_from_json.
 SavedReport load_report(const std::filesystem::path& path);

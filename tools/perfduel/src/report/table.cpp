@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/suite_view.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -34,28 +35,49 @@ std::string verdict_text(const MetricResult& result) {
   return text;
 }
 
-// Which rule settled each gated metric, e.g. "wall_time by its confidence sequence, cpu_time
-// by the width rule"; with `regressions_only`, only the settled regressions.
+// Which rule settled the gated metrics, e.g. "wall_time by its confidence sequence, cpu_time by
+// the width rule", or for more than three "12 by the width rule, 8 by their confidence
+// sequences"; with `regressions_only`, only the settled regressions, each by name.
 std::string settled_list(const Analysis& analysis, bool regressions_only) {
-  std::string text;
+  const auto rule_text = [](SettledBy by) {
+    return by == SettledBy::width ? "the width rule (interval narrower than its threshold)"
+                                  : "its confidence sequence";
+  };
+  std::vector<const MetricResult*> settled;
   for (const auto& result : analysis.metrics) {
-    if (result.spec.gating != Gating::gated || result.settled_by == SettledBy::none ||
-        (regressions_only && result.verdict != Verdict::regression)) {
-      continue;
+    if (result.spec.gating == Gating::gated && result.settled_by != SettledBy::none &&
+        (!regressions_only || result.verdict == Verdict::regression)) {
+      settled.push_back(&result);
     }
-    text += fmt::format("{}{} {}by {}", text.empty() ? "" : ", ", result.spec.name,
-                        regressions_only ? "regressed, settled " : "",
-                        result.settled_by == SettledBy::width
-                            ? "the width rule (interval narrower than its threshold)"
-                            : "its confidence sequence");
+  }
+  if (!regressions_only && settled.size() > 3) {
+    const auto by_width = std::count_if(settled.begin(), settled.end(), [](const MetricResult* r) {
+      return r->settled_by == SettledBy::width;
+    });
+    return fmt::format("{} by the width rule, {} by their confidence sequences", by_width,
+                       static_cast<std::ptrdiff_t>(settled.size()) - by_width);
+  }
+  std::string text;
+  for (const MetricResult* result : settled) {
+    text += fmt::format("{}{} {}by {}", text.empty() ? "" : ", ", result->spec.name,
+                        regressions_only ? "regressed, settled " : "", rule_text(result->settled_by));
   }
   return text;
 }
 
-std::vector<std::vector<std::string>> rows(const RunSummary& summary) {
+// Which rows a table shows: all, or (a suite's Markdown) the changes or the unchanged ones.
+enum class RowSet { all, changes, unchanged };
+
+std::vector<std::vector<std::string>> rows(const RunSummary& summary, RowSet set = RowSet::all) {
   std::vector<std::vector<std::string>> table;
   table.push_back({"metric", "baseline", "candidate", "change", "interval", "verdict"});
-  for (const auto& result : summary.outcome->analysis.metrics) {
+  const auto& analysis = summary.outcome->analysis;
+  for (const std::size_t m : display_order(analysis)) {
+    const auto& result = analysis.metrics[m];
+    if ((set == RowSet::changes && is_unchanged(result)) ||
+        (set == RowSet::unchanged && !is_unchanged(result))) {
+      continue;
+    }
     table.push_back({result.spec.name, format_value(result.baseline_median, result.spec.unit),
                      format_value(result.candidate_median, result.spec.unit), change_text(result),
                      interval_text(result), verdict_text(result)});
@@ -83,6 +105,12 @@ std::string headline(const RunSummary& summary) {
       reason = outcome.failure;
       break;
   }
+  // The regressions by name whatever ended the duel, so that a suite's log says which.
+  const auto regressed = gated_names(outcome.analysis, Verdict::regression);
+  if (!regressed.empty() && outcome.end != DuelEnd::regression_found &&
+      outcome.end != DuelEnd::benchmark_failed && outcome.end != DuelEnd::interrupted) {
+    reason = fmt::format("regressed: {}; {}", regressed, reason);
+  }
   std::string upper = verdict;
   std::transform(upper.begin(), upper.end(), upper.begin(),
                  [](char c) { return static_cast<char>(std::toupper(c)); });
@@ -93,15 +121,18 @@ std::string headline(const RunSummary& summary) {
 
 std::vector<std::string> notes(const RunSummary& summary) {
   std::vector<std::string> lines = summary.outcome->analysis.notes;
+  const auto& suite = summary.outcome->suite;
+  for (const auto& [names, what] : {std::pair{&suite.added, "new benchmark, only in the candidate"},
+                                    std::pair{&suite.removed, "removed benchmark, only in the baseline"}}) {
+    for (const auto& name : *names) {
+      lines.push_back(fmt::format("{}: {} (not compared)", name, what));
+    }
+  }
+  for (auto& line : settings_notes(summary.outcome->analysis)) {
+    lines.push_back(std::move(line));
+  }
   for (const auto& result : summary.outcome->analysis.metrics) {
-    if (result.spec.gating == Gating::gated) {
-      lines.push_back(fmt::format(
-          "{}: {:.4g} % interval, threshold {} wide{}", result.spec.name, 100 * result.confidence,
-          util::format_percent(result.spec.threshold).substr(1),
-          result.spec.tolerance > 0
-              ? fmt::format(", tolerance ±{}", util::format_percent(result.spec.tolerance).substr(1))
-              : ""));
-    } else if (!result.estimate.note.empty()) {
+    if (result.spec.gating != Gating::gated && !result.estimate.note.empty()) {
       lines.push_back(fmt::format("{}: {}", result.spec.name, result.estimate.note));
     }
   }
@@ -187,18 +218,33 @@ std::string format_markdown(const RunSummary& summary) {
                         util::join_shell_words(config.baseline->argv),
                         util::join_shell_words(config.candidate->argv));
   }
-  const auto table = rows(summary);
-  for (std::size_t r = 0; r < table.size(); ++r) {
-    text += "|";
-    for (const auto& cell : table[r]) {
-      text += fmt::format(" {} |", cell);
+  const auto markdown_table = [](const std::vector<std::vector<std::string>>& table) {
+    std::string lines;
+    for (std::size_t r = 0; r < table.size(); ++r) {
+      lines += "|";
+      for (const auto& cell : table[r]) {
+        lines += fmt::format(" {} |", cell);
+      }
+      lines += "\n";
+      if (r == 0) {
+        lines += "|---|---:|---:|---:|---:|---|\n";
+      }
     }
-    text += "\n";
-    if (r == 0) {
-      text += "|---|---:|---:|---:|---:|---|\n";
+    return lines + "\n";
+  };
+  if (is_suite(summary.outcome->analysis)) {
+    // A suite: the changes in view, the unchanged metrics folded away.
+    const auto changes = rows(summary, RowSet::changes);
+    const auto unchanged = rows(summary, RowSet::unchanged);
+    text += changes.size() > 1 ? markdown_table(changes) : "No gated metric changed.\n\n";
+    if (unchanged.size() > 1) {
+      text +=
+          fmt::format("<details><summary>{} unchanged or report-only metrics</summary>\n\n{}</details>\n\n",
+                      unchanged.size() - 1, markdown_table(unchanged));
     }
+  } else {
+    text += markdown_table(rows(summary));
   }
-  text += "\n";
   for (const auto& note : notes(summary)) {
     text += "- " + note + "\n";
   }
@@ -216,10 +262,11 @@ std::string format_ctest_measurements(const RunSummary& summary) {
     if (result.estimate.status != stats::EstimateStatus::ok) {
       continue;
     }
-    tag(result.spec.name + ".change", result.change);
-    tag(result.spec.name + ".ci_lo", result.ci.lo);
-    tag(result.spec.name + ".ci_hi", result.ci.hi);
-    tag(result.spec.name + ".rounds", static_cast<double>(result.estimate.rounds));
+    const auto name = measurement_name(result.spec.name);
+    tag(name + ".change", result.change);
+    tag(name + ".ci_lo", result.ci.lo);
+    tag(name + ".ci_hi", result.ci.hi);
+    tag(name + ".rounds", static_cast<double>(result.estimate.rounds));
   }
   text += "CTEST_FULL_OUTPUT\n";
   return text;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "run/catch2_results.hpp"
 #include "stats/descriptive.hpp"
 #include "util/text.hpp"
 
@@ -98,6 +99,30 @@ Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& docu
   return stats::median(values);
 }
 
+// Catch2's XML: the mean of the benchmark named like the metric's; a name found in several
+// test cases gives their median, as Google Benchmark's repetitions do.
+Value from_catch2(const MetricSpec& metric, const std::vector<Catch2Benchmark>& benchmarks) {
+  std::vector<double> values;
+  std::string known;
+  for (const auto& benchmark : benchmarks) {
+    if (benchmark.name != metric.benchmark) {
+      known += (known.empty() ? "" : ", ") + fmt::format("\"{}\"", benchmark.name);
+      continue;
+    }
+    if (!benchmark.failure.empty()) {
+      return Value::failure(
+          fmt::format("Catch2 benchmark \"{}\" failed: {}", benchmark.name, benchmark.failure));
+    }
+    values.push_back(benchmark.mean_seconds);
+  }
+  if (values.empty()) {
+    return Value::failure(fmt::format(
+        "no Catch2 benchmark named \"{}\" in the output (found: {}); does the test spec select it?",
+        metric.benchmark, known.empty() ? "none" : known));
+  }
+  return stats::median(values);
+}
+
 }  // namespace
 
 MetricExtractor::MetricExtractor(std::span<const MetricSpec> metrics) : m_metrics(metrics) {
@@ -113,7 +138,8 @@ MetricExtractor::MetricExtractor(std::span<const MetricSpec> metrics) : m_metric
 util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& run) const {
   using Result = util::Expected<std::vector<double>>;
   std::vector<double> values;
-  std::optional<nlohmann::json> document;  // parsed on first need, once per run
+  std::optional<nlohmann::json> document;                              // parsed on first need, once per run
+  std::optional<util::Expected<std::vector<Catch2Benchmark>>> catch2;  // likewise
   for (std::size_t i = 0; i < m_metrics.size(); ++i) {
     const auto& metric = m_metrics[i];
     Value value = 0.0;
@@ -150,6 +176,12 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
         } else {
           value = from_google_benchmark(metric, *document);
         }
+        break;
+      case MetricSource::catch2:
+        if (!catch2) {
+          catch2 = read_catch2_benchmarks(run.out);
+        }
+        value = *catch2 ? from_catch2(metric, catch2->value()) : Value::failure(catch2->error());
         break;
     }
     if (!value) {

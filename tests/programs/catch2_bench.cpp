@@ -1,0 +1,90 @@
+// A Catch2 v2 test binary with benchmarks (CATCH_CONFIG_ENABLE_BENCHMARKING): BENCHMARK and
+// BENCHMARK_ADVANCED in two test cases, one inside a section, for the `catch2:` metric tests.
+// Its XML reporter output (-r xml) is captured in tests/data/catch2/. `--slow=NAME` makes
+// benchmark NAME do 11 units of work instead of 10: a true 10 % slow-down of that one
+// (`--slow-units=N`: N units instead).
+#define CATCH_CONFIG_RUNNER
+#define CATCH_CONFIG_ENABLE_BENCHMARKING
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+std::string g_slow;
+int g_slow_units = 11;
+
+int units(const std::string& name) {
+  return name == g_slow ? g_slow_units : 10;
+}
+
+std::uint32_t sort_work(std::vector<std::uint32_t>& values, int count) {
+  for (int u = 0; u < count; ++u) {
+    std::uint32_t x = 12345;
+    for (auto& v : values) {
+      x = x * 1664525U + 1013904223U;
+      v = x;
+    }
+    std::sort(values.begin(), values.end());
+  }
+  return values.front();
+}
+
+std::uint64_t hash_work(const std::string& text, int count) {
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (int u = 0; u < count; ++u) {
+    for (const char c : text) {
+      hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    }
+  }
+  return hash;
+}
+
+}  // namespace
+
+TEST_CASE("sorting", "[!benchmark]") {
+  std::vector<std::uint32_t> small(64);
+  std::vector<std::uint32_t> large(512);
+  BENCHMARK("sort 64") {
+    return sort_work(small, units("sort 64"));
+  };
+  BENCHMARK("sort 512") {
+    return sort_work(large, units("sort 512"));
+  };
+  SECTION("advanced") {
+    BENCHMARK_ADVANCED("sort 64 <advanced>")(Catch::Benchmark::Chronometer meter) {
+      const int count = units("sort 64 <advanced>");
+      meter.measure([&] { return sort_work(small, count); });
+    };
+  }
+}
+
+TEST_CASE("hashing", "[!benchmark]") {
+  const std::string text(256, 'x');
+  BENCHMARK("fnv1a 256") {
+    return hash_work(text, units("fnv1a 256"));
+  };
+}
+
+TEST_CASE("a plain test that the benchmark runs leave out") {
+  REQUIRE(hash_work("abc", 1) != 0);
+}
+
+int main(int argc, char** argv) {
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--slow=", 7) == 0) {
+      g_slow = argv[i] + 7;
+    } else if (std::strncmp(argv[i], "--slow-units=", 13) == 0) {
+      g_slow_units = std::atoi(argv[i] + 13);
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  return Catch::Session().run(static_cast<int>(rest.size()), rest.data());
+}

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "util/expected.hpp"
+
+namespace perfduel {
+
+// Benchmarks that a pattern matched on one side only: not compared, but reported.
+struct SuiteChanges {
+  std::vector<std::string> added;    // metric names of benchmarks only the candidate runs
+  std::vector<std::string> removed;  // metric names of benchmarks only the baseline runs
+
+  bool empty() const { return added.empty() && removed.empty(); }
+};
+
+struct MetricExpansion {
+  std::vector<MetricSpec> metrics;  // every pattern replaced by one metric per benchmark
+  SuiteChanges changes;
+};
+
+// Whether any of `metrics` is a benchmark pattern (config/config.hpp is_benchmark_pattern).
+bool has_metric_patterns(std::span<const MetricSpec> metrics);
+
+// The name of the metric that pattern `key` gives benchmark `benchmark`: "key/benchmark",
+// e.g. "sort/BM_Sort/8". It keeps the benchmark's own name readable in every report.
+std::string expanded_metric_name(const std::string& key, const std::string& benchmark);
+
+// Replaces each benchmark pattern in `metrics`, in place, by one metric per benchmark of the
+// first baseline and candidate runs (`baseline_output`, `candidate_output`) whose name it
+// matches, each with the pattern's settings: baseline order, then benchmarks only the
+// candidate has. A benchmark that an explicit metric (or an earlier pattern) already reads,
+// with the same field, is left to it, so an explicit entry overrides a pattern for its name.
+// A benchmark on one side only is listed in `changes`, or is an error with `missing: error`.
+// Errors: the output cannot be read, or a pattern matches no benchmark on both sides.
+util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpec> metrics,
+                                                       const std::string& baseline_output,
+                                                       const std::string& candidate_output);
+
+}  // namespace perfduel

@@ -1,0 +1,137 @@
+#include "report/suite_chart.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "util/svg.hpp"
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+constexpr double k_row = 18;
+constexpr double k_top = 44;            // below the title and the caption
+constexpr double k_axis = 34;           // tick labels and the axis title below the rows
+constexpr double k_name_right = 300;    // names end here
+constexpr double k_verdict_width = 96;  // the verdict column at the right
+// Intervals beyond ±100 % (a 2× change and more) are cut at the edge, so that one wild
+// benchmark does not squeeze the others into a line.
+constexpr double k_clip = 1.0;
+
+// `text` cut to about `limit` bytes at a UTF-8 boundary, keeping its end: benchmark names
+// differ at the end (BM_Sort/8, BM_Sort/16), so that part stays.
+std::string keep_end(const std::string& text, std::size_t limit) {
+  if (text.size() <= limit) {
+    return text;
+  }
+  std::size_t start = text.size() - limit;
+  while (start < text.size() && (static_cast<unsigned char>(text[start]) & 0xC0U) == 0x80U) {
+    ++start;
+  }
+  return "…" + text.substr(start);
+}
+
+}  // namespace
+
+const char* verdict_colour(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::regression:
+      return "#cc3311";
+    case Verdict::improvement:
+      return "#228833";
+    case Verdict::no_change:
+      return "#555555";
+    case Verdict::pending:
+    case Verdict::inconclusive:
+    case Verdict::unstable:
+      break;
+  }
+  return "#aa7700";
+}
+
+double suite_chart_height(std::size_t count) {
+  return k_top + k_row * static_cast<double>(count) + k_axis;
+}
+
+std::string render_suite_chart(const std::vector<const MetricResult*>& results, double width) {
+  // One percent axis for all rows: every interval, estimate and tolerance band, and zero.
+  double low = 0;
+  double high = 0;
+  for (const MetricResult* result : results) {
+    const bool has_interval = result->estimate.status == stats::EstimateStatus::ok;
+    for (const double value :
+         {result->change, has_interval ? result->ci.lo : result->change,
+          has_interval ? result->ci.hi : result->change, -result->spec.tolerance, result->spec.tolerance}) {
+      if (std::isfinite(value)) {
+        low = std::min(low, std::max(value, -k_clip));
+        high = std::max(high, std::min(value, k_clip));
+      }
+    }
+  }
+  const svg::Range range = svg::padded_range(100 * low, 100 * high, 0.05);
+  const double plot_right = width - k_verdict_width - 16;
+  const svg::LinearScale x(range.low, range.high, k_name_right + 12, plot_right);
+  const double bottom = k_top + k_row * static_cast<double>(results.size());
+  const auto clipped = [&](double change) { return x(100 * std::clamp(change, -k_clip, k_clip)); };
+
+  std::string svg;
+  svg += "<text x=\"16\" y=\"20\" font-size=\"15\">Change per metric</text>\n";
+  svg += fmt::format(
+      "<text x=\"16\" y=\"36\" font-size=\"11\" fill=\"#555\">candidate / baseline − 1: dot the estimate, "
+      "bar "
+      "the interval at each metric's level, shaded its tolerance band; changes first</text>\n");
+  const svg::Ticks ticks = svg::nice_ticks(range.low, range.high, 8);
+  std::string grid;
+  for (const double tick : ticks.values) {
+    grid += fmt::format("M{:.1f} {}V{}", x(tick), k_top, bottom);
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{} %</text>\n", x(tick),
+                       bottom + 14, svg::format_tick(tick, ticks.step, svg::Sign::explicit_plus));
+  }
+  svg += fmt::format("<path d=\"{}\" stroke=\"#e4e4e4\"/>\n", grid);
+  svg += fmt::format("<path d=\"M{:.1f} {}V{}\" stroke=\"#888\"/>\n", x(0), k_top, bottom);
+
+  for (std::size_t r = 0; r < results.size(); ++r) {
+    const MetricResult& result = *results[r];
+    const double top = k_top + k_row * static_cast<double>(r);
+    const double middle = top + k_row / 2;
+    const char* colour = verdict_colour(result.verdict);
+    const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
+    std::string row = fmt::format(
+        "<title>{}: {}{}</title>", svg::escape(result.spec.name), util::format_percent(result.change),
+        has_interval
+            ? fmt::format(" [{}, {}]", util::format_percent(result.ci.lo), util::format_percent(result.ci.hi))
+            : std::string());
+    if (r % 2 == 1) {
+      row += fmt::format("<rect x=\"8\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f6f6f6\"/>", top,
+                         width - 16, k_row);
+    }
+    row += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>", k_name_right, middle + 4,
+                       svg::escape(keep_end(result.spec.name, 44)));
+    if (result.spec.tolerance > 0) {
+      const double left = clipped(-result.spec.tolerance);
+      row += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"#000\" "
+          "fill-opacity=\"0.06\"/>",
+          left, top + 2, clipped(result.spec.tolerance) - left, k_row - 4);
+    }
+    if (has_interval) {
+      row += fmt::format(
+          "<path d=\"M{:.1f} {:.1f}H{:.1f}\" stroke=\"{}\" stroke-width=\"4\" "
+          "stroke-opacity=\"0.55\"/>",
+          clipped(result.ci.lo), middle, clipped(result.ci.hi), colour);
+    }
+    if (std::isfinite(result.change) && result.estimate.status != stats::EstimateStatus::insufficient_data) {
+      row += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>",
+                         clipped(result.change), middle, colour);
+    }
+    row += fmt::format("<text x=\"{}\" y=\"{:.1f}\" fill=\"{}\" font-weight=\"bold\">{}</text>",
+                       plot_right + 12, middle + 4, colour, to_string(result.verdict));
+    svg += "<g class=\"row\">" + row + "</g>\n";
+  }
+  return svg;
+}
+
+}  // namespace perfduel

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "duel/analysis.hpp"
+
+namespace perfduel {
+
+// The colour of a verdict in the SVG reports: red regression, green improvement, grey no
+// change, ochre anything undecided (Paul Tol's bright scheme, safe for colour blindness).
+const char* verdict_colour(Verdict verdict);
+
+// A compact chart of many metrics, one 18-pixel row each (a forest plot): the metric's name,
+// its change as a dot, its interval as a bar in the verdict's colour, its tolerance band
+// shaded, a shared percent axis with the zero line, and the verdict at the end of the row.
+// It fits a suite of 30 benchmarks on one screen, where a panel per metric would need 30.
+// `results` in the order to draw; `width` the page width. Drawn from its own top (translate it
+// into place); suite_chart_height gives the height it takes. Pure.
+std::string render_suite_chart(const std::vector<const MetricResult*>& results, double width);
+
+// The height in pixels of render_suite_chart for `count` rows.
+double suite_chart_height(std::size_t count);
+
+}  // namespace perfduel

@@ -1,0 +1,57 @@
+#include "run/benchmark_names.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "run/catch2_results.hpp"
+
+namespace perfduel {
+
+namespace {
+
+using Names = util::Expected<std::vector<std::string>>;
+
+void add_once(std::vector<std::string>& names, const std::string& name) {
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    names.push_back(name);
+  }
+}
+
+Names google_benchmark_names(const std::string& output) {
+  const auto document = nlohmann::json::parse(output, nullptr, false);
+  if (document.is_discarded() || !document.is_object() || !document.contains("benchmarks") ||
+      !document["benchmarks"].is_array()) {
+    return Names::failure(
+        "the output is not Google Benchmark's JSON (no \"benchmarks\" array); pass --benchmark_format=json");
+  }
+  std::vector<std::string> names;
+  for (const auto& entry : document["benchmarks"]) {
+    if (entry.is_object() && entry.value("run_type", "iteration") != "aggregate") {
+      add_once(names, entry.value("name", ""));
+    }
+  }
+  return names;
+}
+
+}  // namespace
+
+util::Expected<std::vector<std::string>> benchmark_names(MetricSource source, const std::string& output) {
+  if (source == MetricSource::google_benchmark) {
+    return google_benchmark_names(output);
+  }
+  if (source != MetricSource::catch2) {
+    return Names::failure("this metric source has no named benchmarks");
+  }
+  auto benchmarks = read_catch2_benchmarks(output);
+  if (!benchmarks) {
+    return Names::failure(benchmarks.error());
+  }
+  std::vector<std::string> names;
+  for (const auto& benchmark : *benchmarks) {
+    add_once(names, benchmark.name);
+  }
+  return names;
+}
+
+}  // namespace perfduel
