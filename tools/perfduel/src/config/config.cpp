@@ -38,10 +38,18 @@ const std::vector<std::string> k_top_level_keys{"baseline",
                                                 "best_of",
                                                 "stability_limit"};
 const std::vector<std::string> k_command_keys{"command", "shell", "working_directory", "env"};
-const std::vector<std::string> k_metric_keys{"threshold",        "tolerance", "gate",  "direction",
-                                             "estimator",        "unit",      "regex", "json_pointer",
-                                             "google_benchmark", "field"};
+const std::vector<std::string> k_metric_keys{"threshold",        "tolerance", "gate",    "direction",
+                                             "estimator",        "unit",      "regex",   "json_pointer",
+                                             "google_benchmark", "field",     "counter", "valgrind"};
 const std::vector<std::string> k_builtin_metrics{"wall_time", "user_time", "system_time", "max_rss"};
+const std::vector<std::pair<std::string, CountedEvent>> k_counted_events{
+    {"instructions", CountedEvent::instructions},
+    {"cycles", CountedEvent::cycles},
+    {"branch-misses", CountedEvent::branch_misses},
+    {"cache-misses", CountedEvent::cache_misses}};
+// Valgrind's cachegrind counts instructions and, with its cache simulation, estimates cycles.
+const std::vector<std::pair<std::string, CountedEvent>> k_valgrind_events{
+    {"instructions", CountedEvent::instructions}, {"cycles", CountedEvent::cycles}};
 
 // Reads one YAML document and reports problems as "<origin>:<line>: <message>".
 class Reader {
@@ -234,8 +242,10 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   }
   if (node.IsNull()) {
     if (!builtin) {
-      reader.fail(key,
-                  fmt::format("metric \"{}\" needs a source: regex, json_pointer or google_benchmark", name));
+      reader.fail(
+          key, fmt::format("metric \"{}\" needs a source: regex, json_pointer, google_benchmark, counter or "
+                           "valgrind",
+                           name));
     }
     return;
   }
@@ -275,6 +285,16 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
     metric->field = "real_time";
     ++sources;
   }
+  if (const auto counter = node["counter"]) {
+    metric->source = MetricSource::counter;
+    metric->event = reader.choice<CountedEvent>(counter, "counter", k_counted_events);
+    ++sources;
+  }
+  if (const auto valgrind = node["valgrind"]) {
+    metric->source = MetricSource::valgrind;
+    metric->event = reader.choice<CountedEvent>(valgrind, "valgrind", k_valgrind_events);
+    ++sources;
+  }
   if (const auto field = node["field"]) {
     if (metric->source != MetricSource::google_benchmark) {
       reader.fail(field, "\"field\" only applies with \"google_benchmark\"");
@@ -286,8 +306,10 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   }
   if (!builtin && sources != 1) {
     reader.fail(
-        key,
-        fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer or google_benchmark", name));
+        key, fmt::format(
+                 "metric \"{}\" needs exactly one source: regex, json_pointer, google_benchmark, counter or "
+                 "valgrind",
+                 name));
   }
 
   if (node["threshold"]) {
@@ -311,6 +333,42 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   }
   if (node["unit"]) {
     metric->unit = reader.scalar(node["unit"], "unit");
+  }
+}
+
+// Counted metrics (counter, valgrind) are there because wall time is too noisy to gate on, so
+// a configuration with one gates wall time only when it says so. When every gated metric is
+// counted by Valgrind, nothing needs the plain, timed runs: the built-in metrics the
+// configuration does not name are dropped, and so is the warm-up unless set (counts do not
+// warm up), so that each round is one Valgrind run per side and nothing else.
+void apply_counted_defaults(const YAML::Node& root, Config& config) {
+  const auto metrics = root["metrics"];
+  const auto named = [&](const std::string& name) { return metrics && metrics.IsMap() && metrics[name]; };
+  const auto counted = [](const MetricSpec& m) {
+    return m.source == MetricSource::counter || m.source == MetricSource::valgrind;
+  };
+  if (std::none_of(config.metrics.begin(), config.metrics.end(), counted)) {
+    return;
+  }
+  if (!(named("wall_time") && metrics["wall_time"].IsMap() && metrics["wall_time"]["gate"])) {
+    for (auto& metric : config.metrics) {
+      if (metric.name == "wall_time") {
+        metric.gating = Gating::report_only;
+      }
+    }
+  }
+  const auto gated = config.gated_metrics();
+  if (gated.empty() || !std::all_of(gated.begin(), gated.end(), [](const MetricSpec* m) {
+        return m->source == MetricSource::valgrind;
+      })) {
+    return;
+  }
+  std::erase_if(config.metrics, [&](const MetricSpec& m) {
+    return std::find(k_builtin_metrics.begin(), k_builtin_metrics.end(), m.name) != k_builtin_metrics.end() &&
+           !named(m.name);
+  });
+  if (!root["warmup"]) {
+    config.warmup = 0;
   }
 }
 
@@ -411,6 +469,7 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
     for (const auto& item : metrics) {
       read_metric(reader, item.first, item.second, config);
     }
+    apply_counted_defaults(root, config);
   }
   if (config.max_rounds < config.min_rounds) {
     reader.fail(root["max_rounds"] ? root["max_rounds"] : root["min_rounds"],
@@ -499,6 +558,15 @@ const char* to_name(Estimator estimator) {
 
 }  // namespace
 
+const char* counted_event_name(CountedEvent event) {
+  for (const auto& [name, value] : k_counted_events) {
+    if (value == event) {
+      return name.c_str();
+    }
+  }
+  return "instructions";
+}
+
 std::string config_to_json(const Config& config) {
   nlohmann::ordered_json json;
   if (config.baseline) {
@@ -543,6 +611,12 @@ std::string config_to_json(const Config& config) {
       case MetricSource::google_benchmark:
         item["google_benchmark"] = metric.benchmark;
         item["field"] = metric.field;
+        break;
+      case MetricSource::counter:
+        item["counter"] = counted_event_name(metric.event);
+        break;
+      case MetricSource::valgrind:
+        item["valgrind"] = counted_event_name(metric.event);
         break;
       default:
         break;

@@ -1,5 +1,6 @@
 #include "duel/duel.hpp"
 
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -7,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/run_plan.hpp"
 #include "run/metric_extractor.hpp"
 #include "run/signals.hpp"
 #include "util/error.hpp"
@@ -56,10 +58,19 @@ bool candidate_first(Order order, int round, std::uint64_t seed) {
 
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
                      const ProgressCallback& progress) {
+  return run_duel(config, executor, nullptr, seed, progress);
+}
+
+DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulator, std::uint64_t seed,
+                     const ProgressCallback& progress) {
   DuelOutcome outcome;
   outcome.seed = seed;
   const MetricExtractor extractor(config.metrics);
-  const RunLimits limits{config.run_timeout, config.cpus};
+  const RunPlan plan = plan_runs(config);
+  const RunLimits limits{config.run_timeout, config.cpus, plan.counters};
+  if (plan.valgrind && simulator == nullptr) {
+    throw Error("valgrind metrics need a Valgrind executor");  // a wiring mistake, not a user error
+  }
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -85,35 +96,55 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
     const auto round_start = elapsed();
     const bool b_first = candidate_first(config.order, std::max(measured, 0), seed);
     bool failed = false;
-    for (const Side side :
-         {b_first ? Side::candidate : Side::baseline, b_first ? Side::baseline : Side::candidate}) {
-      const auto& command = side == Side::baseline ? *config.baseline : *config.candidate;
-      const RunResult result = executor.run(command, limits);
-      if (result.status == RunStatus::interrupted || interrupt_requested()) {
-        outcome.end = DuelEnd::interrupted;
-        failed = true;
-        break;
+    // The plain runs of both sides, then the Valgrind runs in the same order (duel/run_plan.hpp).
+    const std::array<Side, 2> order{b_first ? Side::candidate : Side::baseline,
+                                    b_first ? Side::baseline : Side::candidate};
+    std::array<RunResult, 2> results;  // by side: baseline, candidate
+    for (const bool simulated : {false, true}) {
+      if (failed || (simulated ? !plan.valgrind : !plan.plain)) {
+        continue;
       }
-      auto cause = describe_failure(result, config.run_timeout);
-      std::vector<double> values;
-      if (cause.empty()) {
-        auto extracted = extractor.extract(result);
-        if (extracted) {
-          values = std::move(extracted).value();
-        } else {
-          cause = extracted.error();
+      for (const Side side : order) {
+        const auto& command = side == Side::baseline ? *config.baseline : *config.candidate;
+        RunResult result = simulated ? simulator->run(command, limits) : executor.run(command, limits);
+        if (result.status == RunStatus::interrupted || interrupt_requested()) {
+          outcome.end = DuelEnd::interrupted;
+          failed = true;
+          break;
         }
+        const auto cause =
+            describe_failure(result, config.run_timeout * (simulated ? k_valgrind_slowdown : 1));
+        if (!cause.empty()) {
+          outcome.end = DuelEnd::benchmark_failed;
+          outcome.failure =
+              fmt::format("{} run{} in round {}{}: {}", side_name(side), simulated ? " under valgrind" : "",
+                          round + 1, warmup ? " (warm-up)" : "", cause);
+          outcome.failure_stderr = util::tail_lines(result.err, 10);
+          failed = true;
+          break;
+        }
+        run_seconds += result.wall_seconds;
+        auto& slot = results[side == Side::baseline ? 0 : 1];
+        if (simulated && plan.plain) {
+          slot.simulated = std::move(result.simulated);  // the rest comes from the plain run
+        } else {
+          slot = std::move(result);
+        }
+        if (!simulated && plan.valgrind) {
+          continue;  // the side's values are complete after its Valgrind run
+        }
+        // Recorded as soon as the side is complete, so a failure later in the round keeps it.
+        auto extracted = extractor.extract(slot);
+        if (!extracted) {
+          outcome.end = DuelEnd::benchmark_failed;
+          outcome.failure = fmt::format("{} run in round {}{}: {}", side_name(side), round + 1,
+                                        warmup ? " (warm-up)" : "", extracted.error());
+          outcome.failure_stderr = util::tail_lines(slot.err, 10);
+          failed = true;
+          break;
+        }
+        outcome.runs.push_back({round, side, warmup, std::move(extracted).value()});
       }
-      if (!cause.empty()) {
-        outcome.end = DuelEnd::benchmark_failed;
-        outcome.failure = fmt::format("{} run in round {}{}: {}", side_name(side), round + 1,
-                                      warmup ? " (warm-up)" : "", cause);
-        outcome.failure_stderr = util::tail_lines(result.err, 10);
-        failed = true;
-        break;
-      }
-      run_seconds += result.wall_seconds;
-      outcome.runs.push_back({round, side, warmup, std::move(values)});
     }
     if (failed) {
       break;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ enum class RunStatus {
 struct RunLimits {
   double timeout_seconds = 60;
   std::vector<int> cpus;  // empty: no pinning
+  // Hardware counters to count over the run (perf_event_open), in RunResult::counters.
+  std::vector<CountedEvent> counters;
 };
 
 // What one run of a command produced.
@@ -29,10 +32,12 @@ struct RunResult {
   double wall_seconds = 0;  // steady clock from just before spawn to reaping
   double user_seconds = 0;  // from wait4's rusage: this child and its waited-for descendants
   double system_seconds = 0;
-  double max_rss_bytes = 0;  // the largest resident set of the child or one of its descendants
-  std::string out;           // all of stdout (up to a cap)
-  std::string err;           // the end of stderr
-  std::string error;         // why it failed to start
+  double max_rss_bytes = 0;                 // the largest resident set of the child or one of its descendants
+  std::string out;                          // all of stdout (up to a cap)
+  std::string err;                          // the end of stderr
+  std::string error;                        // why it failed to start
+  std::map<CountedEvent, double> counters;  // hardware counts over the run, as RunLimits asked
+  std::map<CountedEvent, double> simulated;  // Valgrind's counts, for a run under Valgrind
 };
 
 // The seam between scheduling and process launching: the duel asks an Executor to run a

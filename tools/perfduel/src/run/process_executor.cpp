@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "run/perf_counters.hpp"
 #include "run/signals.hpp"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration)
@@ -72,7 +73,8 @@ class Pipe {
 // child shares the parent's memory until exec, so it only makes system calls here; the CPU
 // set is built by the parent.
 struct ChildSetup {
-  const cpu_set_t* cpus;  // null: no pinning
+  const cpu_set_t* cpus;        // null: no pinning
+  const RunCounters* counters;  // hardware counters, opened here to count from the exec
 
   template <typename Launcher>
   bp::error_code on_exec_setup(Launcher& /*launcher*/, const bp::filesystem::path& /*executable*/,
@@ -82,6 +84,9 @@ struct ChildSetup {
     }
     if (cpus != nullptr && ::sched_setaffinity(0, sizeof(cpu_set_t), cpus) != 0) {
       return {errno, bp::system_category()};
+    }
+    if (const int error = counters->open_in_child(); error != 0) {
+      return {error, bp::system_category()};
     }
     return {};
   }
@@ -261,7 +266,12 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
   for (const int cpu : limits.cpus) {
     CPU_SET(cpu, &cpu_set);
   }
-  const ChildSetup setup{limits.cpus.empty() ? nullptr : &cpu_set};
+  RunCounters counters(limits.counters);
+  if (!counters.setup_error().empty()) {
+    result.error = counters.setup_error();
+    return result;
+  }
+  const ChildSetup setup{limits.cpus.empty() ? nullptr : &cpu_set, &counters};
 
   boost::asio::io_context context;
   const auto launch_start = std::chrono::steady_clock::now();
@@ -290,6 +300,10 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
   out.close_write();
   err.close_write();
   report.close_write();
+  result.error = counters.receive();
+  if (!result.error.empty()) {
+    ::kill(-child->id(), SIGKILL);  // a run that cannot be counted is not worth waiting for
+  }
   // The process group (the child's own) and the process waited for: the child, or through
   // perfduel-exec first the stub and then the run it started.
   const pid_t group = child->id();
@@ -411,6 +425,12 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
   }  // reaped here with wait4, which Boost.Process's own wait cannot give us
   if (!result.error.empty()) {
     return result;
+  }
+  if (exited) {
+    result.error = counters.read(result.counters);
+    if (!result.error.empty()) {
+      return result;
+    }
   }
 
   result.user_seconds = seconds(usage.ru_utime);
