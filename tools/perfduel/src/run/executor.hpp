@@ -32,12 +32,15 @@ struct RunResult {
   double wall_seconds = 0;  // steady clock from just before spawn to reaping
   double user_seconds = 0;  // from wait4's rusage: this child and its waited-for descendants
   double system_seconds = 0;
-  double max_rss_bytes = 0;                 // the largest resident set of the child or one of its descendants
-  std::string out;                          // all of stdout (up to a cap)
-  std::string err;                          // the end of stderr
-  std::string error;                        // why it failed to start
-  std::map<CountedEvent, double> counters;  // hardware counts over the run, as RunLimits asked
-  std::map<CountedEvent, double> simulated;  // Valgrind's counts, for a run under Valgrind
+  double max_rss_bytes = 0;  // the largest resident set of the child or one of its descendants
+  std::string out;           // all of stdout (up to a cap)
+  std::string err;           // the end of stderr
+  std::string error;         // why it failed to start
+
+  // Hardware counts over the run, as RunLimits asked.
+  std::map<CountedEvent, double> counters;
+  // Valgrind's counts, for a run under Valgrind.
+  std::map<CountedEvent, double> simulated;
 };
 
 // The seam between scheduling and process launching: the duel asks an Executor to run a
