@@ -390,6 +390,10 @@ TEST_CASE("counted metrics: hardware counters and valgrind", "[config]") {
   CHECK(metric(config, "sim_insns").source == MetricSource::valgrind);
   CHECK(metric(config, "est_cycles").event == CountedEvent::cycles);
   CHECK(metric(config, "est_cycles").threshold == Approx(0.01));
+  // Counts are exact: below 0.1 % is no change by default (the path alone moves a count).
+  CHECK(metric(config, "insns").tolerance == Approx(0.001));
+  CHECK(metric(config, "sim_insns").tolerance == Approx(0.001));
+  CHECK(metric(parse("metrics: {i: {valgrind: instructions, tolerance: 0}}"), "i").tolerance == 0.0);
   CHECK(std::string(counted_event_name(CountedEvent::branch_misses)) == "branch-misses");
 
   CHECK_THROWS_WITH(
