@@ -113,6 +113,7 @@ slow_rc=0
 run_gate || slow_rc=$?
 slow_speed=$(summary_of build/perfduel/reports/sort_speed.json)
 slow_gbench=$(summary_of build/perfduel/reports/sort_gbench.json)
+slow_insns=$(summary_of build/perfduel/reports/sort_instructions.json)
 
 # --- 2. an unchanged commit ------------------------------------------------------------------
 git_ checkout -q -b comment-only main
@@ -124,6 +125,7 @@ same_rc=0
 run_gate || same_rc=$?
 same_speed=$(summary_of build/perfduel/reports/sort_speed.json)
 same_gbench=$(summary_of build/perfduel/reports/sort_gbench.json)
+same_insns=$(summary_of build/perfduel/reports/sort_instructions.json)
 
 # --- summary ---------------------------------------------------------------------------------
 ok=true
@@ -134,9 +136,11 @@ cat <<EOF
   branch slower        (insertion-sort cutoff 16 -> 1024)  ctest -L perf: $slow_result
       perf.sort_speed   $slow_speed
       perf.sort_gbench  $slow_gbench
+      perf.sort_instructions  $slow_insns
   branch comment-only  (a comment changed)                 ctest -L perf: $same_result
       perf.sort_speed   $same_speed
       perf.sort_gbench  $same_gbench
+      perf.sort_instructions  $same_insns
 
   Repository: $repo
   Reports:    $repo/build/perfduel/reports/ (JSON, Markdown and SVG plot of the last run)

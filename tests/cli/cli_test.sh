@@ -521,6 +521,72 @@ YAML
     expect_err '^perfduel: error: reports/broken.json: not a perfduel report \(expected the JSON written by compare --json\)$'
     run 2 summary
     ;;
+  valgrind_instructions_decide_in_a_few_rounds)
+    # Instructions counted by Valgrind are the same on every run, so 1 % more work is a certain
+    # regression and an A/A pair a certain no-change, each after the 3 rounds a deterministic
+    # metric needs, whatever the machine's load. Wall time is not gated, so no plain runs.
+    command -v valgrind >/dev/null || fail "valgrind is not installed (.ci/packages lists it)"
+    cat >gate.yaml <<YAML
+max_seconds: 100
+metrics:
+  insns: {valgrind: instructions, threshold: 1%}
+  est_cycles: {valgrind: cycles, gate: false}
+YAML
+    run 1 compare --config gate.yaml --seed 3 --json report.json -b "$fb --work 0.3" -n "$fb --work 0.303"
+    expect_out 'verdict: REGRESSION after 3 rounds'
+    expect_out 'insns: every run of each side within 0.01 % of the others: deterministic, so 3 rounds sufficed'
+    [ "$(json '[.metrics[].name] | join(",")')" = "insns,est_cycles" ] || fail "metrics $(json '[.metrics[].name]')"
+    [ "$(json '.metrics[0].verdict')" = "regression" ] || fail "insns verdict $(json '.metrics[0].verdict')"
+    change=$(json '.metrics[0].change')
+    awk -v c="$change" 'BEGIN { exit !(c > 0.003 && c < 0.01) }' || fail "instructions change $change"
+    # Every run of a side counted the same, and the program's own output stayed its own.
+    [ "$(json '[.runs[] | select(.side == "baseline") | .values.insns] | unique | length')" = 1 ] ||
+      fail "baseline counts differ: $(json '[.runs[] | select(.side == "baseline") | .values.insns]')"
+    est=$(json '.metrics[1].baseline_median')
+    insns=$(json '.metrics[0].baseline_median')
+    awk -v e="$est" -v i="$insns" 'BEGIN { exit !(e > i) }' || fail "estimated cycles $est not above instructions $insns"
+    # History takes the new metrics like any other.
+    for commit in c1 c2 c3; do
+      run 0 record --db h.sqlite --commit $commit --branch main report.json
+    done
+    expect_out 'recorded #3 in h.sqlite: 2 metrics'
+    run 0 trend --db h.sqlite --metric insns --branch main
+    expect_out 'insns'
+    # A/A, through a shell with a pipe: --trace-children counts every process, the same each time.
+    cat >gate.yaml <<YAML
+metrics:
+  insns: {valgrind: instructions}
+YAML
+    run 0 compare --config gate.yaml --seed 4 --json report.json --shell -b "$fb --work 0.3 | cat" -n "$fb --work 0.3 | cat"
+    expect_out 'verdict: NO-CHANGE after 3 rounds'
+    [ "$(json '.metrics[0].change')" = 0 ] || fail "A/A change $(json '.metrics[0].change')"
+    ;;
+  counted_metric_errors)
+    # A hardware counter where there is no PMU is a configuration error before any run, naming
+    # the file, the metric and the way out; a machine with a PMU counts for real instead.
+    cat >gate.yaml <<YAML
+metrics:
+  insns: {counter: instructions}
+YAML
+    "$PERFDUEL" compare --config gate.yaml --seed 1 --json report.json -b "$fb --work 0.2" -n "$fb --work 0.2" >out.txt 2>err.txt
+    code=$?
+    if [ "$code" -eq 2 ]; then
+      grep -qE '^perfduel: error: gate.yaml: metric "insns": hardware counter "instructions" is not available here: perf_event_open: .+; use valgrind: instructions instead$' err.txt ||
+        fail "unclear hardware counter error"
+      [ ! -e report.json ] || fail "a report was written although nothing ran"
+    else
+      [ "$code" -eq 0 ] || [ "$code" -eq 77 ] || fail "exit code $code with a working PMU"
+      awk -v c="$(json '.metrics[] | select(.name == "insns") | .baseline_median')" 'BEGIN { exit !(c > 1e6) }' ||
+        fail "the counter counted too little"
+    fi
+    # Without valgrind on PATH, a valgrind metric says how to get it.
+    cat >gate.yaml <<YAML
+metrics:
+  insns: {valgrind: instructions}
+YAML
+    PATH=/nonexistent run 2 compare --config gate.yaml -b "$fb" -n "$fb"
+    expect_err '^perfduel: error: gate.yaml: metric "insns": valgrind is not on PATH \(install it: apt-get install valgrind'
+    ;;
   *)
     fail "unknown test $1"
     ;;

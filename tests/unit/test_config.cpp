@@ -361,15 +361,15 @@ TEST_CASE("a regex needs exactly one capture group", "[config]") {
 }
 
 TEST_CASE("a metric needs exactly one source", "[config]") {
-  CHECK_THROWS_WITH(
-      parse("metrics:\n  score:\n"),
-      "gate.yaml:2: metric \"score\" needs a source: regex, json_pointer, google_benchmark or catch2");
+  CHECK_THROWS_WITH(parse("metrics:\n  score:\n"),
+                    "gate.yaml:2: metric \"score\" needs a source: regex, json_pointer, google_benchmark, "
+                    "catch2, counter or valgrind");
   CHECK_THROWS_WITH(parse("metrics:\n  score:\n    gate: true\n"),
                     "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer, "
-                    "google_benchmark or catch2");
+                    "google_benchmark, catch2, counter or valgrind");
   CHECK_THROWS_WITH(parse("metrics:\n  score:\n    regex: '(\\d+)'\n    json_pointer: /score\n"),
                     "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer, "
-                    "google_benchmark or catch2");
+                    "google_benchmark, catch2, counter or valgrind");
   CHECK_THROWS_WITH(
       parse("metrics:\n  score:\n    json_pointer: score\n"),
       "gate.yaml:3: \"json_pointer\": invalid JSON pointer \"score\" (write e.g. /results/0/time)");
@@ -379,6 +379,74 @@ TEST_CASE("a metric needs exactly one source", "[config]") {
                     "gate.yaml:4: metric \"score\" is defined twice");
   CHECK_THROWS_WITH(parse("metrics: [wall_time]"),
                     "gate.yaml:1: \"metrics\" must be a mapping of metric names to settings");
+}
+
+TEST_CASE("counted metrics: hardware counters and valgrind", "[config]") {
+  const Config config = parse(R"(metrics:
+  insns: {counter: instructions}
+  cycles: {counter: cycles}
+  bm: {counter: branch-misses}
+  cm: {counter: cache-misses, gate: false}
+  sim_insns: {valgrind: instructions}
+  est_cycles: {valgrind: cycles, threshold: 1%}
+)");
+  CHECK(metric(config, "insns").source == MetricSource::counter);
+  CHECK(metric(config, "insns").event == CountedEvent::instructions);
+  CHECK(metric(config, "cycles").event == CountedEvent::cycles);
+  CHECK(metric(config, "bm").event == CountedEvent::branch_misses);
+  CHECK(metric(config, "cm").event == CountedEvent::cache_misses);
+  CHECK(metric(config, "sim_insns").source == MetricSource::valgrind);
+  CHECK(metric(config, "est_cycles").event == CountedEvent::cycles);
+  CHECK(metric(config, "est_cycles").threshold == Approx(0.01));
+  // Counts are exact: below 0.1 % is no change by default (the path alone moves a count).
+  CHECK(metric(config, "insns").tolerance == Approx(0.001));
+  CHECK(metric(config, "sim_insns").tolerance == Approx(0.001));
+  CHECK(metric(parse("metrics: {i: {valgrind: instructions, tolerance: 0}}"), "i").tolerance == 0.0);
+  CHECK(std::string(counted_event_name(CountedEvent::branch_misses)) == "branch-misses");
+
+  CHECK_THROWS_WITH(
+      parse("metrics:\n  insns:\n    counter: instruction\n"),
+      "gate.yaml:3: \"counter\" must be one of instructions, cycles, branch-misses, cache-misses, "
+      "not \"instruction\"");
+  CHECK_THROWS_WITH(parse("metrics:\n  bm:\n    valgrind: branch-misses\n"),
+                    "gate.yaml:3: \"valgrind\" must be one of instructions, cycles, not \"branch-misses\"");
+  CHECK_THROWS_WITH(
+      parse("metrics:\n  insns:\n    valgrind: instructions\n    counter: instructions\n"),
+      "gate.yaml:2: metric \"insns\" needs exactly one source: regex, json_pointer, google_benchmark, "
+      "catch2, counter or valgrind");
+}
+
+TEST_CASE("a counted metric makes wall time report-only unless its gate is set", "[config]") {
+  SECTION("hardware counters keep the plain runs and the built-ins") {
+    const Config config = parse("metrics:\n  insns: {counter: instructions}\n");
+    CHECK(metric_names(config) ==
+          std::vector<std::string>{"wall_time", "user_time", "system_time", "max_rss", "insns"});
+    CHECK(metric(config, "wall_time").gating == Gating::report_only);
+    CHECK(config.warmup == 1);
+  }
+  SECTION("wall time gated on request") {
+    const Config config = parse("metrics:\n  wall_time: {gate: true}\n  insns: {valgrind: instructions}\n");
+    CHECK(metric(config, "wall_time").gating == Gating::gated);
+    CHECK(metric_names(config) ==
+          std::vector<std::string>{"wall_time", "user_time", "system_time", "max_rss", "insns"});
+  }
+  SECTION("only valgrind metrics gated: the unnamed built-ins go, and with them the warm-up") {
+    const Config config = parse("metrics:\n  insns: {valgrind: instructions}\n");
+    CHECK(metric_names(config) == std::vector<std::string>{"insns"});
+    CHECK(config.warmup == 0);
+  }
+  SECTION("a built-in that is named stays, report-only, and so does an explicit warm-up") {
+    const Config config =
+        parse("warmup: 2\nmetrics:\n  max_rss: {gate: false}\n  insns: {valgrind: instructions}\n");
+    CHECK(metric_names(config) == std::vector<std::string>{"max_rss", "insns"});
+    CHECK(config.warmup == 2);
+  }
+  SECTION("report-only counted metrics change nothing else") {
+    const Config config =
+        parse("metrics:\n  wall_time: {gate: true}\n  insns: {valgrind: instructions, gate: false}\n");
+    CHECK(metric_names(config).size() == 5);
+    CHECK(config.gated_metrics().front()->name == "wall_time");
+  }
 }
 
 TEST_CASE("a built-in metric takes no source", "[config]") {
@@ -429,6 +497,17 @@ TEST_CASE("config_to_json reads back to the same configuration", "[config]") {
     const Config again = round_trip(default_config());
     CHECK_FALSE(again.baseline.has_value());
     CHECK_FALSE(again.seed.has_value());
+  }
+
+  SECTION("counted metrics") {
+    const Config again = round_trip(
+        parse("metrics:\n  insns: {valgrind: instructions}\n  est: {valgrind: cycles, gate: false}\n"));
+    CHECK(metric_names(again) == std::vector<std::string>{"insns", "est"});
+    CHECK(metric(again, "est").event == CountedEvent::cycles);
+    CHECK(again.warmup == 0);
+    const Config counters = round_trip(parse("metrics:\n  bm: {counter: branch-misses}\n"));
+    CHECK(metric(counters, "bm").source == MetricSource::counter);
+    CHECK(metric(counters, "wall_time").gating == Gating::report_only);
   }
 
   SECTION("every key set away from its default") {

@@ -11,12 +11,14 @@
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
 #include "duel/duel.hpp"
+#include "duel/run_plan.hpp"
 #include "error.hpp"
 #include "machine/facts.hpp"
 #include "machine/pinning.hpp"
 #include "report/progress.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
+#include "run/valgrind.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -180,6 +182,9 @@ int run_compare(const CompareOptions& options) {
     config.seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32U) | std::random_device{}();
   }
 
+  // Hardware counters and valgrind are checked before anything runs.
+  const std::filesystem::path valgrind = check_run_plan(config, plan_runs(config));
+
   RunSummary summary;
   summary.config = &config;
   summary.started = now_iso8601();
@@ -203,10 +208,14 @@ int run_compare(const CompareOptions& options) {
     }
   }
   ProcessExecutor executor(exec_stub);
+  std::optional<ValgrindExecutor> simulator;
+  if (!valgrind.empty()) {
+    simulator.emplace(executor, valgrind, plan_runs(config).cache);
+  }
   Progress progress(options.quiet ? ProgressStyle::quiet : detect_progress_style(stderr), stderr);
   bool settled = false;
   const auto outcome = run_duel(
-      config, executor, *config.seed,
+      config, executor, simulator ? &*simulator : nullptr, *config.seed,
       [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); },
       [&](double parallelism) {
         summary.pinning = settle_pinning(pinning_plan, facts, parallelism);

@@ -25,10 +25,19 @@ const std::vector<std::string> k_top_level_keys{
     "env_padding", "seed",       "stopping",       "correction", "inconclusive", "autocorrelation_limit",
     "min_batches", "best_of",    "stability_limit"};
 const std::vector<std::string> k_command_keys{"command", "shell", "working_directory", "env"};
-const std::vector<std::string> k_metric_keys{"threshold",        "tolerance", "gate",   "direction",
-                                             "estimator",        "unit",      "regex",  "json_pointer",
-                                             "google_benchmark", "field",     "catch2", "missing"};
+const std::vector<std::string> k_metric_keys{
+    "threshold",    "tolerance",        "gate",  "direction", "estimator", "unit",    "regex",
+    "json_pointer", "google_benchmark", "field", "catch2",    "missing",   "counter", "valgrind"};
 const std::vector<std::string> k_builtin_metrics{"wall_time", "user_time", "system_time", "max_rss"};
+constexpr util::NameTable<CountedEvent, 4> k_counted_events{{{CountedEvent::instructions, "instructions"},
+                                                             {CountedEvent::cycles, "cycles"},
+                                                             {CountedEvent::branch_misses, "branch-misses"},
+                                                             {CountedEvent::cache_misses, "cache-misses"}}};
+// The default tolerance of a counted metric (see read_metric).
+constexpr double k_counted_tolerance = 0.001;
+// Valgrind's cachegrind counts instructions and, with its cache simulation, estimates cycles.
+constexpr util::NameTable<CountedEvent, 2> k_valgrind_events{
+    {{CountedEvent::instructions, "instructions"}, {CountedEvent::cycles, "cycles"}}};
 
 // One name table per enum, for reading the YAML and writing the effective configuration.
 constexpr util::NameTable<Order, 2> k_order_names{{{Order::random, "random"}, {Order::abba, "abba"}}};
@@ -264,6 +273,16 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
     metric.unit = "s";
     ++sources;
   }
+  if (const auto counter = node["counter"]) {
+    metric.source = MetricSource::counter;
+    metric.event = reader.choice(counter, "counter", k_counted_events);
+    ++sources;
+  }
+  if (const auto valgrind = node["valgrind"]) {
+    metric.source = MetricSource::valgrind;
+    metric.event = reader.choice(valgrind, "valgrind", k_valgrind_events);
+    ++sources;
+  }
   const bool suite_source =
       metric.source == MetricSource::google_benchmark || metric.source == MetricSource::catch2;
   if (const auto field = node["field"]) {
@@ -317,9 +336,9 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   MetricSpec& metric = metric_entry(reader, key, config, builtin);
   if (node.IsNull()) {
     if (!builtin) {
-      reader.fail(
-          key,
-          fmt::format("metric \"{}\" needs a source: regex, json_pointer, google_benchmark or catch2", name));
+      reader.fail(key, fmt::format("metric \"{}\" needs a source: regex, json_pointer, google_benchmark, "
+                                   "catch2, counter or valgrind",
+                                   name));
     }
     return;
   }
@@ -329,12 +348,54 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
     reader.fail(key, fmt::format("\"{}\" is a built-in metric and takes no source; pick another name", name));
   }
   if (!builtin && sources != 1) {
-    reader.fail(
-        key,
-        fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer, google_benchmark or catch2",
-                    name));
+    reader.fail(key, fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer, "
+                                 "google_benchmark, catch2, counter or valgrind",
+                                 name));
+  }
+  if (metric.source == MetricSource::counter || metric.source == MetricSource::valgrind) {
+    // A count is the same on every run, so its interval is a point and any difference at all
+    // is certain; the program's path and environment alone move a count by a few
+    // instructions (12 in 11.8 million for a longer directory name). Differences below 0.1 %
+    // are no change unless the configuration says otherwise.
+    metric.tolerance = k_counted_tolerance;
   }
   read_metric_settings(reader, node, metric);
+}
+
+// Counted metrics (counter, valgrind) are there because wall time is too noisy to gate on, so
+// a configuration with one gates wall time only when it says so. When every gated metric is
+// counted by Valgrind, nothing needs the plain, timed runs: the built-in metrics the
+// configuration does not name are dropped, and so is the warm-up unless set (counts do not
+// warm up), so that each round is one Valgrind run per side and nothing else.
+void apply_counted_defaults(const YAML::Node& root, Config& config) {
+  const auto metrics = root["metrics"];
+  const auto named = [&](const std::string& name) { return metrics && metrics.IsMap() && metrics[name]; };
+  const auto counted = [](const MetricSpec& m) {
+    return m.source == MetricSource::counter || m.source == MetricSource::valgrind;
+  };
+  if (std::none_of(config.metrics.begin(), config.metrics.end(), counted)) {
+    return;
+  }
+  if (!(named("wall_time") && metrics["wall_time"].IsMap() && metrics["wall_time"]["gate"])) {
+    for (auto& metric : config.metrics) {
+      if (metric.name == "wall_time") {
+        metric.gating = Gating::report_only;
+      }
+    }
+  }
+  const auto gated = config.gated_metrics();
+  if (gated.empty() || !std::all_of(gated.begin(), gated.end(), [](const MetricSpec* m) {
+        return m->source == MetricSource::valgrind;
+      })) {
+    return;
+  }
+  std::erase_if(config.metrics, [&](const MetricSpec& m) {
+    return std::find(k_builtin_metrics.begin(), k_builtin_metrics.end(), m.name) != k_builtin_metrics.end() &&
+           !named(m.name);
+  });
+  if (!root["warmup"]) {
+    config.warmup = 0;
+  }
 }
 
 // Confidence, warm-up and the budget of rounds and seconds.
@@ -452,6 +513,7 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
     for (const auto& item : metrics) {
       read_metric(reader, item.first, item.second, config);
     }
+    apply_counted_defaults(root, config);
   }
   if (config.max_rounds < config.min_rounds) {
     reader.fail(root["max_rounds"] ? root["max_rounds"] : root["min_rounds"],
@@ -529,6 +591,11 @@ nlohmann::json command_to_json(const CommandSpec& command) {
 
 }  // namespace
 
+const char* counted_event_name(CountedEvent event) {
+  // The names are string literals, so the view's data is a C string.
+  return util::name_of(k_counted_events, event).data();
+}
+
 std::string config_to_json(const Config& config) {
   nlohmann::ordered_json json;
   if (config.baseline) {
@@ -577,6 +644,12 @@ std::string config_to_json(const Config& config) {
         break;
       case MetricSource::catch2:
         item["catch2"] = metric.benchmark;
+        break;
+      case MetricSource::counter:
+        item["counter"] = counted_event_name(metric.event);
+        break;
+      case MetricSource::valgrind:
+        item["valgrind"] = counted_event_name(metric.event);
         break;
       default:
         break;

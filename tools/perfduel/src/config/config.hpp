@@ -28,6 +28,16 @@ enum class MetricSource {
   json_pointer,      // a number at a JSON pointer in stdout
   google_benchmark,  // a field of one benchmark in Google Benchmark's JSON on stdout
   catch2,            // the mean of one BENCHMARK in a Catch2 test binary's XML report on stdout
+  counter,           // a hardware performance counter (perf_event_open) over the plain run
+  valgrind,          // counted by Valgrind's cachegrind in a separate, slower run
+};
+
+// What a counted metric (source counter or valgrind) counts.
+enum class CountedEvent {
+  instructions,   // retired instructions (valgrind: Ir, instructions executed)
+  cycles,         // CPU cycles (valgrind: an estimate from simulated cache misses)
+  branch_misses,  // mispredicted branches (counter only)
+  cache_misses,   // last-level cache misses as the PMU defines them (counter only)
 };
 
 // What a benchmark pattern does when a benchmark it matches runs on one side only.
@@ -64,7 +74,8 @@ struct MetricSpec {
   std::string pattern;    // regex (source regex) or JSON pointer (source json_pointer)
   std::string benchmark;  // benchmark name or glob (`*`, `?`; sources google_benchmark, catch2)
   std::string field;      // real_time, cpu_time or a counter (google_benchmark); mean (catch2)
-  std::string unit;       // for display only
+  CountedEvent event = CountedEvent::instructions;  // sources counter and valgrind
+  std::string unit;                                 // for display only
   Direction direction = Direction::lower_is_better;
   Gating gating = Gating::report_only;
   double threshold = 0.02;  // target full width of the relative-change interval
@@ -132,6 +143,10 @@ Config parse_config(const std::string& text, const std::string& origin);
 // The configuration with defaults only: wall time gated at 2 %, user and system CPU time
 // and max RSS reported.
 Config default_config();
+
+// The name of `event` as written in the configuration: "instructions", "cycles",
+// "branch-misses", "cache-misses".
+const char* counted_event_name(CountedEvent event);
 
 // The effective configuration as JSON text that parse_config reads back to the same Config.
 std::string config_to_json(const Config& config);

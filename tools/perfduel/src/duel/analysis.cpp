@@ -12,6 +12,7 @@
 #include "stats/descriptive.hpp"
 #include "stats/multiple.hpp"
 #include "stats/sequential.hpp"
+#include "util/text.hpp"
 
 namespace perfduel {
 
@@ -152,7 +153,8 @@ int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector
 // residual-correlation factor of the batching decision (and, while batching is not yet
 // possible, the AR(1) widening at the upper bound of r1) applies to the sequence as to the
 // interval; the stopping allowance does not (a sequence needs none).
-std::optional<stats::Interval> confidence_sequence(const Config& config, const stats::Estimate& estimate,
+std::optional<stats::Interval> confidence_sequence(const Config& config, int min_rounds,
+                                                   const stats::Estimate& estimate,
                                                    const std::vector<double>& a, const std::vector<double>& b,
                                                    double confidence) {
   const auto d = stats::log_ratios(a, b);
@@ -162,7 +164,7 @@ std::optional<stats::Interval> confidence_sequence(const Config& config, const s
   const std::vector<double> units =
       estimate.batch_size > 1 ? stats::batch_means(*d, estimate.batch_size) : *d;
   const auto burn_in =
-      static_cast<std::size_t>(std::max(estimate.batch_size > 1 ? config.min_batches : config.min_rounds, 2));
+      static_cast<std::size_t>(std::max(estimate.batch_size > 1 ? config.min_batches : min_rounds, 2));
   const auto sequence =
       stats::asymptotic_confidence_sequence(units, confidence, burn_in, static_cast<double>(burn_in));
   if (!sequence) {
@@ -176,7 +178,7 @@ std::optional<stats::Interval> confidence_sequence(const Config& config, const s
 // Anytime mode: the confidence sequence at the metric's full level replaces the fixed-sample
 // interval. The `median` and `min` estimators keep their fixed-sample intervals (there is no
 // confidence sequence for them here), which the note says.
-void apply_anytime(const Config& config, MetricResult& result, const std::vector<double>& a,
+void apply_anytime(const Config& config, int min_rounds, MetricResult& result, const std::vector<double>& a,
                    const std::vector<double>& b) {
   auto& estimate = result.estimate;
   if (result.spec.estimator != Estimator::mean) {
@@ -188,11 +190,11 @@ void apply_anytime(const Config& config, MetricResult& result, const std::vector
   if (estimate.status != stats::EstimateStatus::ok) {
     return;
   }
-  const auto sequence = confidence_sequence(config, estimate, a, b, result.confidence);
+  const auto sequence = confidence_sequence(config, min_rounds, estimate, a, b, result.confidence);
   if (!sequence) {
     estimate.status = stats::EstimateStatus::insufficient_data;
     estimate.note = fmt::format("anytime: burn-in of {} {} not reached",
-                                std::max(estimate.batch_size > 1 ? config.min_batches : config.min_rounds, 2),
+                                std::max(estimate.batch_size > 1 ? config.min_batches : min_rounds, 2),
                                 estimate.batch_size > 1 ? "batches" : "rounds");
     return;
   }
@@ -223,7 +225,7 @@ double per_metric_confidence(double confidence, std::size_t count, double share)
 // can be a regression by Holm while its shown interval still touches the band; the note says
 // which. Anytime mode keeps Bonferroni: the p-values of fixed-sample tests are not valid
 // under continuous monitoring.
-void apply_holm(const Config& config, Analysis& analysis, bool enough_rounds, Finality finality) {
+void apply_holm(const Config& config, Analysis& analysis, Finality finality) {
   if (config.stopping == Stopping::anytime) {
     analysis.notes.push_back(
         "correction: Holm requested, but anytime stopping decides with Bonferroni-level "
@@ -268,7 +270,7 @@ void apply_holm(const Config& config, Analysis& analysis, bool enough_rounds, Fi
     } else if (was_decided) {
       // Cannot happen with consistent p-values (a Bonferroni exclusion is a Holm rejection);
       // kept so that the two rules never contradict each other silently.
-      result.verdict = result.width_reached && enough_rounds ? Verdict::no_change : Verdict::pending;
+      result.verdict = result.width_reached && result.enough_rounds ? Verdict::no_change : Verdict::pending;
       if (finality == Finality::final && result.verdict == Verdict::pending) {
         result.verdict = Verdict::inconclusive;
       }
@@ -300,13 +302,14 @@ struct Levels {
 // Estimates one metric from its paired series and judges it: width rule, and in hybrid mode
 // the confidence sequence too, whichever settles it first.
 MetricResult analyze_metric(const Config& config, const MetricSpec& spec, const Levels& levels,
-                            const std::vector<double>& a, const std::vector<double>& b, bool enough_rounds) {
+                            const std::vector<double>& a, const std::vector<double>& b, int min_rounds,
+                            bool enough_rounds) {
   MetricResult result;
   result.spec = spec;
   result.confidence = levels.interval;
   result.estimate = stats::estimate(spec.estimator, a, b, estimator_options(config, spec, levels.interval));
   if (config.stopping == Stopping::anytime) {
-    apply_anytime(config, result, a, b);
+    apply_anytime(config, min_rounds, result, a, b);
   }
   const auto& estimate = result.estimate;
   if (estimate.status == stats::EstimateStatus::unstable) {
@@ -345,7 +348,7 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, const 
       if (spec.estimator != Estimator::mean) {
         break;  // no confidence sequence for the median or the minimum: the width rule alone
       }
-      const auto sequence = confidence_sequence(config, estimate, a, b, levels.sequence);
+      const auto sequence = confidence_sequence(config, min_rounds, estimate, a, b, levels.sequence);
       if (!sequence) {
         break;
       }
@@ -364,6 +367,17 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, const 
 
 }  // namespace
 
+bool is_deterministic(std::span<const double> baseline, std::span<const double> candidate, double threshold) {
+  const auto within = [&](std::span<const double> values) {
+    if (values.size() < 2) {
+      return false;
+    }
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    return *low > 0 && *high / *low - 1 <= threshold / 100;
+  };
+  return within(baseline) && within(candidate);
+}
+
 Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality finality) {
   Analysis analysis;
   auto series = pair_rounds(config.metrics.size(), runs);
@@ -371,7 +385,28 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   if (config.detect_warmup) {
     analysis.dropped_rounds = drop_detected_warmup(config, series, analysis.notes);
   }
-  const bool enough_rounds = static_cast<int>(series.rounds.size()) >= config.min_rounds;
+  const int measured = static_cast<int>(series.rounds.size());
+  // The minimum rounds guard against stopping on a lucky low variance. A metric whose runs are
+  // all (near-)deterministic on each side, as instruction counts are, has no variance to be
+  // lucky about: each side's runs all lie within a hundredth of the threshold of each other, so
+  // the interval is far inside the threshold whatever more rounds would bring, and three rounds
+  // (the fewest with a t interval of two degrees of freedom and a check that the first two
+  // were not a coincidence) are enough. One run off by more ends the shortcut for that metric:
+  // it needs the configured minimum again. Noise that would need the minimum rounds, σ of at
+  // least a tenth of the threshold, puts three runs of one side within T/100 with a chance of
+  // about 3·(0.1)²·∫φ³ ≈ 0.3 %, of both sides below 10⁻⁵ (and at σ ≈ T/3 below 10⁻⁷).
+  // The confidence sequence's burn-in follows the same minimum.
+  const auto min_rounds_of = [&](std::size_t m) {
+    return is_deterministic(series.baseline[m], series.candidate[m], config.metrics[m].threshold)
+               ? std::min(config.min_rounds, k_deterministic_min_rounds)
+               : config.min_rounds;
+  };
+  bool enough_rounds = true;  // every gated metric has its minimum rounds
+  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
+    if (config.metrics[m].gating == Gating::gated) {
+      enough_rounds &= measured >= min_rounds_of(m);
+    }
+  }
 
   // Bonferroni: with m gated metrics each interval is built at 1 − α/m, so that the chance
   // of any false alarm in the family stays below α. Report-only metrics are not part of the
@@ -410,8 +445,10 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     const auto& a = series.baseline[m];
     const auto& b = series.candidate[m];
     MetricResult result;
+    const int min_rounds = min_rounds_of(m);
+    const bool metric_enough = measured >= min_rounds;
     if (all_positive(a) && all_positive(b)) {
-      result = analyze_metric(config, spec, levels_of(spec), a, b, enough_rounds);
+      result = analyze_metric(config, spec, levels_of(spec), a, b, min_rounds, metric_enough);
     } else {
       const auto where = first_non_positive(series, m);
       if (gated) {
@@ -428,6 +465,14 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
       result.estimate.note = fmt::format("no ratio: {}", where);
     }
     result.estimate.rounds = a.size();
+    result.min_rounds = min_rounds;
+    result.enough_rounds = metric_enough;
+    if (gated && metric_enough && min_rounds < config.min_rounds && finality == Finality::final) {
+      analysis.notes.push_back(fmt::format(
+          "{}: every run of each side within {:.3g} % of the others: deterministic, so {} rounds sufficed "
+          "(min_rounds {})",
+          spec.name, spec.threshold, min_rounds, config.min_rounds));
+    }
     if (finality == Finality::final) {  // for the report only; sorting every round would cost O(n log n) each
       result.baseline_median = a.empty() ? 0.0 : stats::median(a);
       result.candidate_median = b.empty() ? 0.0 : stats::median(b);
@@ -442,7 +487,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     analysis.metrics.push_back(std::move(result));
   }
   if (config.correction == Correction::holm) {
-    apply_holm(config, analysis, enough_rounds, finality);
+    apply_holm(config, analysis, finality);
   }
 
   std::vector<GatedMetric> gated;

@@ -40,7 +40,19 @@ struct MetricResult {
   std::optional<stats::Interval> sequence;
   SettledBy settled_by = SettledBy::none;  // which rule settled this metric, if any
   bool has_ratio = true;                   // false: values of zero, shown without a ratio
+  // The minimum rounds this metric needed before it could settle: the configured minimum, or
+  // k_deterministic_min_rounds while its runs are (near-)deterministic (see analysis.cpp).
+  int min_rounds = 0;
+  bool enough_rounds = false;  // the measured rounds reach `min_rounds`
 };
+
+// The minimum rounds of a metric whose runs are (near-)deterministic so far (is_deterministic).
+constexpr int k_deterministic_min_rounds = 3;
+
+// Whether every value of `baseline` and, separately, of `candidate` lies within a relative span
+// of `threshold` / 100 (max / min − 1), as counted instructions do; false for fewer than two
+// values per side. See analysis.cpp for why such a metric may settle after fewer rounds.
+bool is_deterministic(std::span<const double> baseline, std::span<const double> candidate, double threshold);
 
 struct Analysis {
   std::vector<MetricResult> metrics;   // same order as Config::metrics

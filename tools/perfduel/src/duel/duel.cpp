@@ -1,17 +1,19 @@
 #include "duel/duel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <optional>
-#include <random>
 
 #include <fmt/format.h>
 
+#include "duel/run_plan.hpp"
 #include "error.hpp"
 #include "run/metric_extractor.hpp"
 #include "run/signals.hpp"
+#include "run/valgrind.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -40,6 +42,192 @@ std::string describe_failure(const RunResult& run, double timeout_seconds) {
   return "failed";
 }
 
+// The PERFDUEL_PAD length of run `run_index`: uniform in [0, k_max_env_padding), a hash of
+// (seed, run index) like the order coin, so both sides draw from one distribution, a seed
+// reproduces the layouts, and the round order is unaffected.
+std::size_t env_padding_bytes(std::uint64_t seed, std::uint64_t run_index) {
+  constexpr std::uint64_t k_max_env_padding = 4096;
+  std::uint64_t x = (seed ^ 0xD1B54A32D192ED03ULL) + 0x9E3779B97F4A7C15ULL * (run_index + 1);
+  x = (x ^ (x >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27U)) * 0x94D049BB133111EBULL;
+  x ^= x >> 31U;
+  return static_cast<std::size_t>(x % k_max_env_padding);
+}
+
+// A side whose runs of the round are all done: its merged result (the plain run's, with the
+// Valgrind run's counts), ready for its metrics to be read.
+struct CompletedSide {
+  Side side = Side::baseline;
+  RunResult result;
+};
+
+// The state of a duel between rounds, and the steps of one round.
+class Duel {
+ public:
+  Duel(const Config& config, Executor& executor, Executor* simulator, std::uint64_t seed)
+      : m_config(config),
+        m_effective(config),
+        m_executor(executor),
+        m_simulator(simulator),
+        m_plan(plan_runs(config)),
+        m_limits{config.run_timeout, config.cpus, std::nullopt, m_plan.counters},
+        m_seed(seed) {
+    if (m_plan.valgrind && simulator == nullptr) {
+      throw Error("valgrind metrics need a Valgrind executor");  // a wiring mistake, not a user error
+    }
+    // Benchmark patterns become metrics once the first round shows which benchmarks there
+    // are; until then nothing can be extracted.
+    if (!has_metric_patterns(m_effective.metrics)) {
+      m_extractor.emplace(m_effective.metrics);
+    }
+    m_outcome.seed = seed;
+  }
+
+  // One round (`round` counts from 0, warm-up included): every run it needs, then the values
+  // of each completed side. False when the duel must end (failure or interrupt, in the outcome).
+  bool play_round(int round, bool warmup, bool candidate_first_in_round) {
+    const std::array<Side, 2> order{candidate_first_in_round ? Side::candidate : Side::baseline,
+                                    candidate_first_in_round ? Side::baseline : Side::candidate};
+    const auto completed = run_round(round, warmup, order);
+    if (!m_failed && !m_extractor) {
+      expand_patterns(round, warmup, completed);
+    }
+    record_values(round, warmup, completed);
+    return !m_failed;
+  }
+
+  // Re-pins the measured rounds once the warm-up has shown how many CPUs the program keeps busy.
+  void repin(const RepinCallback& callback) { m_limits.cpus = callback(m_outcome.warmup_parallelism); }
+
+  const Config& effective() const { return m_effective; }
+  double run_seconds() const { return m_run_seconds; }
+  DuelOutcome& outcome() { return m_outcome; }
+
+ private:
+  void fail(Side side, const std::string& what, int round, bool warmup, const std::string& cause,
+            const RunResult& result) {
+    m_outcome.end = DuelEnd::benchmark_failed;
+    m_outcome.failure = fmt::format("{} run{} in round {}{}: {}", side_name(side), what, round + 1,
+                                    warmup ? " (warm-up)" : "", cause);
+    m_outcome.failure_stderr = util::tail_lines(result.err, 10);
+    m_failed = true;
+  }
+
+  // The plain runs of both sides, then the Valgrind runs in the same order (duel/run_plan.hpp):
+  // the plain runs back to back so that drift cancels in their ratio. Returns the sides
+  // whose runs all finished, in the order they finished.
+  std::vector<CompletedSide> run_round(int round, bool warmup, const std::array<Side, 2>& order) {
+    std::array<RunResult, 2> results;  // by side: baseline, candidate
+    std::vector<CompletedSide> completed;
+    for (const bool simulated : {false, true}) {
+      if (m_failed || (simulated ? !m_plan.valgrind : !m_plan.plain)) {
+        continue;
+      }
+      for (const Side side : order) {
+        auto run = run_once(side, simulated);
+        if (run.status == RunStatus::interrupted || interrupt_requested()) {
+          m_outcome.end = DuelEnd::interrupted;
+          m_failed = true;
+          break;
+        }
+        const auto cause =
+            describe_failure(run, m_config.run_timeout * (simulated ? k_valgrind_slowdown : 1));
+        if (!cause.empty()) {
+          fail(side, simulated ? " under valgrind" : "", round, warmup, cause, run);
+          break;
+        }
+        m_run_seconds += run.wall_seconds;
+        if (!simulated && warmup && run.wall_seconds > 0) {
+          m_outcome.warmup_parallelism = std::max(m_outcome.warmup_parallelism,
+                                                  (run.user_seconds + run.system_seconds) / run.wall_seconds);
+        }
+        auto& slot = results[side == Side::baseline ? 0 : 1];
+        if (simulated && m_plan.plain) {
+          slot.simulated = std::move(run.simulated);  // the rest comes from the plain run
+        } else {
+          slot = std::move(run);
+        }
+        if (simulated || !m_plan.valgrind) {
+          completed.push_back({side, slot});
+        }
+      }
+    }
+    return completed;
+  }
+
+  // One run of `side`; a plain run gets its PERFDUEL_PAD (the layout it randomizes matters for
+  // time, not for counts, so Valgrind runs get none).
+  RunResult run_once(Side side, bool simulated) {
+    const auto& command = side == Side::baseline ? *m_config.baseline : *m_config.candidate;
+    if (simulated) {
+      RunLimits limits = m_limits;
+      limits.env_padding_bytes.reset();
+      return m_simulator->run(command, limits);
+    }
+    m_limits.env_padding_bytes.reset();
+    if (m_config.env_padding) {
+      m_limits.env_padding_bytes = env_padding_bytes(m_seed, m_run_index);
+    }
+    ++m_run_index;
+    return m_executor.run(command, m_limits);
+  }
+
+  // The first complete round's two outputs expand the benchmark patterns into metrics.
+  void expand_patterns(int round, bool warmup, const std::vector<CompletedSide>& completed) {
+    if (completed.size() != 2) {
+      return;
+    }
+    const bool baseline_first = completed[0].side == Side::baseline;
+    const RunResult& baseline_run = completed[baseline_first ? 0 : 1].result;
+    const RunResult& candidate_run = completed[baseline_first ? 1 : 0].result;
+    auto expansion = expand_metric_patterns(m_effective.metrics, baseline_run.out, candidate_run.out);
+    if (expansion && std::none_of(expansion->metrics.begin(), expansion->metrics.end(),
+                                  [](const MetricSpec& m) { return m.gating == Gating::gated; })) {
+      expansion = util::Expected<MetricExpansion>::failure(
+          "no gated benchmark runs on both sides (every one the patterns matched is new or removed)");
+    }
+    if (!expansion) {
+      fail(Side::baseline, "", round, warmup, expansion.error(), baseline_run);
+      m_outcome.failure =
+          fmt::format("round {}{}: {}", round + 1, warmup ? " (warm-up)" : "", expansion.error());
+      return;
+    }
+    m_effective.metrics = std::move(expansion->metrics);
+    m_outcome.suite = std::move(expansion->changes);
+    m_extractor.emplace(m_effective.metrics);
+  }
+
+  // Each completed side's values, recorded even when a later run of the round failed.
+  void record_values(int round, bool warmup, const std::vector<CompletedSide>& completed) {
+    if (!m_extractor) {
+      return;
+    }
+    for (const auto& [side, result] : completed) {
+      auto values = m_extractor->extract(result);
+      if (!values) {
+        if (!m_failed) {
+          fail(side, "", round, warmup, values.error(), result);
+        }
+        return;
+      }
+      m_outcome.runs.push_back({round, side, warmup, std::move(values).value()});
+    }
+  }
+
+  const Config& m_config;
+  Config m_effective;  // the configuration with benchmark patterns expanded
+  Executor& m_executor;
+  Executor* m_simulator;
+  RunPlan m_plan;
+  RunLimits m_limits;
+  std::uint64_t m_seed;
+  std::uint64_t m_run_index = 0;
+  std::optional<MetricExtractor> m_extractor;
+  DuelOutcome m_outcome;
+  bool m_failed = false;
+  double m_run_seconds = 0;  // wall time of all runs so far
+};
+
 }  // namespace
 
 bool candidate_first(Order order, int round, std::uint64_t seed) {
@@ -56,42 +244,21 @@ bool candidate_first(Order order, int round, std::uint64_t seed) {
   return (x >> 63U) != 0;
 }
 
-namespace {
-
-// The PERFDUEL_PAD length of run `run_index`: uniform in [0, k_max_env_padding), a hash of
-// (seed, run index) like the order coin, so both sides draw from one distribution, a seed
-// reproduces the layouts, and the round order is unaffected.
-std::size_t env_padding_bytes(std::uint64_t seed, std::uint64_t run_index) {
-  constexpr std::uint64_t k_max_env_padding = 4096;
-  std::uint64_t x = (seed ^ 0xD1B54A32D192ED03ULL) + 0x9E3779B97F4A7C15ULL * (run_index + 1);
-  x = (x ^ (x >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27U)) * 0x94D049BB133111EBULL;
-  x ^= x >> 31U;
-  return static_cast<std::size_t>(x % k_max_env_padding);
-}
-
-}  // namespace
-
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
                      const ProgressCallback& progress, const RepinCallback& repin) {
-  DuelOutcome outcome;
-  outcome.seed = seed;
-  // Benchmark patterns become metrics once the first round shows which benchmarks there are;
-  // until then nothing can be extracted.
-  Config effective = config;
-  std::optional<MetricExtractor> extractor;
-  if (!has_metric_patterns(effective.metrics)) {
-    extractor.emplace(effective.metrics);
-  }
-  RunLimits limits{config.run_timeout, config.cpus, std::nullopt};
-  std::uint64_t run_index = 0;
+  return run_duel(config, executor, nullptr, seed, progress, repin);
+}
+
+DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulator, std::uint64_t seed,
+                     const ProgressCallback& progress, const RepinCallback& repin) {
+  Duel duel(config, executor, simulator, seed);
+  DuelOutcome& outcome = duel.outcome();
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   double longest_round = 0;
   double analysis_seconds = 0;
-  double run_seconds = 0;  // wall time of all runs so far
 
   for (int round = 0;; ++round) {
     const bool warmup = round < config.warmup;
@@ -108,79 +275,10 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
       }
     }
     if (round == config.warmup && repin) {
-      limits.cpus = repin(outcome.warmup_parallelism);
+      duel.repin(repin);
     }
     const auto round_start = elapsed();
-    const bool b_first = candidate_first(config.order, std::max(measured, 0), seed);
-    bool failed = false;
-    const auto fail = [&](Side side, const std::string& cause, const RunResult& result) {
-      outcome.end = DuelEnd::benchmark_failed;
-      outcome.failure = fmt::format("{} run in round {}{}: {}", side_name(side), round + 1,
-                                    warmup ? " (warm-up)" : "", cause);
-      outcome.failure_stderr = util::tail_lines(result.err, 10);
-      failed = true;
-    };
-    // Both runs first, then their metrics: the first round's two outputs expand the patterns.
-    std::vector<std::pair<Side, RunResult>> results;
-    for (const Side side :
-         {b_first ? Side::candidate : Side::baseline, b_first ? Side::baseline : Side::candidate}) {
-      const auto& command = side == Side::baseline ? *config.baseline : *config.candidate;
-      if (config.env_padding) {
-        limits.env_padding_bytes = env_padding_bytes(seed, run_index);
-      }
-      ++run_index;
-      RunResult result = executor.run(command, limits);
-      if (result.status == RunStatus::interrupted || interrupt_requested()) {
-        outcome.end = DuelEnd::interrupted;
-        failed = true;
-        break;
-      }
-      if (const auto cause = describe_failure(result, config.run_timeout); !cause.empty()) {
-        fail(side, cause, result);
-        break;
-      }
-      run_seconds += result.wall_seconds;
-      if (warmup && result.wall_seconds > 0) {
-        outcome.warmup_parallelism = std::max(
-            outcome.warmup_parallelism, (result.user_seconds + result.system_seconds) / result.wall_seconds);
-      }
-      results.emplace_back(side, std::move(result));
-    }
-    if (!failed && !extractor) {
-      const bool baseline_first = results[0].first == Side::baseline;
-      const RunResult& baseline_run = results[baseline_first ? 0 : 1].second;
-      const RunResult& candidate_run = results[baseline_first ? 1 : 0].second;
-      auto expansion = expand_metric_patterns(effective.metrics, baseline_run.out, candidate_run.out);
-      if (expansion && std::none_of(expansion->metrics.begin(), expansion->metrics.end(),
-                                    [](const MetricSpec& m) { return m.gating == Gating::gated; })) {
-        expansion = util::Expected<MetricExpansion>::failure(
-            "no gated benchmark runs on both sides (every one the patterns matched is new or removed)");
-      }
-      if (!expansion) {
-        fail(Side::baseline, expansion.error(), baseline_run);
-        outcome.failure =
-            fmt::format("round {}{}: {}", round + 1, warmup ? " (warm-up)" : "", expansion.error());
-      } else {
-        effective.metrics = std::move(expansion->metrics);
-        outcome.suite = std::move(expansion->changes);
-        extractor.emplace(effective.metrics);
-      }
-    }
-    // A run that finished before the other side failed is still recorded, for the report.
-    for (auto& [side, result] : results) {
-      if (!extractor) {
-        break;
-      }
-      auto values = extractor->extract(result);
-      if (!values) {
-        if (!failed) {
-          fail(side, values.error(), result);
-        }
-        break;
-      }
-      outcome.runs.push_back({round, side, warmup, std::move(values).value()});
-    }
-    if (failed) {
+    if (!duel.play_round(round, warmup, candidate_first(config.order, std::max(measured, 0), seed))) {
       break;
     }
     longest_round = std::max(longest_round, elapsed() - round_start);
@@ -191,12 +289,12 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
     // would grow into a measurable share of the duel. Analyse only while the time spent on
     // it stays under 2 % of the time the runs took: the stopping decision may come a few
     // rounds late, never early, and the final analysis below always sees every round.
-    if (analysis_seconds > 0.02 * run_seconds && measured + 1 < config.max_rounds) {
+    if (analysis_seconds > 0.02 * duel.run_seconds() && measured + 1 < config.max_rounds) {
       continue;
     }
     try {
       const auto analysis_start = elapsed();
-      const auto analysis = analyze(effective, outcome.runs, Finality::ongoing);
+      const auto analysis = analyze(duel.effective(), outcome.runs, Finality::ongoing);
       analysis_seconds += elapsed() - analysis_start;
       if (progress) {
         progress(analysis, elapsed());
@@ -213,14 +311,14 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
   }
 
   outcome.elapsed_seconds = elapsed();
-  outcome.metrics = effective.metrics;
+  outcome.metrics = duel.effective().metrics;
   try {
-    outcome.analysis = analyze(effective, outcome.runs, Finality::final);
+    outcome.analysis = analyze(duel.effective(), outcome.runs, Finality::final);
   } catch (const Error& e) {
     outcome.end = DuelEnd::benchmark_failed;
     outcome.failure = e.what();
   }
-  return outcome;
+  return std::move(outcome);
 }
 
 }  // namespace perfduel

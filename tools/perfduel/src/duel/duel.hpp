@@ -45,6 +45,12 @@ using ProgressCallback = std::function<void(const Analysis&, double elapsed_seco
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
                      const ProgressCallback& progress, const RepinCallback& repin = {});
 
+// The same with the runs of valgrind metrics made by `simulator` (a ValgrindExecutor, or a
+// scripted one in tests), which must not be null when the configuration has such metrics.
+// Throws perfduel::Error when it is.
+DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulator, std::uint64_t seed,
+                     const ProgressCallback& progress, const RepinCallback& repin = {});
+
 // The order of the two runs in measured round `round`: true when the candidate goes first.
 // Random order is a seeded coin per round (`seed`); ABBA alternates AB, BA, AB, ...
 bool candidate_first(Order order, int round, std::uint64_t seed);

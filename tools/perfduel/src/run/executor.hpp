@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@ struct RunLimits {
   std::vector<int> cpus;  // empty: no pinning
   // Length of the PERFDUEL_PAD environment variable of this run; empty: no such variable.
   std::optional<std::size_t> env_padding_bytes;
+  // Hardware counters to count over the run (perf_event_open), in RunResult::counters.
+  std::vector<CountedEvent> counters;
 };
 
 // What one run of a command produced.
@@ -37,6 +40,11 @@ struct RunResult {
   std::string out;           // all of stdout (up to a cap)
   std::string err;           // the end of stderr
   std::string error;         // why it failed to start
+
+  // Hardware counts over the run, as RunLimits asked.
+  std::map<CountedEvent, double> counters;
+  // Valgrind's counts, for a run under Valgrind.
+  std::map<CountedEvent, double> simulated;
 };
 
 // The seam between scheduling and process launching: the duel asks an Executor to run a

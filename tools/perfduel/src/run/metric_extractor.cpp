@@ -123,6 +123,18 @@ Value from_catch2(const MetricSpec& metric, const std::vector<Catch2Benchmark>& 
   return stats::median(values);
 }
 
+// A hardware or Valgrind count of the run; missing only when the run was not made to count it.
+Value counted_value(const MetricSpec& metric, const RunResult& run) {
+  const bool hardware = metric.source == MetricSource::counter;
+  const auto& counts = hardware ? run.counters : run.simulated;
+  const auto found = counts.find(metric.event);
+  if (found == counts.end()) {
+    return Value::failure(fmt::format("the run has no {} count of {}", hardware ? "hardware" : "valgrind",
+                                      counted_event_name(metric.event)));
+  }
+  return found->second;
+}
+
 }  // namespace
 
 MetricExtractor::MetricExtractor(std::span<const MetricSpec> metrics) : m_metrics(metrics) {
@@ -155,6 +167,10 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
         break;
       case MetricSource::max_rss:
         value = run.max_rss_bytes;
+        break;
+      case MetricSource::counter:
+      case MetricSource::valgrind:
+        value = counted_value(metric, run);
         break;
       case MetricSource::regex:
         value = from_regex(metric, *m_regexes[i], run.out);

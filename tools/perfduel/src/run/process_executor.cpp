@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "run/perf_counters.hpp"
 #include "run/signals.hpp"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration)
@@ -74,7 +75,8 @@ class Pipe {
 // child shares the parent's memory until exec, so it only makes system calls here; the CPU
 // set is built by the parent.
 struct ChildSetup {
-  const cpu_set_t* cpus;  // null: no pinning
+  const cpu_set_t* cpus;        // null: no pinning
+  const RunCounters* counters;  // hardware counters, opened here to count from the exec
 
   template <typename Launcher>
   bp::error_code on_exec_setup(Launcher& /*launcher*/, const bp::filesystem::path& /*executable*/,
@@ -84,6 +86,9 @@ struct ChildSetup {
     }
     if (cpus != nullptr && ::sched_setaffinity(0, sizeof(cpu_set_t), cpus) != 0) {
       return {errno, bp::system_category()};
+    }
+    if (const int error = counters->open_in_child(); error != 0) {
+      return {error, bp::system_category()};
     }
     return {};
   }
@@ -273,12 +278,12 @@ struct Streams {
 };
 
 // Starts `executable` with `arguments` in `command`'s directory and environment, stdout and
-// stderr into `streams`, pinned to `limits.cpus`; `report_fd` (or -1) stays open for the stub.
-// Sets `start` just before the spawn. Throws what Boost.Process throws.
+// stderr into `streams`, pinned to `limits.cpus`, counted by `counters`; `report_fd` (or -1)
+// stays open for the stub. Sets `start` just before the spawn. Throws what Boost.Process throws.
 bp::process launch_child(boost::asio::io_context& context, const CommandSpec& command,
-                         const RunLimits& limits, const bp::filesystem::path& executable,
-                         const std::vector<std::string>& arguments, Streams& streams, int report_fd,
-                         std::chrono::steady_clock::time_point& start) {
+                         const RunLimits& limits, const RunCounters& counters,
+                         const bp::filesystem::path& executable, const std::vector<std::string>& arguments,
+                         Streams& streams, int report_fd, std::chrono::steady_clock::time_point& start) {
   const bp::filesystem::path directory =
       (command.working_directory.empty() ? std::filesystem::current_path() : command.working_directory)
           .string();
@@ -287,7 +292,7 @@ bp::process launch_child(boost::asio::io_context& context, const CommandSpec& co
   for (const int cpu : limits.cpus) {
     CPU_SET(cpu, &cpu_set);
   }
-  const ChildSetup setup{limits.cpus.empty() ? nullptr : &cpu_set};
+  const ChildSetup setup{limits.cpus.empty() ? nullptr : &cpu_set, &counters};
   // vfork: the parent's address space is not copied, which is most of the cost of a
   // spawn for a short benchmark (measured in docs/overhead.md).
   bp::posix::vfork_launcher launch;
@@ -469,11 +474,16 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
     executable = m_exec_stub.string();
   }
 
+  RunCounters counters(limits.counters);
+  if (!counters.setup_error().empty()) {
+    result.error = counters.setup_error();
+    return result;
+  }
   boost::asio::io_context context;
   Waited waited;
   std::optional<bp::process> child;
   try {
-    child.emplace(launch_child(context, command, limits, executable, arguments, streams,
+    child.emplace(launch_child(context, command, limits, counters, executable, arguments, streams,
                                via_stub ? report.write_end() : -1, waited.start));
   } catch (const std::exception& e) {
     result.error = e.what();
@@ -482,6 +492,10 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
   streams.out.close_write();
   streams.err.close_write();
   report.close_write();
+  result.error = counters.receive();
+  if (!result.error.empty()) {
+    ::kill(-child->id(), SIGKILL);  // a run that cannot be counted is not worth waiting for
+  }
   waited.group = child->id();
   waited.pid = waited.group;
   waited.stub_running = via_stub;
@@ -499,6 +513,9 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
   child->detach();
   if (waited.pidfd >= 0) {
     ::close(waited.pidfd);
+  }
+  if (result.error.empty() && waited.exited) {
+    result.error = counters.read(result.counters);
   }
   if (result.error.empty()) {
     record_exit(waited, status, usage, result);

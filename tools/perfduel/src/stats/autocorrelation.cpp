@@ -28,6 +28,16 @@ double lag1_autocorrelation(std::span<const double> x) {
   if (x.size() < 3) {
     return k_nan;
   }
+  // A constant series has no autocorrelation. Equal values are not always exactly equal after
+  // arithmetic: the log-ratios of identical instruction counts differ from their mean by
+  // rounding alone, and those residues all have one sign, so r1 would come out near
+  // (n − 1)/n and trigger batching of a series that does not vary. A spread within a few
+  // ulps of the values counts as constant.
+  const auto [low, high] = std::minmax_element(x.begin(), x.end());
+  if (*high - *low <=
+      8 * std::numeric_limits<double>::epsilon() * std::max(std::abs(*low), std::abs(*high))) {
+    return k_nan;
+  }
   const double m = mean(x);
   double numerator = 0;
   double denominator = 0;
@@ -38,7 +48,6 @@ double lag1_autocorrelation(std::span<const double> x) {
       numerator += centred * (x[i + 1] - m);
     }
   }
-  // Exactly zero only when all values are equal; rounding leaves tiny positive sums otherwise.
   if (!(denominator > 0)) {
     return k_nan;
   }

@@ -10,8 +10,8 @@ namespace perfduel::stats {
 // Lag-1 sample autocorrelation of `x`:
 //   r1 = Σ_{i<n} (x_i − x̄)(x_{i+1} − x̄) / Σ_i (x_i − x̄)²
 // (Box & Jenkins, "Time Series Analysis", the standard biased estimator, which Pilot uses).
-// NaN when n < 3 (no lag pair to speak of) or when every value is equal (zero variance:
-// no fluctuation can be correlated).
+// NaN when n < 3 (no lag pair to speak of) or when every value is equal, within a few ulps
+// (zero variance: no fluctuation can be correlated; rounding residues are not fluctuation).
 double lag1_autocorrelation(std::span<const double> x);
 
 // Means of consecutive, non-overlapping batches of `batch_size` values of `x`, counted from

@@ -1,0 +1,68 @@
+#include "duel/run_plan.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "error.hpp"
+#include "run/perf_counters.hpp"
+
+namespace perfduel {
+
+RunPlan plan_runs(const Config& config) {
+  RunPlan plan;
+  plan.plain = false;
+  for (const auto& metric : config.metrics) {
+    if (metric.source == MetricSource::valgrind) {
+      plan.valgrind = true;
+      if (metric.event == CountedEvent::cycles) {
+        plan.cache = CacheSimulation::on;
+      }
+      continue;
+    }
+    plan.plain = true;
+    if (metric.source == MetricSource::counter &&
+        std::find(plan.counters.begin(), plan.counters.end(), metric.event) == plan.counters.end()) {
+      plan.counters.push_back(metric.event);
+    }
+  }
+  return plan;
+}
+
+namespace {
+
+// The first metric of `config` with `source` and `event`, for the message.
+const MetricSpec& metric_counting(const Config& config, MetricSource source, CountedEvent event) {
+  return *std::find_if(config.metrics.begin(), config.metrics.end(),
+                       [&](const MetricSpec& m) { return m.source == source && m.event == event; });
+}
+
+}  // namespace
+
+std::filesystem::path check_run_plan(const Config& config, const RunPlan& plan) {
+  if (!plan.counters.empty()) {
+    const CounterProbe probe = probe_counters(plan.counters);
+    if (probe.failed) {
+      const CountedEvent event = *probe.failed;
+      const bool simulated = event == CountedEvent::instructions || event == CountedEvent::cycles;
+      throw Error(fmt::format("{}: metric \"{}\": hardware counter \"{}\" is not available here: {}; {}",
+                              config.origin, metric_counting(config, MetricSource::counter, event).name,
+                              counted_event_name(event), probe.reason,
+                              simulated ? fmt::format("use valgrind: {} instead", counted_event_name(event))
+                                        : std::string("count it on a machine whose PMU is available")));
+    }
+  }
+  if (!plan.valgrind) {
+    return {};
+  }
+  auto valgrind = find_valgrind();
+  if (!valgrind) {
+    const auto& metric = *std::find_if(config.metrics.begin(), config.metrics.end(), [](const MetricSpec& m) {
+      return m.source == MetricSource::valgrind;
+    });
+    throw Error(fmt::format("{}: metric \"{}\": {}", config.origin, metric.name, valgrind.error()));
+  }
+  return std::move(valgrind).value();
+}
+
+}  // namespace perfduel

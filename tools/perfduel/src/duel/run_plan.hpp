@@ -1,0 +1,34 @@
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "config/config.hpp"
+#include "run/valgrind.hpp"
+
+namespace perfduel {
+
+// Which runs a round makes of each side, from the configured metrics. A plain run gives the
+// times, rusage, output metrics and hardware counters (counting costs the run nothing); a run
+// under Valgrind gives the simulated counts. With both, a round makes the plain runs of both
+// sides first, back to back so that drift cancels in their ratio, then the Valgrind runs in
+// the same order (their counts do not drift).
+struct RunPlan {
+  bool plain = true;                             // metrics other than valgrind ones exist
+  bool valgrind = false;                         // some metric is a valgrind one
+  CacheSimulation cache = CacheSimulation::off;  // on when estimated cycles are asked for
+  std::vector<CountedEvent> counters;            // hardware events for the plain run, each once
+};
+
+// The runs `config`'s metrics need.
+RunPlan plan_runs(const Config& config);
+
+// Checks before any run that this machine can make the runs of `plan`: the hardware counters
+// open (probe_counters) and valgrind is on PATH. Throws perfduel::Error (usage) naming the
+// configuration and the metric, e.g. `gate.yaml: metric "insns": hardware counter
+// "instructions" is not available here: perf_event_open: No such file or directory (no PMU in
+// this VM?); use valgrind: instructions instead`. Returns the valgrind program (empty when
+// the plan has no Valgrind runs).
+std::filesystem::path check_run_plan(const Config& config, const RunPlan& plan);
+
+}  // namespace perfduel

@@ -1,0 +1,236 @@
+#include "run/valgrind.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "run/process_executor.hpp"
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+constexpr const char* k_output_prefix = "cachegrind.out.";
+constexpr const char* k_log_prefix = "valgrind.log.";
+
+std::vector<std::string> words_of(std::string_view text) {
+  std::vector<std::string> words;
+  std::istringstream in{std::string(text)};
+  std::string word;
+  while (in >> word) {
+    words.push_back(word);
+  }
+  return words;
+}
+
+double count_of(const CachegrindCounts& counts, const char* event) {
+  const auto found = counts.find(event);
+  return found == counts.end() ? 0.0 : found->second;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+util::Expected<CachegrindCounts> parse_cachegrind_output(std::string_view text) {
+  using Result = util::Expected<CachegrindCounts>;
+  std::vector<std::string> events;
+  std::vector<std::string> totals;
+  for (const auto& line : util::split_lines(text)) {
+    if (line.starts_with("events:")) {
+      events = words_of(line.substr(7));
+    } else if (line.starts_with("summary:")) {
+      totals = words_of(line.substr(8));
+    }
+  }
+  if (events.empty()) {
+    return Result::failure("no \"events:\" line");
+  }
+  if (totals.empty()) {
+    return Result::failure("no \"summary:\" line (did the program end normally?)");
+  }
+  if (totals.size() != events.size()) {
+    return Result::failure(
+        fmt::format("the summary has {} totals for {} events", totals.size(), events.size()));
+  }
+  CachegrindCounts counts;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const auto value = util::parse_double(totals[i]);
+    if (!value) {
+      return Result::failure(fmt::format("summary total \"{}\" of {} is not a number", totals[i], events[i]));
+    }
+    counts[events[i]] = *value;
+  }
+  return counts;
+}
+
+double estimated_cycles(const CachegrindCounts& counts) {
+  const double first_level = count_of(counts, "I1mr") + count_of(counts, "D1mr") + count_of(counts, "D1mw");
+  const double last_level = count_of(counts, "ILmr") + count_of(counts, "DLmr") + count_of(counts, "DLmw");
+  return count_of(counts, "Ir") + 10 * first_level + 100 * last_level;
+}
+
+util::Expected<double> simulated_value(const CachegrindCounts& counts, CountedEvent event) {
+  using Result = util::Expected<double>;
+  if (counts.find("Ir") == counts.end()) {
+    return Result::failure("cachegrind counted no instructions (no Ir event)");
+  }
+  switch (event) {
+    case CountedEvent::instructions:
+      return count_of(counts, "Ir");
+    case CountedEvent::cycles:
+      if (counts.find("D1mr") == counts.end()) {
+        return Result::failure(
+            "cachegrind ran without its cache simulation, which the cycles estimate needs");
+      }
+      return estimated_cycles(counts);
+    case CountedEvent::branch_misses:
+    case CountedEvent::cache_misses:
+      break;
+  }
+  return Result::failure(fmt::format("valgrind does not count {}", counted_event_name(event)));
+}
+
+util::Expected<std::filesystem::path> find_valgrind() {
+  auto found = resolve_program("valgrind", {});
+  if (!found) {
+    return util::Expected<std::filesystem::path>::failure(
+        "valgrind is not on PATH (install it: apt-get install valgrind, dnf install valgrind, brew install "
+        "valgrind)");
+  }
+  return found;
+}
+
+CommandSpec valgrind_command(const CommandSpec& command, const std::filesystem::path& program,
+                             const std::filesystem::path& valgrind, CacheSimulation cache,
+                             const std::filesystem::path& output_directory) {
+  CommandSpec wrapped;
+  wrapped.launch = Launch::direct;
+  wrapped.working_directory = command.working_directory;
+  wrapped.environment = command.environment;
+  wrapped.argv = {
+      valgrind.string(),
+      "--tool=cachegrind",
+      cache == CacheSimulation::on ? "--cache-sim=yes" : "--cache-sim=no",
+      "--trace-children=yes",
+      fmt::format("--cachegrind-out-file={}", (output_directory / k_output_prefix).string() + "%p"),
+      fmt::format("--log-file={}", (output_directory / k_log_prefix).string() + "%p")};
+  if (cache == CacheSimulation::on) {
+    wrapped.argv.insert(wrapped.argv.end(), {"--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"});
+  }
+  if (command.launch == Launch::shell) {
+    wrapped.argv.insert(wrapped.argv.end(), {program.string(), "-c", command.argv.front()});
+  } else {
+    wrapped.argv.push_back(program.string());
+    wrapped.argv.insert(wrapped.argv.end(), command.argv.begin() + 1, command.argv.end());
+  }
+  return wrapped;
+}
+
+ValgrindExecutor::ValgrindExecutor(Executor& inner, std::filesystem::path valgrind, CacheSimulation cache)
+    : m_inner(inner), m_valgrind(std::move(valgrind)), m_cache(cache) {
+  std::string pattern = (std::filesystem::temp_directory_path() / "perfduel-valgrind-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) != nullptr) {
+    m_directory = pattern;
+  }
+}
+
+ValgrindExecutor::~ValgrindExecutor() {
+  std::error_code ignored;
+  if (!m_directory.empty()) {
+    std::filesystem::remove_all(m_directory, ignored);
+  }
+}
+
+RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& limits) {
+  RunResult failed;
+  if (m_directory.empty()) {
+    failed.error = "cannot create a temporary directory for cachegrind's output";
+    return failed;
+  }
+  // Valgrind needs the program's path; resolve it as a plain run would, once per command.
+  std::filesystem::path program = "/bin/sh";
+  if (command.launch == Launch::direct) {
+    const auto key = command.working_directory.string() + '\0' + command.argv.front();
+    auto cached = m_resolved.find(key);
+    if (cached == m_resolved.end()) {
+      auto resolved = resolve_program(command.argv.front(), command.working_directory);
+      if (!resolved) {
+        failed.error = resolved.error();
+        return failed;
+      }
+      cached = m_resolved.emplace(key, std::move(resolved).value()).first;
+    }
+    program = cached->second;
+  }
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator(m_directory, ignored)) {
+    std::filesystem::remove(entry.path(), ignored);
+  }
+
+  RunLimits stretched = limits;
+  stretched.timeout_seconds *= k_valgrind_slowdown;
+  stretched.counters.clear();  // hardware counters would count Valgrind itself
+  RunResult result =
+      m_inner.run(valgrind_command(command, program, m_valgrind, m_cache, m_directory), stretched);
+
+  std::string log;
+  CachegrindCounts total;
+  std::string problem;
+  int outputs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(m_directory, ignored)) {
+    const auto name = entry.path().filename().string();
+    if (name.starts_with(k_log_prefix)) {
+      log += read_text(entry.path());
+    } else if (name.starts_with(k_output_prefix)) {
+      ++outputs;
+      auto counts = parse_cachegrind_output(read_text(entry.path()));
+      if (!counts) {
+        problem = fmt::format("cachegrind output {}: {}", name, counts.error());
+        continue;
+      }
+      for (const auto& [event, value] : *counts) {
+        total[event] += value;
+      }
+    }
+  }
+  if (result.status != RunStatus::exited || result.exit_code != 0) {
+    // Valgrind's own complaints (a program it cannot run, an unsupported instruction) are in its log.
+    if (!log.empty()) {
+      result.err += "\n" + util::tail_lines(log, 10);
+    }
+    return result;
+  }
+  if (problem.empty() && outputs == 0) {
+    problem =
+        fmt::format("valgrind wrote no cachegrind output; its log: {}", util::trim(util::tail_lines(log, 3)));
+  }
+  for (const CountedEvent event : {CountedEvent::instructions, CountedEvent::cycles}) {
+    if (!problem.empty() || (event == CountedEvent::cycles && m_cache == CacheSimulation::off)) {
+      break;
+    }
+    const auto value = simulated_value(total, event);
+    if (!value) {
+      problem = value.error();
+      break;
+    }
+    result.simulated[event] = *value;
+  }
+  if (!problem.empty()) {
+    result.status = RunStatus::failed_to_start;
+    result.error = fmt::format("under valgrind: {}", problem);
+    result.err += "\n" + util::tail_lines(log, 10);
+  }
+  return result;
+}
+
+}  // namespace perfduel
