@@ -62,6 +62,10 @@ TEST_CASE("the overall verdict and when the duel may stop", "[verdict]") {
     CHECK(overall.end == DuelEnd::regression_found);
     CHECK(overall.verdict == V::regression);
   }
+  SECTION("a regression settled by the width rule waits for the other metrics") {
+    const std::vector<GatedMetric> gated{{V::regression, S::width}, {V::pending, S::none}};
+    CHECK_FALSE(overall_verdict(gated, true, Finality::ongoing).can_stop);
+  }
   SECTION("an unsettled regression does not stop the duel, but fails it at the end") {
     const std::vector<GatedMetric> gated{{V::regression, S::none}, {V::no_change, S::width}};
     CHECK_FALSE(overall_verdict(gated, true, Finality::ongoing).can_stop);

@@ -105,8 +105,8 @@ struct OverallVerdict {
 };
 
 // Combines the gated metrics: the duel may stop when every one is settled (after the minimum
-// rounds, `enough_rounds`), or at once when one is a settled regression — the gate fails
-// whatever the others would say. Overall: a regression in any gated metric fails (at the
+// rounds, `enough_rounds`), or at once when a confidence sequence has settled one as a
+// regression — the gate fails whatever the others would say. Overall: a regression in any gated metric fails (at the
 // stop, or at the end of the budget); an undecided one leaves the gate undecided; otherwise
 // it passes, as an improvement if any gated metric improved. With `finality` final, pending
 // becomes inconclusive.
