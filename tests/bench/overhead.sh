@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Driver overhead benchmark (results in docs/overhead.md).
+# Driver overhead benchmark (results in docs/performance.md).
 #
 # Measures the per-run cost of `perfduel compare` on `true` vs `true` against
 #   (a) bare_spawn_loop: fork + execvp + wait4, nothing else (the floor), and

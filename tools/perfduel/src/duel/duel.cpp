@@ -192,8 +192,9 @@ class Duel {
           fmt::format("round {}{}: {}", round + 1, warmup ? " (warm-up)" : "", expansion.error());
       return;
     }
-    m_effective.metrics = std::move(expansion->metrics);
-    m_outcome.suite = std::move(expansion->changes);
+    MetricExpansion expanded = std::move(expansion).value();
+    m_effective.metrics = std::move(expanded.metrics);
+    m_outcome.suite = std::move(expanded.changes);
     m_extractor.emplace(m_effective.metrics);
   }
 

@@ -219,6 +219,7 @@ std::vector<GateResult> read_gate_results(const std::vector<std::filesystem::pat
 std::string format_suite_table(const std::vector<GateResult>& gates) {
   const auto rows = table_rows(gates);
   std::vector<std::size_t> widths;
+  widths.reserve(k_header.size());
   for (const auto& cell : k_header) {
     widths.push_back(cell.size());
   }
@@ -253,7 +254,7 @@ std::string format_suite_table(const std::vector<GateResult>& gates) {
 }
 
 std::string format_suite_markdown(const std::vector<GateResult>& gates) {
-  const auto escape = [](std::string cell) {
+  const auto escape = [](const std::string& cell) {
     std::string out;
     for (const char c : cell) {
       out += c == '|' ? std::string("\\|") : std::string(1, c);

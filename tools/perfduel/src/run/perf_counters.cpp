@@ -168,7 +168,7 @@ util::Expected<std::vector<double>> read_counter_group(int leader_fd, std::size_
 }
 
 std::string describe_counter_error(int error, const std::optional<std::string>& paranoid) {
-  const std::string text = fmt::format("perf_event_open: {}", std::strerror(error));
+  std::string text = fmt::format("perf_event_open: {}", std::strerror(error));
   switch (error) {
     case ENOENT:
     case ENODEV:

@@ -294,7 +294,7 @@ bp::process launch_child(boost::asio::io_context& context, const CommandSpec& co
   }
   const ChildSetup setup{limits.cpus.empty() ? nullptr : &cpu_set, &counters};
   // vfork: the parent's address space is not copied, which is most of the cost of a
-  // spawn for a short benchmark (measured in docs/overhead.md).
+  // spawn for a short benchmark (measured in docs/performance.md).
   bp::posix::vfork_launcher launch;
   if (report_fd >= 0) {
     launch.fd_whitelist.push_back(report_fd);
