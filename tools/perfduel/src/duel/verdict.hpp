@@ -106,10 +106,10 @@ struct OverallVerdict {
 
 // Combines the gated metrics: the duel may stop when every one is settled (after the minimum
 // rounds, `enough_rounds`), or at once when a confidence sequence has settled one as a
-// regression — the gate fails whatever the others would say. Overall: a regression in any gated metric fails (at the
-// stop, or at the end of the budget); an undecided one leaves the gate undecided; otherwise
-// it passes, as an improvement if any gated metric improved. With `finality` final, pending
-// becomes inconclusive.
+// regression — the gate fails whatever the others would say. Overall: a regression in any
+// gated metric fails (at the stop, or at the end of the budget); an undecided one leaves the
+// gate undecided; otherwise it passes, as an improvement if any gated metric improved. With
+// `finality` final, pending becomes inconclusive.
 OverallVerdict overall_verdict(std::span<const GatedMetric> gated, bool enough_rounds, Finality finality);
 
 // The overall verdict word of a finished duel: the verdict's name, or "error" /
