@@ -64,7 +64,7 @@ cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
 run_gate() {
   cmake --build build >/dev/null
   local rc=0
-  (cd build && ctest -L perf --output-on-failure) || rc=$?
+  (cd build && ctest -L perf --no-tests=error --output-on-failure) || rc=$?
   return $rc
 }
 
@@ -114,6 +114,8 @@ run_gate || slow_rc=$?
 slow_speed=$(summary_of build/perfduel/reports/sort_speed.json)
 slow_gbench=$(summary_of build/perfduel/reports/sort_gbench.json)
 slow_insns=$(summary_of build/perfduel/reports/sort_instructions.json)
+slow_suite=$(summary_of build/perfduel/reports/sort_suite.json)
+slow_catch2=$(summary_of build/perfduel/reports/sort_catch2.json)
 
 # --- 2. an unchanged commit ------------------------------------------------------------------
 git_ checkout -q -b comment-only main
@@ -126,6 +128,8 @@ run_gate || same_rc=$?
 same_speed=$(summary_of build/perfduel/reports/sort_speed.json)
 same_gbench=$(summary_of build/perfduel/reports/sort_gbench.json)
 same_insns=$(summary_of build/perfduel/reports/sort_instructions.json)
+same_suite=$(summary_of build/perfduel/reports/sort_suite.json)
+same_catch2=$(summary_of build/perfduel/reports/sort_catch2.json)
 
 # --- summary ---------------------------------------------------------------------------------
 ok=true
@@ -137,10 +141,14 @@ cat <<EOF
       perf.sort_speed   $slow_speed
       perf.sort_gbench  $slow_gbench
       perf.sort_instructions  $slow_insns
+      perf.sort_suite   $slow_suite
+      perf.sort_catch2  $slow_catch2
   branch comment-only  (a comment changed)                 ctest -L perf: $same_result
       perf.sort_speed   $same_speed
       perf.sort_gbench  $same_gbench
       perf.sort_instructions  $same_insns
+      perf.sort_suite   $same_suite
+      perf.sort_catch2  $same_catch2
 
   Repository: $repo
   Reports:    $repo/build/perfduel/reports/ (JSON, Markdown and SVG plot of the last run)
