@@ -274,3 +274,20 @@ TEST_CASE("hybrid stopping gives the median and min estimators all of α", "[ana
   CHECK(analysis.metrics[0].confidence == Approx(0.95));
   CHECK_FALSE(analysis.metrics[0].sequence);
 }
+
+TEST_CASE("hybrid stopping: a sequence outside the band ends the duel even after the width rule settled",
+          "[analysis][stats]") {
+  // Two gated metrics: a clear, low-noise regression (the width rule settles it at once) and a
+  // noisy unchanged one. The regression must end the duel without waiting for the other.
+  Config config;
+  config.metrics = {gated_metric("clear", 0.15), gated_metric("noisy", 0.02)};
+  const std::vector<double> base(20, 1.0);
+  const auto runs =
+      make_runs({base, base}, {shifted(base, std::log(2.0), 0.01, 21), shifted(base, 0.0, 0.2, 22)});
+  const Analysis analysis = analyze(config, runs, Finality::ongoing);
+  CHECK(analysis.metrics[0].width_reached);
+  CHECK(analysis.metrics[0].settled_by == SettledBy::sequence);
+  CHECK(analysis.can_stop);
+  CHECK(analysis.stop == DuelEnd::regression_found);
+  CHECK(analysis.verdict == Verdict::regression);
+}

@@ -354,7 +354,12 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, const 
       }
       result.sequence = stats::Interval{std::expm1(sequence->lo), std::expm1(sequence->hi)};
       const Verdict settled = judge_sequence(*result.sequence, spec);
-      if (settled != Verdict::pending && result.settled_by == SettledBy::none) {
+      // A sequence outside the band takes precedence over a width rule that settled too: only
+      // a sequence may end the duel on one metric (duel/verdict.cpp), so a +98 % regression
+      // that the width rule settled first must not wait for nine other benchmarks. The
+      // verdict is the same (the interval lies inside the sequence, around the same centre).
+      const bool outside = settled == Verdict::regression || settled == Verdict::improvement;
+      if (settled != Verdict::pending && (result.settled_by == SettledBy::none || outside)) {
         result.verdict = settled;
         result.settled_by = SettledBy::sequence;
         result.ci = *result.sequence;  // the interval that decided is the one shown
