@@ -69,12 +69,13 @@ run_gate() {
 }
 
 # summary_of <report.json>: "REGRESSION (gated: metric +12.3% [+10.1%, +14.6%] regression)" -- read with CMake's JSON
-# support, so the demo needs neither jq nor python.
+# support, so the demo needs neither jq nor python; fields split at "|", as Catch2 benchmark
+# names have spaces.
 summary_of() {
   local report=$1
   [[ -f $report ]] || { echo "no report written"; return; }
   cmake -DREPORT="$report" -P "$work/summary.cmake" 2>&1 |
-  awk '$1 == "verdict" { verdict = $2 }
+  awk -F'|' '$1 == "verdict" { verdict = $2 }
        $1 == "metric" && $3 ~ /^-?[0-9.eE+-]+$/ {
          metrics = metrics sprintf("%s%s %+.1f%% [%+.1f%%, %+.1f%%] %s", sep, $2, $3 * 100,
                                    $5 * 100, $6 * 100, $4); sep = "; " }
@@ -84,7 +85,7 @@ summary_of() {
 cat >"$work/summary.cmake" <<'EOF'
 file(READ "${REPORT}" json)
 string(JSON verdict ERROR_VARIABLE error GET "${json}" verdict)
-message(NOTICE "verdict ${verdict}")
+message(NOTICE "verdict|${verdict}")
 string(JSON count ERROR_VARIABLE error LENGTH "${json}" metrics)
 if(NOT error AND count GREATER 0)
   math(EXPR last "${count} - 1")
@@ -96,7 +97,7 @@ if(NOT error AND count GREATER 0)
     string(JSON lo ERROR_VARIABLE e5 GET "${json}" metrics ${i} ci 0)
     string(JSON hi ERROR_VARIABLE e6 GET "${json}" metrics ${i} ci 1)
     if(gated)
-      message(NOTICE "metric ${name} ${change} ${metric_verdict} ${lo} ${hi}")
+      message(NOTICE "metric|${name}|${change}|${metric_verdict}|${lo}|${hi}")
     endif()
   endforeach()
 endif()
