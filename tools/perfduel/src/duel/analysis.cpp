@@ -85,8 +85,10 @@ std::string first_non_positive(const PairedSeries& series, std::size_t metric) {
     for (const auto* side : {&series.baseline, &series.candidate}) {
       const double value = (*side)[metric][i];
       if (!(value > 0) || !std::isfinite(value)) {
-        return fmt::format("{} value {} in round {}", side == &series.baseline ? "baseline" : "candidate",
-                           value, series.rounds[i] + 1);
+        return fmt::format(
+            "{} value {} in round {}",
+            util::name_of(k_side_names, side == &series.baseline ? Side::baseline : Side::candidate), value,
+            series.rounds[i] + 1);
       }
     }
   }

@@ -9,10 +9,15 @@
 #include "config/config.hpp"
 #include "duel/verdict.hpp"
 #include "stats/estimate.hpp"
+#include "util/name_table.hpp"
 
 namespace perfduel {
 
 enum class Side { baseline, candidate };
+
+// The report names of the sides ("baseline", "candidate"), for messages, writing and reading.
+constexpr util::NameTable<Side, 2> k_side_names{
+    {{Side::baseline, "baseline"}, {Side::candidate, "candidate"}}};
 
 // One finished run of one side.
 struct RunRecord {

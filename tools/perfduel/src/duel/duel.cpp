@@ -20,10 +20,6 @@ namespace perfduel {
 
 namespace {
 
-const char* side_name(Side side) {
-  return side == Side::baseline ? "baseline" : "candidate";
-}
-
 // One line saying how a run failed, or empty when it succeeded.
 std::string describe_failure(const RunResult& run, double timeout_seconds) {
   switch (run.status) {
@@ -107,8 +103,8 @@ class Duel {
   void fail(Side side, const std::string& what, int round, bool warmup, const std::string& cause,
             const RunResult& result) {
     m_outcome.end = DuelEnd::benchmark_failed;
-    m_outcome.failure = fmt::format("{} run{} in round {}{}: {}", side_name(side), what, round + 1,
-                                    warmup ? " (warm-up)" : "", cause);
+    m_outcome.failure = fmt::format("{} run{} in round {}{}: {}", util::name_of(k_side_names, side), what,
+                                    round + 1, warmup ? " (warm-up)" : "", cause);
     m_outcome.failure_stderr = util::tail_lines(result.err, 10);
     m_failed = true;
   }

@@ -2,14 +2,6 @@
 
 namespace perfduel {
 
-namespace {
-
-bool is_worse(Direction direction, bool above) {
-  return direction == Direction::lower_is_better ? above : !above;
-}
-
-}  // namespace
-
 std::string to_string(Verdict verdict) {
   return std::string(util::name_of(k_verdict_names, verdict));
 }
@@ -50,6 +42,11 @@ std::string end_reason(DuelEnd end) {
   return "";
 }
 
+Verdict verdict_of_side(Direction direction, bool above) {
+  const bool worse = direction == Direction::lower_is_better ? above : !above;
+  return worse ? Verdict::regression : Verdict::improvement;
+}
+
 Verdict verdict_outside_band(const stats::Interval& ci, const MetricSpec& spec) {
   const double tau = spec.tolerance;
   const bool above = ci.lo > tau;
@@ -57,7 +54,7 @@ Verdict verdict_outside_band(const stats::Interval& ci, const MetricSpec& spec) 
   if (!above && !below) {
     return Verdict::pending;
   }
-  return is_worse(spec.direction, above) ? Verdict::regression : Verdict::improvement;
+  return verdict_of_side(spec.direction, above);
 }
 
 Verdict judge_width(const stats::Interval& ci, const MetricSpec& spec, bool width_reached,

@@ -47,6 +47,10 @@ enum class SettledBy {
 // "width rule", "confidence sequence", or "" for none.
 std::string to_string(SettledBy settled_by);
 
+// A change known to lie above (`above`) or below the tolerance band: a regression or an
+// improvement, by `direction`.
+Verdict verdict_of_side(Direction direction, bool above);
+
 // The verdict an interval gives on its own: regression or improvement when `ci` (relative
 // change, exp(log-ratio) − 1) lies entirely outside the tolerance band [−τ, +τ] of `spec`,
 // on the side its direction calls worse or better; pending otherwise.

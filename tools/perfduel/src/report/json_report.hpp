@@ -51,10 +51,6 @@ struct SavedReport {
   Pinning pinning;
 };
 
-// Report names of the sides of a run, for writing and reading (why a duel ended: duel/verdict.hpp).
-constexpr util::NameTable<Side, 2> k_side_names{
-    {{Side::baseline, "baseline"}, {Side::candidate, "candidate"}}};
-
 // The JSON of the report file `path` (written by `compare --json`), the one reader behind
 // `analyze` and `record`. Throws perfduel::Error naming `path` when it is unreadable or not JSON.
 nlohmann::ordered_json read_report_json(const std::filesystem::path& path);
