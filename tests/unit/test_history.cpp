@@ -13,6 +13,8 @@
 
 #include "history/provenance.hpp"
 #include "history/report_import.hpp"
+#include "history/schema.hpp"
+#include "history/sqlite_store.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
 
@@ -72,7 +74,7 @@ void run_sql(const fs::path& path, const char* sql) {
 TEST_CASE("a new history database: schema, WAL, round trip", "[history]") {
   TempDir dir;
   const fs::path path = dir / "h.sqlite";
-  auto store = HistoryStore::open(path, CreateFile::yes);
+  auto store = SqliteStore::open(path, CreateFile::yes);
   REQUIRE(store);
   REQUIRE(store.value().append(sample_record("wall_time", 1.0, "2026-11-02T00:00:00Z")));
   REQUIRE(store.value().append(sample_record("wall_time", 2.0, "2026-11-01T00:00:00Z")));
@@ -118,7 +120,7 @@ TEST_CASE("several processes recording at once lose nothing", "[history]") {
     if (pid == 0) {
       // Every child opens the still-missing file itself, so schema creation races too.
       bool ok = true;
-      auto store = HistoryStore::open(path, CreateFile::yes);
+      auto store = SqliteStore::open(path, CreateFile::yes);
       ok = store.ok();
       for (int r = 0; ok && r < k_records; ++r) {
         ok = store.value()
@@ -135,7 +137,7 @@ TEST_CASE("several processes recording at once lose nothing", "[history]") {
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
   }
-  auto store = HistoryStore::open(path, CreateFile::no);
+  auto store = SqliteStore::open(path, CreateFile::no);
   REQUIRE(store);
   CHECK(*store.value().record_count() == k_processes * k_records);
   for (int p = 0; p < k_processes; ++p) {
@@ -148,7 +150,7 @@ TEST_CASE("history database errors name the file", "[history]") {
 
   SECTION("a missing file is not created for reading") {
     const fs::path path = dir / "missing.sqlite";
-    const auto store = HistoryStore::open(path, CreateFile::no);
+    const auto store = SqliteStore::open(path, CreateFile::no);
     REQUIRE_FALSE(store);
     CHECK(store.error() ==
           path.string() +
@@ -164,7 +166,7 @@ TEST_CASE("history database errors name the file", "[history]") {
       file.put(static_cast<char>(random() & 0xFF));
     }
     file.close();
-    const auto store = HistoryStore::open(path, CreateFile::yes);
+    const auto store = SqliteStore::open(path, CreateFile::yes);
     REQUIRE_FALSE(store);
     CHECK(store.error() ==
           path.string() + ": not a perfduel history database (SQLite: file is not a database)");
@@ -173,7 +175,7 @@ TEST_CASE("history database errors name the file", "[history]") {
   SECTION("another application's SQLite database") {
     const fs::path path = dir / "foreign.sqlite";
     run_sql(path, "CREATE TABLE users (id INTEGER); CREATE TABLE orders (id INTEGER);");
-    const auto store = HistoryStore::open(path, CreateFile::yes);
+    const auto store = SqliteStore::open(path, CreateFile::yes);
     REQUIRE_FALSE(store);
     CHECK(store.error() ==
           path.string() +
@@ -184,7 +186,7 @@ TEST_CASE("history database errors name the file", "[history]") {
   SECTION("a database marked by another application") {
     const fs::path path = dir / "marked.sqlite";
     run_sql(path, "PRAGMA application_id = 1234;");
-    const auto store = HistoryStore::open(path, CreateFile::yes);
+    const auto store = SqliteStore::open(path, CreateFile::yes);
     REQUIRE_FALSE(store);
     CHECK(store.error() ==
           path.string() +
@@ -194,13 +196,13 @@ TEST_CASE("history database errors name the file", "[history]") {
 
   SECTION("a newer schema") {
     const fs::path path = dir / "newer.sqlite";
-    REQUIRE(HistoryStore::open(path, CreateFile::yes));
+    REQUIRE(SqliteStore::open(path, CreateFile::yes));
     run_sql(path, "PRAGMA user_version = 99;");
-    const auto store = HistoryStore::open(path, CreateFile::no);
+    const auto store = SqliteStore::open(path, CreateFile::no);
     REQUIRE_FALSE(store);
     CHECK(store.error() ==
           path.string() +
-              ": history schema version 99 is newer than this perfduel understands (2); upgrade "
+              ": history schema version 99 is newer than this perfduel understands (3); upgrade "
               "perfduel");
   }
 }
@@ -260,32 +262,163 @@ TEST_CASE("an old report's uname kernel gives the same machine as --metric", "[h
   CHECK(record->machine == perfduel::machine_fingerprint("vm", "AMD EPYC", "6.18.44-fc").description);
 }
 
+// A file as an older perfduel left it: the migration steps up to `version`, run by hand.
+void make_old_database(const fs::path& path, int version) {
+  std::string sql = "PRAGMA application_id = " + std::to_string(k_application_id) + ";";
+  for (const MigrationStep& step : migration_steps()) {
+    if (step.version <= version) {
+      sql += render_sql(step.sql, Dialect::sqlite);
+    }
+  }
+  sql += "PRAGMA user_version = " + std::to_string(version) + ";";
+  run_sql(path, sql.c_str());
+}
+
 TEST_CASE("opening a schema 1 database re-keys machines recorded from reports", "[history]") {
   TempDir dir;
   const auto path = dir / "old.sqlite";
-  {
-    auto store = HistoryStore::open(path, CreateFile::yes);
-    REQUIRE(store);
-    auto legacy = sample_record("wall_time", 1.0, "2026-11-01T00:00:00Z");
-    legacy.source = "report";
-    legacy.machine = "vm | AMD EPYC | Linux 6.18.44-fc x86_64";  // the old report formula
-    legacy.machine_id = perfduel::machine_id(legacy.machine);
-    REQUIRE(store.value().append(legacy));
-    auto free_text = sample_record("wall_time", 1.0, "2026-11-02T00:00:00Z");
-    free_text.machine = "ci-a | Linux 6.1 x86_64 | x";  // --machine text is left alone
-    free_text.machine_id = perfduel::machine_id(free_text.machine);
-    REQUIRE(store.value().append(free_text));
-  }
-  sqlite3* raw = nullptr;
-  REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(raw, "PRAGMA user_version = 1", nullptr, nullptr, nullptr) == SQLITE_OK);
-  sqlite3_close(raw);
+  make_old_database(path, 1);
+  const std::string legacy = "vm | AMD EPYC | Linux 6.18.44-fc x86_64";  // the old report formula
+  const std::string free_text = "ci-a | Linux 6.1 x86_64 | x";           // --machine text is left alone
+  const std::string insert = "INSERT INTO records VALUES (1, '2026-11-01T00:00:00Z', 'c1', 'main', '" +
+                             legacy + "', '" + perfduel::machine_id(legacy) +
+                             "', 'report', NULL, NULL);"
+                             "INSERT INTO records VALUES (2, '2026-11-02T00:00:00Z', 'c2', 'main', '" +
+                             free_text + "', '" + perfduel::machine_id(free_text) +
+                             "', 'report', NULL, NULL);"
+                             "INSERT INTO measurements (record_id, metric, value, samples) VALUES "
+                             "(1, 'wall_time', 1.0, '[1.0]'), (2, 'wall_time', 1.0, '[1.0]');";
+  run_sql(path, insert.c_str());
 
-  auto store = HistoryStore::open(path, CreateFile::no);
+  auto store = SqliteStore::open(path, CreateFile::no);
   REQUIRE(store);
   const auto series = store.value().series("wall_time", std::nullopt);
   REQUIRE(series);
   REQUIRE(series->size() == 2);
   CHECK((*series)[0].machine_id == perfduel::machine_fingerprint("vm", "AMD EPYC", "6.18.44-fc").id);
-  CHECK((*series)[1].machine_id == perfduel::machine_id("ci-a | Linux 6.1 x86_64 | x"));
+  CHECK((*series)[1].machine_id == perfduel::machine_id(free_text));
+  CHECK_FALSE((*series)[0].config_hash);
+  // Migrated through to the current schema: run keys work.
+  auto record = sample_record("wall_time", 3.0, "2026-11-03T00:00:00Z");
+  record.run_key = "job-1";
+  CHECK(store.value().append(record)->status == Appended::added);
+  CHECK(store.value().append(record)->status == Appended::already_recorded);
+  CHECK(*store.value().record_count() == 3);
+}
+
+TEST_CASE("a schema 2 database gains run keys and configuration hashes", "[history]") {
+  TempDir dir;
+  const auto path = dir / "v2.sqlite";
+  make_old_database(path, 2);
+  run_sql(
+      path,
+      "INSERT INTO records VALUES (1, '2026-11-01T00:00:00Z', 'c1', 'main', 'm', 'id', 'values', NULL, "
+      "NULL); INSERT INTO measurements (record_id, metric, value, samples) VALUES (1, 'x', 2.5, '[2.5]');");
+  auto store = SqliteStore::open(path, CreateFile::no);
+  REQUIRE(store);
+  auto record = sample_record("x", 3.0, "2026-11-02T00:00:00Z");
+  record.run_key = "report-1@c2";
+  record.config_hash = "abcdef012345";
+  const auto first = store.value().append(record);
+  REQUIRE(first);
+  CHECK(first->status == Appended::added);
+  const auto series = store.value().series("x", std::nullopt);
+  REQUIRE(series->size() == 2);
+  CHECK((*series)[0].measurement.value == 2.5);
+  CHECK((*series)[1].config_hash == "abcdef012345");
+
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  REQUIRE(sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &statement, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(statement) == SQLITE_ROW);
+  CHECK(sqlite3_column_int(statement, 0) == k_schema_version);
+  sqlite3_finalize(statement);
+  sqlite3_close(raw);
+}
+
+TEST_CASE("a run key records once", "[history]") {
+  TempDir dir;
+  auto store = SqliteStore::open(dir / "h.sqlite", CreateFile::yes);
+  REQUIRE(store);
+  auto record = sample_record("wall_time", 1.0, "2026-11-01T00:00:00Z");
+  record.run_key = "report-0123@abc";
+  const auto first = store.value().append(record);
+  REQUIRE(first);
+  CHECK(first->status == Appended::added);
+  record.measurements[0].value = 2.0;  // a retry measures nothing new: the first record stands
+  const auto second = store.value().append(record);
+  REQUIRE(second);
+  CHECK(second->status == Appended::already_recorded);
+  CHECK(second->id == first->id);
+  CHECK(store.value().series("wall_time", std::nullopt)->at(0).measurement.value == 1.0);
+  // Records without a key never clash.
+  record.run_key.reset();
+  CHECK(store.value().append(record)->status == Appended::added);
+  CHECK(store.value().append(record)->status == Appended::added);
+  CHECK(*store.value().record_count() == 3);
+}
+
+TEST_CASE("a report's run key and configuration hash", "[history]") {
+  auto report = nlohmann::ordered_json::parse(R"({
+    "started": "2026-11-21T10:00:00Z", "seed": 7,
+    "metrics": [{"name": "wall_time", "candidate_median": 0.01}],
+    "config": {"candidate": {"command": ["/runner/1/build/bench", "--size", "10"], "shell": false,
+                             "working_directory": "/runner/1/build"},
+               "confidence": 0.95}})");
+  const auto record = record_from_report(report, "r.json");
+  REQUIRE(record);
+  CHECK(record->run_key == report_run_key(report));
+  CHECK(record->run_key->starts_with("report-"));
+  REQUIRE(record->config_hash);
+  CHECK(record->config_hash->size() == 12);
+
+  // Another runner's build tree: the same configuration.
+  auto elsewhere = report;
+  elsewhere["config"]["candidate"]["command"][0] = "/home/ci/work/build/bench";
+  elsewhere["config"]["candidate"]["working_directory"] = "/home/ci/work/build";
+  CHECK(report_config_hash(elsewhere) == record->config_hash);
+  CHECK(report_run_key(elsewhere) != record->run_key);
+  // Other arguments or thresholds: another configuration.
+  auto other = report;
+  other["config"]["candidate"]["command"][2] = "20";
+  CHECK(report_config_hash(other) != record->config_hash);
+  other = report;
+  other["config"]["confidence"] = 0.99;
+  CHECK(report_config_hash(other) != record->config_hash);
+  // Another run (another seed): another key.
+  other = report;
+  other["seed"] = 8;
+  CHECK(report_run_key(other) != record->run_key);
+  CHECK_FALSE(report_config_hash(nlohmann::ordered_json::parse(R"({"metrics": []})")));
+}
+
+TEST_CASE("history locations: SQLite files and PostgreSQL URIs", "[history]") {
+  CHECK(is_postgres_location("postgresql://db/perf"));
+  CHECK(is_postgres_location("postgres://"));
+  CHECK_FALSE(is_postgres_location("perfduel-history.sqlite"));
+  CHECK_FALSE(is_postgres_location("postgresql.sqlite"));
+  CHECK_FALSE(is_postgres_location("host=db dbname=perf"));
+
+  CHECK(redact_location("history.sqlite") == "history.sqlite");
+  CHECK(redact_location("postgresql://ci:s3cret@db:5432/perf") == "postgresql://ci:***@db:5432/perf");
+  CHECK(redact_location("postgres://ci:p@ss:w@rd@db/perf") == "postgres://ci:***@db/perf");
+  CHECK(redact_location("postgresql://ci@db/perf") == "postgresql://ci@db/perf");
+  CHECK(redact_location("postgresql://ci:a/b@db/perf") == "postgresql://ci:***@db/perf");
+  CHECK(redact_location("postgresql://db:5432/perf") == "postgresql://db:5432/perf");
+  CHECK(redact_location("postgresql:///perf?host=/run/pg&password=s3cret&sslmode=require") ==
+        "postgresql:///perf?host=/run/pg&password=***&sslmode=require");
+  CHECK(redact_location("postgresql://u:one@db/perf?password=two") ==
+        "postgresql://u:***@db/perf?password=***");
+  CHECK(redact_location("postgresql://db?password=") == "postgresql://db?password=***");
+}
+
+TEST_CASE("an unreachable PostgreSQL server: the error hides the password", "[history]") {
+  const auto store =
+      open_history_store("postgresql://ci:s3cret-pw@127.0.0.1:1/perf?connect_timeout=5", CreateFile::yes);
+  REQUIRE_FALSE(store);
+  CHECK(store.error().starts_with(
+      "postgresql://ci:***@127.0.0.1:1/perf?connect_timeout=5: cannot connect to the history database: "));
+  CHECK(store.error().find("s3cret-pw") == std::string::npos);
+  CHECK(store.error().find('\n') == std::string::npos);
 }

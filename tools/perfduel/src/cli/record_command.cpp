@@ -26,6 +26,8 @@ struct RecordOptions {
   std::optional<std::string> branch;
   std::optional<std::string> time;
   std::optional<std::string> machine;
+  std::optional<std::string> run_id;
+  std::optional<std::string> config_hash;
   std::optional<std::string> report;
   std::optional<std::string> metric;
   std::vector<double> values;
@@ -93,20 +95,37 @@ void run_record(const RecordOptions& options, int& exit_code) {
     record.machine = machine_fingerprint(read_machine_facts()).description;
   }
   record.machine_id = machine_id(record.machine);
+  if (options.run_id) {
+    record.run_key = *options.run_id;
+  } else if (record.run_key && record.commit) {
+    // One run of the gate at one commit: the same report recorded for another commit is
+    // another point of the series.
+    record.run_key = fmt::format("{}@{}", *record.run_key, *record.commit);
+  }
+  if (options.config_hash) {
+    record.config_hash = *options.config_hash;
+  }
 
-  const auto path = history::history_path(options.db);
-  auto store = history::HistoryStore::open(path, history::CreateFile::yes);
+  auto store = history::open_history_store(history::history_location(options.db), history::CreateFile::yes);
   if (!store) {
     throw Error(store.error());
   }
-  auto id = store.value().append(record);
-  if (!id) {
-    throw Error(id.error());
+  history::HistoryStore& history = *store.value();
+  auto appended = history.append(record);
+  if (!appended) {
+    throw Error(appended.error());
   }
-  fmt::print("recorded #{} in {}: {} metric{}, commit {}, branch {}, {}, machine {} ({})\n", *id,
-             path.string(), record.measurements.size(), record.measurements.size() == 1 ? "" : "s",
-             record.commit ? record.commit->substr(0, 12) : "(none)", record.branch.value_or("(none)"),
-             record.recorded_at, record.machine_id, record.machine);
+  if (appended->status == history::Appended::already_recorded) {
+    // A retried job: the first attempt's record stands, and the job succeeds.
+    fmt::print("already recorded as #{} in {} (run id {}); nothing added\n", appended->id,
+               history.display_name(), record.run_key.value_or(""));
+  } else {
+    fmt::print("recorded #{} in {}: {} metric{}, commit {}, branch {}, {}, machine {} ({}){}\n", appended->id,
+               history.display_name(), record.measurements.size(), record.measurements.size() == 1 ? "" : "s",
+               record.commit ? record.commit->substr(0, 12) : "(none)", record.branch.value_or("(none)"),
+               record.recorded_at, record.machine_id, record.machine,
+               record.config_hash ? fmt::format(", config {}", *record.config_hash) : "");
+  }
   exit_code = 0;
 }
 
@@ -119,9 +138,10 @@ void add_record_command(CLI::App& app, int& exit_code) {
       "Append a compare report (or plain measurements) to the history database for `perfduel trend`.");
   command->add_option("report", options->report, "A report written by `perfduel compare --json`")
       ->check(CLI::ExistingFile);
-  command->add_option(
-      "--db", options->db,
-      fmt::format("History database (default: $PERFDUEL_HISTORY, else ./{})", history::k_default_path));
+  command->add_option("--db", options->db,
+                      fmt::format("History database: a SQLite file or a postgresql:// URI (default: "
+                                  "$PERFDUEL_HISTORY, else ./{})",
+                                  history::k_default_path));
   command->add_option("--commit", options->commit, "Commit measured (default: git rev-parse HEAD)");
   command->add_option("--branch", options->branch,
                       "Branch measured (default: git rev-parse --abbrev-ref HEAD)");
@@ -130,6 +150,12 @@ void add_record_command(CLI::App& app, int& exit_code) {
   command->add_option("--machine", options->machine,
                       "Machine measured, as free text (default: the report's environment, else this "
                       "machine as \"host | CPU model | kernel release\")");
+  command->add_option("--run-id", options->run_id,
+                      "Idempotency key: a second record with the same id adds nothing (default for a "
+                      "report: a hash of the report and the commit; none for --metric)");
+  command->add_option("--config-hash", options->config_hash,
+                      "Gate configuration the values were measured under, for `trend --config` (default "
+                      "for a report: a hash of its \"config\")");
   command->add_option("--metric", options->metric,
                       "Record plain measurements of this metric instead of a report");
   command->add_option("--value", options->values, "A measurement of --metric (repeat for a run of several)");

@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ struct TrendOptions {
   std::vector<std::string> metrics;
   std::optional<std::string> branch;
   std::optional<std::string> machine;  // id (or a prefix of it), or "this"
+  std::optional<std::string> config;   // configuration hash (or a prefix of it)
   std::optional<double> unit;
   bool higher_is_better = false;
   bool lower_is_better = false;
@@ -68,14 +70,21 @@ std::vector<TrendSeries> jobs_from_input(const TrendOptions& options) {
   return {std::move(job)};
 }
 
-// The machines of `points`, "id (count)" each, in order of first appearance.
-std::string machine_list(const std::vector<history::SeriesPoint>& points) {
+// What a series point was measured on or under: its machine id, or its configuration hash.
+enum class PointKey { machine, config };
+
+std::string key_of(const history::SeriesPoint& point, PointKey key) {
+  return key == PointKey::machine ? point.machine_id : point.config_hash.value_or("none");
+}
+
+// The machines (or configurations) of `points`, "id (count)" each, in order of first appearance.
+std::string key_list(const std::vector<history::SeriesPoint>& points, PointKey key) {
   std::vector<std::pair<std::string, int>> counts;
   for (const auto& point : points) {
-    auto it = std::find_if(counts.begin(), counts.end(),
-                           [&](const auto& c) { return c.first == point.machine_id; });
+    const std::string id = key_of(point, key);
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == id; });
     if (it == counts.end()) {
-      counts.emplace_back(point.machine_id, 1);
+      counts.emplace_back(id, 1);
     } else {
       ++it->second;
     }
@@ -87,37 +96,46 @@ std::string machine_list(const std::vector<history::SeriesPoint>& points) {
   return text;
 }
 
-// --machine keeps the points measured on one machine (its id, a prefix of it, or "this");
-// without it, a series measured on several machines is trended as one but the user is told,
-// since a step between two machines looks like a regression.
-void keep_machine(std::vector<history::SeriesPoint>& points, const std::string& metric,
-                  const TrendOptions& options, const std::filesystem::path& path) {
-  if (!options.machine) {
-    const std::string machines = machine_list(points);
-    if (machines.find(", ") != std::string::npos) {
-      fmt::print(stderr, "perfduel: note: {} was measured on several machines: {}; --machine ID trends one\n",
-                 metric, machines);
+// --machine keeps the points measured on one machine (its id, a prefix of it, or "this"),
+// --config those measured under one gate configuration (its hash or a prefix). Without
+// them, a series from several machines or configurations is trended as one but the user is
+// told, since a step between two machines looks like a regression.
+void keep_points(std::vector<history::SeriesPoint>& points, const std::string& metric, PointKey key,
+                 const std::optional<std::string>& wanted_option, const std::string& database) {
+  const char* what = key == PointKey::machine ? "machine" : "configuration";
+  const std::string all = key_list(points, key);
+  if (!wanted_option) {
+    // Records without a configuration (plain --metric values) do not make a series mixed.
+    std::set<std::string> distinct;
+    for (const auto& point : points) {
+      if (key == PointKey::machine || point.config_hash) {
+        distinct.insert(key_of(point, key));
+      }
+    }
+    if (distinct.size() > 1) {
+      fmt::print(stderr, "perfduel: note: {} was measured {} several {}s: {}; --{} {} trends one\n", metric,
+                 key == PointKey::machine ? "on" : "under", what, all,
+                 key == PointKey::machine ? "machine" : "config", key == PointKey::machine ? "ID" : "HASH");
     }
     return;
   }
-  const std::string wanted =
-      *options.machine == "this" ? machine_fingerprint(read_machine_facts()).id : *options.machine;
-  const std::string all = machine_list(points);
-  std::erase_if(points, [&](const auto& point) { return point.machine_id.rfind(wanted, 0) != 0; });
+  const bool this_machine = key == PointKey::machine && *wanted_option == "this";
+  const std::string wanted = this_machine ? machine_fingerprint(read_machine_facts()).id : *wanted_option;
+  std::erase_if(points, [&](const auto& point) { return key_of(point, key).rfind(wanted, 0) != 0; });
   if (points.empty()) {
-    throw Error(fmt::format("{}: no measurements of \"{}\" on machine {}{} (recorded: {})", path.string(),
-                            metric, wanted, *options.machine == "this" ? " (this machine)" : "",
-                            all.empty() ? "none" : all));
+    throw Error(fmt::format("{}: no measurements of \"{}\" {} {} {}{} (recorded: {})", database, metric,
+                            key == PointKey::machine ? "on" : "under", what, wanted,
+                            this_machine ? " (this machine)" : "", all.empty() ? "none" : all));
   }
 }
 
 std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
-  const auto path = history::history_path(options.db);
-  auto opened = history::HistoryStore::open(path, history::CreateFile::no);
+  auto opened = history::open_history_store(history::history_location(options.db), history::CreateFile::no);
   if (!opened) {
     throw Error(opened.error());
   }
-  history::HistoryStore& store = opened.value();
+  history::HistoryStore& store = *opened.value();
+  const std::string database = store.display_name();
   auto recorded = store.metrics(options.branch);
   if (!recorded) {
     throw Error(recorded.error());
@@ -126,7 +144,7 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
   if (names.empty()) {
     names = *recorded;
     if (names.empty()) {
-      throw Error(fmt::format("{}: no measurements recorded{}", path.string(),
+      throw Error(fmt::format("{}: no measurements recorded{}", database,
                               options.branch ? fmt::format(" on branch {}", *options.branch) : ""));
     }
   }
@@ -134,7 +152,7 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
   for (const std::string& name : names) {
     if (std::find(recorded->begin(), recorded->end(), name) == recorded->end()) {
       const auto suggestion = util::closest_match(name, *recorded);
-      throw Error(fmt::format("{}: no metric \"{}\"{}{}", path.string(), name,
+      throw Error(fmt::format("{}: no metric \"{}\"{}{}", database, name,
                               options.branch ? fmt::format(" on branch {}", *options.branch) : "",
                               suggestion ? fmt::format(" (did you mean \"{}\"?)", *suggestion) : ""));
     }
@@ -142,7 +160,8 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
     if (!points) {
       throw Error(points.error());
     }
-    keep_machine(points.value(), name, options, path);
+    keep_points(points.value(), name, PointKey::machine, options.machine, database);
+    keep_points(points.value(), name, PointKey::config, options.config, database);
     TrendSeries job;
     job.name = name;
     std::optional<std::string> stored_direction;
@@ -256,9 +275,10 @@ void add_trend_command(CLI::App& app, int& exit_code) {
       "trend",
       "Group a series into trends by minimum description length (FD.io CSIT jumpavg) and report changes. "
       "Exit code 1 when the last group is a regression.");
-  auto* db = command->add_option(
-      "--db", options->db,
-      fmt::format("History database (default: $PERFDUEL_HISTORY, else ./{})", history::k_default_path));
+  auto* db = command->add_option("--db", options->db,
+                                 fmt::format("History database: a SQLite file or a postgresql:// URI "
+                                             "(default: $PERFDUEL_HISTORY, else ./{})",
+                                             history::k_default_path));
   auto* input =
       command
           ->add_option("--input", options->input,
@@ -273,6 +293,11 @@ void add_trend_command(CLI::App& app, int& exit_code) {
       ->add_option("--machine", options->machine,
                    "Only records of this machine: its id as `perfduel record` prints it (a prefix is "
                    "enough), or `this`")
+      ->excludes(input);
+  command
+      ->add_option("--config", options->config,
+                   "Only records of this gate configuration: its hash as `perfduel record` prints it (a "
+                   "prefix is enough; `none` for records without one)")
       ->excludes(input);
   command
       ->add_flag("--samples", options->samples,

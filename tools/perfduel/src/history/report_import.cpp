@@ -1,5 +1,6 @@
 #include "history/report_import.hpp"
 
+#include <filesystem>
 #include <sstream>
 
 #include <fmt/core.h>
@@ -30,6 +31,29 @@ std::optional<std::string> optional_string(const nlohmann::json& object, const c
 
 }  // namespace
 
+std::string report_run_key(const nlohmann::ordered_json& report) {
+  return "report-" + machine_id(report.dump());
+}
+
+std::optional<std::string> report_config_hash(const nlohmann::ordered_json& report) {
+  const auto config = report.find("config");
+  if (config == report.end() || !config->is_object()) {
+    return std::nullopt;
+  }
+  nlohmann::ordered_json gate = *config;
+  // Where the build tree is differs between runners; what runs and how is the gate.
+  for (const char* side : {"baseline", "candidate"}) {
+    if (auto it = gate.find(side); it != gate.end() && it->is_object()) {
+      if (auto argv = it->find("command");
+          argv != it->end() && argv->is_array() && !argv->empty() && (*argv)[0].is_string()) {
+        (*argv)[0] = std::filesystem::path((*argv)[0].get<std::string>()).filename().string();
+      }
+      it->erase("working_directory");
+    }
+  }
+  return machine_id(gate.dump()).substr(0, 12);
+}
+
 util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, std::string_view source) {
   const auto failure = [&](const std::string& what) {
     return util::Expected<Record>::failure(fmt::format("{}: {}", source, what));
@@ -42,6 +66,8 @@ util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, 
   record.source = "report";
   record.verdict = optional_string(report, "verdict");
   record.perfduel_version = optional_string(report, "perfduel_version");
+  record.run_key = report_run_key(report);
+  record.config_hash = report_config_hash(report);
   if (auto started = optional_string(report, "started"); started && is_iso_time(*started)) {
     record.recorded_at = *started;
   }

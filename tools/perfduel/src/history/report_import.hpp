@@ -1,5 +1,7 @@
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -9,11 +11,21 @@
 
 namespace perfduel::history {
 
+// The idempotency key of `report`: "report-" and the FNV-1a hash of its JSON text. A report
+// holds its start time, seed and every raw sample, so two runs never share a key, while
+// recording the same report file again (a retried CI job) finds the first record.
+std::string report_run_key(const nlohmann::ordered_json& report);
+
+// A 12-hex-digit hash of the report's gate configuration ("config": metrics, thresholds,
+// budget, the benchmark's file name and arguments), or none without one. Build-tree paths
+// are left out, so runners with different workspaces share a hash.
+std::optional<std::string> report_config_hash(const nlohmann::ordered_json& report);
+
 // The parts of a `perfduel compare --json` report that history keeps: per metric the
 // candidate's median (the value to trend), its raw samples (measured rounds, warm-up
 // dropped), the baseline median, change, CI and verdict; the overall verdict, the
-// perfduel version, the start time and the machine from "environment". Commit and branch
-// are left for the caller. Errors name `source`.
+// perfduel version, the start time, the machine from "environment", the run key and the
+// configuration hash. Commit and branch are left for the caller. Errors name `source`.
 util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, std::string_view source);
 
 }  // namespace perfduel::history

@@ -9,17 +9,12 @@
 
 #include <sqlite3.h>
 
+#include "history/store.hpp"
 #include "util/expected.hpp"
 
 // A small RAII layer over the SQLite C API: a connection, prepared statements, and errors
 // as messages rather than result codes.
 namespace perfduel::history {
-
-// The value of an Expected that carries no value.
-struct Done {};
-
-// Whether opening may create a missing database file.
-enum class CreateFile { yes, no };
 
 class Statement {
  public:
@@ -72,6 +67,9 @@ class Database {
   void set_busy_timeout(int milliseconds);
 
   std::int64_t last_insert_rowid() const { return sqlite3_last_insert_rowid(m_database.get()); }
+
+  // Rows changed by the last INSERT, UPDATE or DELETE.
+  int changes() const { return sqlite3_changes(m_database.get()); }
 
   // The message of the last failure on this connection.
   std::string error_message() const { return sqlite3_errmsg(m_database.get()); }

@@ -1,143 +1,26 @@
 #include "history/store.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
-#include <fmt/core.h>
-#include <nlohmann/json.hpp>
-
-#include "machine/facts.hpp"
+#include "history/postgres_store.hpp"
+#include "history/sqlite_store.hpp"
 
 namespace perfduel::history {
 
 namespace {
 
-constexpr const char* k_schema = R"sql(
-CREATE TABLE records (
-  id               INTEGER PRIMARY KEY,
-  recorded_at      TEXT NOT NULL,
-  commit_sha       TEXT,
-  branch           TEXT,
-  machine          TEXT NOT NULL,
-  machine_id       TEXT NOT NULL,
-  source           TEXT NOT NULL,
-  verdict          TEXT,
-  perfduel_version TEXT
-);
-CREATE TABLE measurements (
-  id        INTEGER PRIMARY KEY,
-  record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
-  metric    TEXT NOT NULL,
-  unit      TEXT,
-  direction TEXT,
-  value     REAL NOT NULL,
-  samples   TEXT NOT NULL,
-  baseline  REAL,
-  change    REAL,
-  ci_low    REAL,
-  ci_high   REAL,
-  verdict   TEXT
-);
-CREATE INDEX measurements_by_metric ON measurements(metric, record_id);
-CREATE INDEX records_by_time ON records(recorded_at, id);
-)sql";
-
-template <typename T>
-util::Expected<T> fail(std::string message) {
-  return util::Expected<T>::failure(std::move(message));
-}
-
-// Rolls back an open transaction unless committed.
-class Transaction {
- public:
-  explicit Transaction(Database& database) : m_database(database) {}
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  ~Transaction() {
-    if (m_open) {
-      (void)m_database.execute("ROLLBACK");
-    }
+template <typename Store>
+util::Expected<std::unique_ptr<HistoryStore>> boxed(util::Expected<Store> store) {
+  if (!store) {
+    return util::Expected<std::unique_ptr<HistoryStore>>::failure(store.error());
   }
-
-  util::Expected<Done> begin() {
-    // IMMEDIATE takes the write lock now (waiting up to the busy timeout), so two writers
-    // never both read and then fail to upgrade.
-    auto result = m_database.execute("BEGIN IMMEDIATE");
-    m_open = result.ok();
-    return result;
-  }
-
-  util::Expected<Done> commit() {
-    auto result = m_database.execute("COMMIT");
-    m_open = !result.ok();
-    return result;
-  }
-
- private:
-  Database& m_database;
-  bool m_open = false;
-};
-
-// Schema 1 to 2: one machine fingerprint. Records made from a report described the machine
-// with uname's three kernel words, records made with --metric with the release alone, so
-// one machine had two ids; re-key the report ones to the current formula. Runs inside the
-// caller's write transaction.
-util::Expected<Done> migrate_machine_ids(Database& database) {
-  auto select = database.prepare("SELECT id, machine FROM records WHERE source = 'report'");
-  if (!select) {
-    return util::Expected<Done>::failure(select.error());
-  }
-  std::vector<std::pair<std::int64_t, Fingerprint>> changes;
-  Statement& query = select.value();
-  for (auto row = query.step(); row && *row; row = query.step()) {
-    if (auto current = migrate_legacy_description(query.column_text(1))) {
-      changes.emplace_back(query.column_int64(0), std::move(*current));
-    }
-  }
-  auto update = database.prepare("UPDATE records SET machine = ?, machine_id = ? WHERE id = ?");
-  if (!update) {
-    return util::Expected<Done>::failure(update.error());
-  }
-  for (const auto& [id, fingerprint] : changes) {
-    Statement& statement = update.value();
-    statement.reset();
-    statement.bind(1, std::string_view(fingerprint.description));
-    statement.bind(2, std::string_view(fingerprint.id));
-    statement.bind(3, id);
-    if (auto done = statement.step(); !done) {
-      return util::Expected<Done>::failure(done.error());
-    }
-  }
-  return database.execute(fmt::format("PRAGMA user_version = {}", k_schema_version));
-}
-
-std::string samples_json(const std::vector<double>& samples) {
-  return nlohmann::json(samples).dump();
-}
-
-std::vector<double> parse_samples(const std::string& text) {
-  const auto json = nlohmann::json::parse(text, nullptr, false);
-  if (!json.is_array()) {
-    return {};
-  }
-  std::vector<double> samples;
-  for (const auto& item : json) {
-    if (item.is_number()) {
-      samples.push_back(item.get<double>());
-    }
-  }
-  return samples;
-}
-
-std::optional<std::string> optional_text(const Statement& statement, int index) {
-  if (statement.column_is_null(index)) {
-    return std::nullopt;
-  }
-  return statement.column_text(index);
+  return std::unique_ptr<HistoryStore>(std::make_unique<Store>(std::move(store).value()));
 }
 
 }  // namespace
 
-std::filesystem::path history_path(const std::optional<std::string>& option) {
+std::string history_location(const std::optional<std::string>& option) {
   if (option && !option->empty()) {
     return *option;
   }
@@ -147,251 +30,49 @@ std::filesystem::path history_path(const std::optional<std::string>& option) {
   return k_default_path;
 }
 
-std::string HistoryStore::located(const std::string& message) const {
-  return fmt::format("{}: {}", m_path.string(), message);
+bool is_postgres_location(std::string_view location) {
+  return location.starts_with("postgresql://") || location.starts_with("postgres://");
 }
 
-util::Expected<HistoryStore> HistoryStore::open(const std::filesystem::path& path, CreateFile create) {
-  const std::string name = path.string();
-  std::error_code error;
-  if (create == CreateFile::no && !std::filesystem::exists(path, error)) {
-    return fail<HistoryStore>(fmt::format(
-        "{}: no such history database (record results with `perfduel record` first, or pass --db)", name));
+std::string redact_location(std::string_view location) {
+  if (!is_postgres_location(location)) {
+    return std::string(location);
   }
-  auto opened = Database::open(path, create);
-  if (!opened) {
-    return fail<HistoryStore>(fmt::format("{}: cannot open the history database: {}", name, opened.error()));
+  std::string text(location);
+  // A password follows the first ':' of the user part, which ends at an '@'. libpq takes the
+  // first '@' before any '/', but a password with an unencoded '@' or '/' was meant whole, so
+  // everything up to the last '@' before the query is hidden (at worst a little too much).
+  const std::size_t start = text.find("://") + 3;
+  const std::size_t at = text.rfind('@', text.find('?'));
+  if (at != std::string::npos && at >= start) {
+    const std::size_t colon = text.find(':', start);
+    if (colon < at) {
+      text.replace(colon + 1, at - colon - 1, "***");
+    }
   }
-  HistoryStore store(path, std::move(opened.value()));
-  Database& database = store.m_database;
-  database.set_busy_timeout(k_busy_timeout_ms);
-
-  // The first read fails on a file that is not SQLite at all.
-  auto application_id = database.query_int("PRAGMA application_id");
-  if (!application_id) {
-    return fail<HistoryStore>(
-        fmt::format("{}: not a perfduel history database (SQLite: {})", name, application_id.error()));
-  }
-  const auto foreign = [&](std::int64_t id) -> util::Expected<HistoryStore> {
-    auto statement = database.prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
-    std::string tables;
-    if (statement) {
-      Statement& query = statement.value();
-      for (auto row = query.step(); row && *row; row = query.step()) {
-        tables += (tables.empty() ? "" : ", ") + query.column_text(0);
+  // A `password=` query parameter.
+  const std::size_t query = text.find('?');
+  if (query != std::string::npos) {
+    std::size_t position = query + 1;
+    while (position < text.size()) {
+      const std::size_t end = std::min(text.find('&', position), text.size());
+      if (text.compare(position, 9, "password=") == 0 && position + 9 <= end) {
+        text.replace(position + 9, end - position - 9, "***");
+        position += 9 + 3 + 1;
+      } else {
+        position = end + 1;
       }
     }
-    if (id != 0) {
-      return fail<HistoryStore>(fmt::format(
-          "{}: not a perfduel history database (SQLite application id {:#x}); pass another file with --db",
-          name, id));
-    }
-    return fail<HistoryStore>(fmt::format(
-        "{}: not a perfduel history database (it holds other tables: {}); pass another file with --db", name,
-        tables));
-  };
-  if (*application_id != 0 && *application_id != k_application_id) {
-    return foreign(*application_id);
   }
-  if (*application_id == 0) {
-    // Not ours yet: an empty file, or one another process is initialising right now, or a
-    // foreign one. Only a read inside the write transaction sees a consistent answer (two
-    // separate reads could straddle the other process's commit), so decide there.
-    Transaction transaction(database);
-    if (auto begun = transaction.begin(); !begun) {
-      return fail<HistoryStore>(store.located(begun.error()));
-    }
-    auto id_now = database.query_int("PRAGMA application_id");
-    if (!id_now) {
-      return fail<HistoryStore>(store.located(id_now.error()));
-    }
-    if (*id_now == 0) {
-      auto tables_now = database.query_int(
-          "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
-      if (tables_now && *tables_now > 0) {
-        return foreign(0);
-      }
-      const std::string setup = fmt::format("{}PRAGMA application_id = {};\nPRAGMA user_version = {};\n",
-                                            k_schema, k_application_id, k_schema_version);
-      if (auto created = database.execute(setup); !created) {
-        return fail<HistoryStore>(store.located("cannot create the history schema: " + created.error()));
-      }
-    }
-    if (auto committed = transaction.commit(); !committed) {
-      return fail<HistoryStore>(store.located(committed.error()));
-    }
-  }
-
-  auto version = database.query_int("PRAGMA user_version");
-  if (!version) {
-    return fail<HistoryStore>(store.located(version.error()));
-  }
-  if (*version > k_schema_version) {
-    return fail<HistoryStore>(fmt::format(
-        "{}: history schema version {} is newer than this perfduel understands ({}); upgrade perfduel", name,
-        *version, k_schema_version));
-  }
-  if (*version < k_schema_version) {
-    // Decided again inside the write transaction: another process may have migrated meanwhile.
-    Transaction transaction(database);
-    if (auto begun = transaction.begin(); !begun) {
-      return fail<HistoryStore>(store.located(begun.error()));
-    }
-    auto version_now = database.query_int("PRAGMA user_version");
-    if (!version_now) {
-      return fail<HistoryStore>(store.located(version_now.error()));
-    }
-    if (*version_now == 1) {
-      if (auto migrated = migrate_machine_ids(database); !migrated) {
-        return fail<HistoryStore>(store.located("cannot migrate the history schema: " + migrated.error()));
-      }
-    }
-    if (auto committed = transaction.commit(); !committed) {
-      return fail<HistoryStore>(store.located(committed.error()));
-    }
-  }
-
-  // WAL lets readers work while a writer appends; it is a property of the file, kept once set.
-  if (auto wal = database.execute("PRAGMA journal_mode = WAL"); !wal) {
-    return fail<HistoryStore>(store.located("cannot switch to WAL mode: " + wal.error()));
-  }
-  if (auto settings = database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL"); !settings) {
-    return fail<HistoryStore>(store.located(settings.error()));
-  }
-  return store;
+  return text;
 }
 
-util::Expected<std::int64_t> HistoryStore::append(const Record& record) {
-  Transaction transaction(m_database);
-  if (auto begun = transaction.begin(); !begun) {
-    return fail<std::int64_t>(located(begun.error()));
+util::Expected<std::unique_ptr<HistoryStore>> open_history_store(const std::string& location,
+                                                                 CreateFile create) {
+  if (is_postgres_location(location)) {
+    return boxed(PostgresStore::open(location, create));
   }
-  auto insert_record = m_database.prepare(
-      "INSERT INTO records (recorded_at, commit_sha, branch, machine, machine_id, source, verdict, "
-      "perfduel_version) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  if (!insert_record) {
-    return fail<std::int64_t>(located(insert_record.error()));
-  }
-  Statement& record_statement = insert_record.value();
-  record_statement.bind(1, std::string_view(record.recorded_at));
-  record_statement.bind(2, record.commit);
-  record_statement.bind(3, record.branch);
-  record_statement.bind(4, std::string_view(record.machine));
-  record_statement.bind(5, std::string_view(record.machine_id));
-  record_statement.bind(6, std::string_view(record.source));
-  record_statement.bind(7, record.verdict);
-  record_statement.bind(8, record.perfduel_version);
-  if (auto done = record_statement.step(); !done) {
-    return fail<std::int64_t>(located(done.error()));
-  }
-  const std::int64_t record_id = m_database.last_insert_rowid();
-
-  auto insert_measurement = m_database.prepare(
-      "INSERT INTO measurements (record_id, metric, unit, direction, value, samples, baseline, change, "
-      "ci_low, "
-      "ci_high, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  if (!insert_measurement) {
-    return fail<std::int64_t>(located(insert_measurement.error()));
-  }
-  Statement& s = insert_measurement.value();
-  for (const Measurement& m : record.measurements) {
-    s.reset();
-    s.bind(1, record_id);
-    s.bind(2, std::string_view(m.metric));
-    s.bind(3, m.unit);
-    s.bind(4, m.direction);
-    s.bind(5, m.value);
-    s.bind(6, std::string_view(samples_json(m.samples)));
-    s.bind(7, m.baseline);
-    s.bind(8, m.change);
-    s.bind(9, m.ci_low);
-    s.bind(10, m.ci_high);
-    s.bind(11, m.verdict);
-    if (auto done = s.step(); !done) {
-      return fail<std::int64_t>(located(done.error()));
-    }
-  }
-  if (auto committed = transaction.commit(); !committed) {
-    return fail<std::int64_t>(located(committed.error()));
-  }
-  return record_id;
-}
-
-util::Expected<std::vector<std::string>> HistoryStore::metrics(const std::optional<std::string>& branch) {
-  auto statement = m_database.prepare(
-      "SELECT DISTINCT m.metric FROM measurements m JOIN records r ON r.id = m.record_id "
-      "WHERE ?1 IS NULL OR r.branch = ?1 ORDER BY m.metric");
-  if (!statement) {
-    return fail<std::vector<std::string>>(located(statement.error()));
-  }
-  Statement& query = statement.value();
-  query.bind(1, branch);
-  std::vector<std::string> names;
-  while (true) {
-    auto row = query.step();
-    if (!row) {
-      return fail<std::vector<std::string>>(located(row.error()));
-    }
-    if (!*row) {
-      break;
-    }
-    names.push_back(query.column_text(0));
-  }
-  return names;
-}
-
-util::Expected<std::vector<SeriesPoint>> HistoryStore::series(const std::string& metric,
-                                                              const std::optional<std::string>& branch) {
-  auto statement = m_database.prepare(
-      "SELECT r.id, r.recorded_at, r.commit_sha, r.branch, r.machine_id, m.unit, m.direction, m.value, "
-      "m.samples, "
-      "m.baseline, m.change, m.ci_low, m.ci_high, m.verdict "
-      "FROM measurements m JOIN records r ON r.id = m.record_id "
-      "WHERE m.metric = ?1 AND (?2 IS NULL OR r.branch = ?2) ORDER BY r.recorded_at, r.id");
-  if (!statement) {
-    return fail<std::vector<SeriesPoint>>(located(statement.error()));
-  }
-  Statement& query = statement.value();
-  query.bind(1, std::string_view(metric));
-  query.bind(2, branch);
-  std::vector<SeriesPoint> points;
-  while (true) {
-    auto row = query.step();
-    if (!row) {
-      return fail<std::vector<SeriesPoint>>(located(row.error()));
-    }
-    if (!*row) {
-      break;
-    }
-    SeriesPoint point;
-    point.record_id = query.column_int64(0);
-    point.recorded_at = query.column_text(1);
-    point.commit = optional_text(query, 2);
-    point.branch = optional_text(query, 3);
-    point.machine_id = query.column_text(4);
-    point.measurement.metric = metric;
-    point.measurement.unit = optional_text(query, 5);
-    point.measurement.direction = optional_text(query, 6);
-    point.measurement.value = query.column_double(7);
-    point.measurement.samples = parse_samples(query.column_text(8));
-    point.measurement.baseline = query.column_optional_double(9);
-    point.measurement.change = query.column_optional_double(10);
-    point.measurement.ci_low = query.column_optional_double(11);
-    point.measurement.ci_high = query.column_optional_double(12);
-    point.measurement.verdict = optional_text(query, 13);
-    points.push_back(std::move(point));
-  }
-  return points;
-}
-
-util::Expected<std::int64_t> HistoryStore::record_count() {
-  auto count = m_database.query_int("SELECT count(*) FROM records");
-  if (!count) {
-    return fail<std::int64_t>(located(count.error()));
-  }
-  return count;
+  return boxed(SqliteStore::open(location, create));
 }
 
 }  // namespace perfduel::history

@@ -1,33 +1,39 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "history/sqlite.hpp"
 #include "util/expected.hpp"
 
-// The history database: one SQLite file, no server. Every `perfduel record` appends one
-// record (commit, branch, time, machine) with one measurement per metric. Several CI jobs
-// may record into the same file at once: WAL journal, a busy timeout, and every write in
-// one IMMEDIATE transaction, so none is lost.
+// The history database behind `perfduel record` and `perfduel trend`: every record (commit,
+// branch, time, machine, gate configuration) with one measurement per metric. Two stores
+// keep it with the same schema (history/schema.hpp) and the same guarantees: a SQLite file,
+// the embedded default, and a PostgreSQL server for a fleet of CI runners.
 namespace perfduel::history {
 
-// Schema version kept in PRAGMA user_version; PRAGMA application_id marks the file as ours.
-constexpr int k_schema_version = 2;
-constexpr std::int32_t k_application_id = 0x50444831;  // "PDH1"
+// The value of an Expected that carries no value.
+struct Done {};
 
-// The database path when neither --db nor PERFDUEL_HISTORY says otherwise.
+// Whether opening may create a missing database (file, or schema on a server).
+enum class CreateFile { yes, no };
+
+// The database file when neither --db nor PERFDUEL_HISTORY says otherwise.
 constexpr const char* k_default_path = "perfduel-history.sqlite";
 
-// The database path: `option` (--db) if given, else $PERFDUEL_HISTORY if set, else
-// k_default_path in the current directory.
-std::filesystem::path history_path(const std::optional<std::string>& option);
+// The database: `option` (--db) if given, else $PERFDUEL_HISTORY if set, else
+// k_default_path in the current directory. A file path, or a PostgreSQL URI.
+std::string history_location(const std::optional<std::string>& option);
 
-// How long a writer waits for another one's lock before giving up.
-constexpr int k_busy_timeout_ms = 60'000;
+// Whether `location` names a PostgreSQL server: a `postgresql://` or `postgres://` URI.
+bool is_postgres_location(std::string_view location);
+
+// `location` fit to print: a password in a URI's user part or in a `password=` query
+// parameter becomes "***". A file path is returned as it is.
+std::string redact_location(std::string_view location);
 
 // One metric of one record. `value` is what the trend follows (the candidate's median);
 // `samples` the raw values behind it, so a record can also be trended as a run.
@@ -53,6 +59,10 @@ struct Record {
   std::string source;      // "report" or "values"
   std::optional<std::string> verdict;
   std::optional<std::string> perfduel_version;
+  // The idempotency key: a second append with the same key adds nothing. None never clashes.
+  std::optional<std::string> run_key;
+  // A short hash of the gate configuration measured under (report_import.hpp).
+  std::optional<std::string> config_hash;
   std::vector<Measurement> measurements;
 };
 
@@ -63,40 +73,49 @@ struct SeriesPoint {
   std::optional<std::string> commit;
   std::optional<std::string> branch;
   std::string machine_id;
+  std::optional<std::string> config_hash;
   Measurement measurement;
+};
+
+// Whether an append added a record or found the one with its run key.
+enum class Appended { added, already_recorded };
+
+struct AppendResult {
+  std::int64_t id = 0;
+  Appended status = Appended::added;
 };
 
 class HistoryStore {
  public:
-  // Opens (with `create`, creating) the history database `path`, creating the schema in an
-  // empty file. Fails, naming the file, when it is not SQLite, holds another application's
-  // tables, or has a newer schema.
-  static util::Expected<HistoryStore> open(const std::filesystem::path& path, CreateFile create);
+  HistoryStore() = default;
+  HistoryStore(const HistoryStore&) = delete;
+  HistoryStore& operator=(const HistoryStore&) = delete;
+  HistoryStore(HistoryStore&&) = default;
+  HistoryStore& operator=(HistoryStore&&) = default;
+  virtual ~HistoryStore() = default;
 
-  // Appends `record` with its measurements in one transaction; returns its id.
-  util::Expected<std::int64_t> append(const Record& record);
+  // Appends `record` with its measurements in one transaction; returns its id. When a record
+  // with the same run key exists, adds nothing and returns that record's id.
+  virtual util::Expected<AppendResult> append(const Record& record) = 0;
 
-  // The metric names recorded (on `branch`, when given), sorted.
-  util::Expected<std::vector<std::string>> metrics(const std::optional<std::string>& branch);
+  // The metric names recorded (on `branch`, when given), sorted by byte value.
+  virtual util::Expected<std::vector<std::string>> metrics(const std::optional<std::string>& branch) = 0;
 
   // The series of `metric` (on `branch`, when given), ordered by time, then by record id.
-  util::Expected<std::vector<SeriesPoint>> series(const std::string& metric,
-                                                  const std::optional<std::string>& branch);
+  virtual util::Expected<std::vector<SeriesPoint>> series(const std::string& metric,
+                                                          const std::optional<std::string>& branch) = 0;
 
   // How many records the database holds.
-  util::Expected<std::int64_t> record_count();
+  virtual util::Expected<std::int64_t> record_count() = 0;
 
-  const std::filesystem::path& path() const { return m_path; }
-
- private:
-  HistoryStore(std::filesystem::path path, Database database)
-      : m_path(std::move(path)), m_database(std::move(database)) {}
-
-  // Prefixes `message` with the file name.
-  std::string located(const std::string& message) const;
-
-  std::filesystem::path m_path;
-  Database m_database;
+  // The database as messages name it (a password never shows).
+  virtual std::string display_name() const = 0;
 };
+
+// Opens the history database at `location` (history_location()): a PostgreSQL server for a
+// `postgresql://` URI, else a SQLite file. With `create`, a missing file or schema is
+// created; an older schema is migrated. Errors name the database.
+util::Expected<std::unique_ptr<HistoryStore>> open_history_store(const std::string& location,
+                                                                 CreateFile create);
 
 }  // namespace perfduel::history

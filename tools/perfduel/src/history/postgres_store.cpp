@@ -1,0 +1,330 @@
+#include "history/postgres_store.hpp"
+
+#include <array>
+
+#include <fmt/core.h>
+
+#include "history/schema.hpp"
+#include "machine/facts.hpp"
+
+namespace perfduel::history {
+
+namespace {
+
+// Serialises schema creation and migration between runners opening the database at once.
+constexpr const char* k_schema_lock = "SELECT pg_advisory_xact_lock(1346652209)";  // "PDH1"
+
+// Identity columns (PostgreSQL 10) and INSERT ... ON CONFLICT (9.5).
+constexpr int k_minimum_server_version = 100000;
+
+template <typename T>
+util::Expected<T> fail(std::string message) {
+  return util::Expected<T>::failure(std::move(message));
+}
+
+// Rolls back an open transaction unless committed.
+class PgTransaction {
+ public:
+  explicit PgTransaction(PgConnection& connection) : m_connection(connection) {}
+  PgTransaction(const PgTransaction&) = delete;
+  PgTransaction& operator=(const PgTransaction&) = delete;
+  ~PgTransaction() {
+    if (m_open) {
+      (void)m_connection.execute("ROLLBACK");
+    }
+  }
+
+  util::Expected<Done> begin() {
+    auto result = m_connection.execute("BEGIN");
+    m_open = result.ok();
+    return result ? util::Expected<Done>(Done{}) : util::Expected<Done>::failure(result.error());
+  }
+
+  util::Expected<Done> commit() {
+    auto result = m_connection.execute("COMMIT");
+    m_open = false;  // a failed COMMIT ends the transaction too
+    return result ? util::Expected<Done>(Done{}) : util::Expected<Done>::failure(result.error());
+  }
+
+ private:
+  PgConnection& m_connection;
+  bool m_open = false;
+};
+
+// The schema version, or none when perfduel.schema_version does not exist.
+util::Expected<std::optional<std::int64_t>> read_version(PgConnection& connection) {
+  // A query of the catalog, not to_regclass(): that consults the session's catalog cache,
+  // which still says "no such table" after waiting for the lock while another session created
+  // it; a query reads the catalog with a fresh snapshot.
+  auto exists = connection.execute(
+      "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = "
+      "c.relnamespace WHERE n.nspname = 'perfduel' AND c.relname = 'schema_version')");
+  if (!exists) {
+    return fail<std::optional<std::int64_t>>(exists.error());
+  }
+  if (exists->text(0, 0) != "t") {
+    return std::optional<std::int64_t>{};
+  }
+  auto version = connection.execute("SELECT max(version) FROM perfduel.schema_version");
+  if (!version) {
+    return fail<std::optional<std::int64_t>>(version.error());
+  }
+  return std::optional<std::int64_t>{version->is_null(0, 0) ? 0 : version->integer(0, 0)};
+}
+
+// Schema 1 to 2, as for SQLite: records made from a report get the current machine key.
+util::Expected<Done> rekey_machines(PgConnection& connection) {
+  auto rows = connection.execute("SELECT id, machine FROM records WHERE source = 'report'");
+  if (!rows) {
+    return fail<Done>(rows.error());
+  }
+  for (int row = 0; row < rows->rows(); ++row) {
+    if (auto current = migrate_legacy_description(rows->text(row, 1))) {
+      const std::array<std::optional<std::string>, 3> params{current->description, current->id,
+                                                             std::string(rows->text(row, 0))};
+      if (auto done = connection.execute(
+              "UPDATE records SET machine = $1, machine_id = $2 WHERE id = $3::bigint", params);
+          !done) {
+        return fail<Done>(done.error());
+      }
+    }
+  }
+  return Done{};
+}
+
+}  // namespace
+
+std::string PostgresStore::located(const std::string& message) const {
+  return fmt::format("{}: {}", m_name, message);
+}
+
+util::Expected<PostgresStore> PostgresStore::open(const std::string& uri, CreateFile create) {
+  const std::string name = redact_location(uri);
+  auto connected = PgConnection::connect(uri);
+  if (!connected) {
+    return fail<PostgresStore>(
+        fmt::format("{}: cannot connect to the history database: {}", name, connected.error()));
+  }
+  PostgresStore store(name, std::move(connected.value()));
+  PgConnection& connection = store.m_connection;
+  if (connection.server_version() < k_minimum_server_version) {
+    return fail<PostgresStore>(store.located(fmt::format(
+        "PostgreSQL {} is too old for the history (10 or newer needed)", connection.server_version())));
+  }
+  // Every statement names the tables unqualified; they live in the schema perfduel.
+  if (auto session = connection.execute("SET search_path TO perfduel; SET client_min_messages TO warning");
+      !session) {
+    return fail<PostgresStore>(store.located(session.error()));
+  }
+  auto version = read_version(connection);
+  if (!version) {
+    return fail<PostgresStore>(store.located(version.error()));
+  }
+  if (*version && **version > k_schema_version) {
+    return fail<PostgresStore>(
+        store.located(fmt::format("history schema version {} is newer than this perfduel understands ({}); "
+                                  "upgrade perfduel",
+                                  **version, k_schema_version)));
+  }
+  if (!*version || **version < k_schema_version) {
+    if (auto prepared = store.prepare_schema(create); !prepared) {
+      return fail<PostgresStore>(prepared.error());
+    }
+  }
+  return store;
+}
+
+util::Expected<Done> PostgresStore::prepare_schema(CreateFile create) {
+  PgTransaction transaction(m_connection);
+  if (auto begun = transaction.begin(); !begun) {
+    return fail<Done>(located(begun.error()));
+  }
+  if (auto locked = m_connection.execute(k_schema_lock); !locked) {
+    return fail<Done>(located(locked.error()));
+  }
+  // Decided again under the lock: another runner may have created or migrated it meanwhile.
+  auto version = read_version(m_connection);
+  if (!version) {
+    return fail<Done>(located(version.error()));
+  }
+  std::int64_t from = 0;
+  if (*version) {
+    from = **version;
+  } else {
+    if (create == CreateFile::no) {
+      return fail<Done>(
+          located("no perfduel history in this database (record results with `perfduel record` first, or "
+                  "pass --db)"));
+    }
+    auto tables = m_connection.execute(
+        "SELECT string_agg(tablename, ', ' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'perfduel'");
+    if (!tables) {
+      return fail<Done>(located(tables.error()));
+    }
+    if (!tables->is_null(0, 0)) {
+      return fail<Done>(located(fmt::format(
+          "not a perfduel history database (its schema perfduel holds other tables: {}); pass another "
+          "database with --db",
+          tables->text(0, 0))));
+    }
+    if (auto created =
+            m_connection.execute("CREATE SCHEMA IF NOT EXISTS perfduel; "
+                                 "CREATE TABLE perfduel.schema_version (version INTEGER NOT NULL); "
+                                 "INSERT INTO perfduel.schema_version VALUES (0)");
+        !created) {
+      return fail<Done>(located("cannot create the history schema: " + created.error()));
+    }
+  }
+  if (from >= k_schema_version) {
+    return transaction.commit();
+  }
+  for (const MigrationStep& step : migration_steps()) {
+    if (step.version <= from) {
+      continue;
+    }
+    if (!step.sql.empty()) {
+      if (auto done = m_connection.execute(render_sql(step.sql, Dialect::postgresql)); !done) {
+        return fail<Done>(located("cannot migrate the history schema: " + done.error()));
+      }
+    }
+    if (step.action == StepAction::rekey_machines) {
+      if (auto done = rekey_machines(m_connection); !done) {
+        return fail<Done>(located("cannot migrate the history schema: " + done.error()));
+      }
+    }
+  }
+  if (auto set =
+          m_connection.execute(fmt::format("UPDATE schema_version SET version = {}", k_schema_version));
+      !set) {
+    return fail<Done>(located(set.error()));
+  }
+  if (auto committed = transaction.commit(); !committed) {
+    return fail<Done>(located(committed.error()));
+  }
+  return Done{};
+}
+
+util::Expected<AppendResult> PostgresStore::append(const Record& record) {
+  PgTransaction transaction(m_connection);
+  if (auto begun = transaction.begin(); !begun) {
+    return fail<AppendResult>(located(begun.error()));
+  }
+  // A concurrent insert of the same key waits for the other transaction and then does
+  // nothing: the unique index decides, so two retries of one job never both add a record.
+  const std::array<std::optional<std::string>, 10> record_params{
+      record.recorded_at, record.commit,  record.branch,           record.machine, record.machine_id,
+      record.source,      record.verdict, record.perfduel_version, record.run_key, record.config_hash};
+  auto inserted = m_connection.execute(
+      "INSERT INTO records (recorded_at, commit_sha, branch, machine, machine_id, source, verdict, "
+      "perfduel_version, run_key, config_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+      "ON CONFLICT (run_key) DO NOTHING RETURNING id",
+      record_params);
+  if (!inserted) {
+    return fail<AppendResult>(located(inserted.error()));
+  }
+  if (inserted->rows() == 0) {
+    const std::array<std::optional<std::string>, 1> key{record.run_key};
+    auto found = m_connection.execute("SELECT id FROM records WHERE run_key = $1", key);
+    if (!found) {
+      return fail<AppendResult>(located(found.error()));
+    }
+    if (found->rows() == 0) {
+      return fail<AppendResult>(located("a record with this run key vanished while recording"));
+    }
+    return AppendResult{found->integer(0, 0), Appended::already_recorded};
+  }
+  const std::int64_t record_id = inserted->integer(0, 0);
+  const std::string id_text = std::to_string(record_id);
+  for (const Measurement& m : record.measurements) {
+    const std::array<std::optional<std::string>, 11> params{id_text,
+                                                            m.metric,
+                                                            m.unit,
+                                                            m.direction,
+                                                            pg_number(m.value),
+                                                            encode_samples(m.samples),
+                                                            pg_number(m.baseline),
+                                                            pg_number(m.change),
+                                                            pg_number(m.ci_low),
+                                                            pg_number(m.ci_high),
+                                                            m.verdict};
+    if (auto done = m_connection.execute(
+            "INSERT INTO measurements (record_id, metric, unit, direction, value, samples, baseline, change, "
+            "ci_low, ci_high, verdict) VALUES ($1::bigint, $2, $3, $4, $5::float8, $6, $7::float8, "
+            "$8::float8, "
+            "$9::float8, $10::float8, $11)",
+            params);
+        !done) {
+      return fail<AppendResult>(located(done.error()));
+    }
+  }
+  if (auto committed = transaction.commit(); !committed) {
+    return fail<AppendResult>(located(committed.error()));
+  }
+  return AppendResult{record_id, Appended::added};
+}
+
+util::Expected<std::vector<std::string>> PostgresStore::metrics(const std::optional<std::string>& branch) {
+  // COLLATE "C": byte order, as SQLite sorts, whatever the database's locale.
+  const std::array<std::optional<std::string>, 1> params{branch};
+  auto rows = m_connection.execute(
+      "SELECT m.metric FROM measurements m JOIN records r ON r.id = m.record_id "
+      "WHERE $1::text IS NULL OR r.branch = $1 GROUP BY m.metric ORDER BY m.metric COLLATE \"C\"",
+      params);
+  if (!rows) {
+    return fail<std::vector<std::string>>(located(rows.error()));
+  }
+  std::vector<std::string> names;
+  names.reserve(static_cast<std::size_t>(rows->rows()));
+  for (int row = 0; row < rows->rows(); ++row) {
+    names.emplace_back(rows->text(row, 0));
+  }
+  return names;
+}
+
+util::Expected<std::vector<SeriesPoint>> PostgresStore::series(const std::string& metric,
+                                                               const std::optional<std::string>& branch) {
+  const std::array<std::optional<std::string>, 2> params{metric, branch};
+  auto rows = m_connection.execute(
+      "SELECT r.id, r.recorded_at, r.commit_sha, r.branch, r.machine_id, m.unit, m.direction, m.value, "
+      "m.samples, m.baseline, m.change, m.ci_low, m.ci_high, m.verdict, r.config_hash "
+      "FROM measurements m JOIN records r ON r.id = m.record_id "
+      "WHERE m.metric = $1 AND ($2::text IS NULL OR r.branch = $2) ORDER BY r.recorded_at COLLATE \"C\", "
+      "r.id",
+      params);
+  if (!rows) {
+    return fail<std::vector<SeriesPoint>>(located(rows.error()));
+  }
+  std::vector<SeriesPoint> points;
+  points.reserve(static_cast<std::size_t>(rows->rows()));
+  for (int row = 0; row < rows->rows(); ++row) {
+    SeriesPoint point;
+    point.record_id = rows->integer(row, 0);
+    point.recorded_at = rows->text(row, 1);
+    point.commit = rows->optional_text(row, 2);
+    point.branch = rows->optional_text(row, 3);
+    point.machine_id = rows->text(row, 4);
+    point.measurement.metric = metric;
+    point.measurement.unit = rows->optional_text(row, 5);
+    point.measurement.direction = rows->optional_text(row, 6);
+    point.measurement.value = rows->number(row, 7);
+    point.measurement.samples = decode_samples(rows->text(row, 8));
+    point.measurement.baseline = rows->optional_number(row, 9);
+    point.measurement.change = rows->optional_number(row, 10);
+    point.measurement.ci_low = rows->optional_number(row, 11);
+    point.measurement.ci_high = rows->optional_number(row, 12);
+    point.measurement.verdict = rows->optional_text(row, 13);
+    point.config_hash = rows->optional_text(row, 14);
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+util::Expected<std::int64_t> PostgresStore::record_count() {
+  auto count = m_connection.execute("SELECT count(*) FROM records");
+  if (!count) {
+    return fail<std::int64_t>(located(count.error()));
+  }
+  return count->integer(0, 0);
+}
+
+}  // namespace perfduel::history
