@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
     group_seconds.push_back(seconds_since(group_start));
     groups = grouping ? grouping->groups.size() : 0;
   }
-  fmt::print("{}\n", redact_location(location));
+  fmt::print("{} (metric {})\n", redact_location(location), metric);
   fmt::print(
       "  record one report (3 metrics x 30 samples, open + append): median {:.2f} ms, min {:.2f} ms ({} "
       "runs)\n",
