@@ -96,7 +96,52 @@ YAML
     run 1 analyze report.json --json again.json
     [ "$(json .verdict again.json)" = "$(json .verdict)" ] || fail "analyze verdict differs"
     [ "$(json '.metrics[0].ci' again.json)" = "$(json '.metrics[0].ci')" ] || fail "analyze interval differs"
-    diff <(grep -v '^verdict:' compare.txt) <(grep -v '^verdict:' out.txt) || fail "analyze table differs"
+    # The same table, and a note that says what it is.
+    expect_out '^note: re-analysis of report.json with the report.s settings$'
+    [ "$(json .reanalysis.of again.json)" = "report.json" ] || fail "reanalysis.of $(json .reanalysis.of again.json)"
+    diff <(grep -v '^verdict:' compare.txt) <(grep -v '^verdict:\|^note: re-analysis' out.txt) || fail "analyze table differs"
+    ;;
+  analyze_redecides_with_other_settings)
+    # A duel with a real +10 % difference (a score with 2 % noise per run, so that the machine's
+    # load cannot move it), re-decided from its runs: at a tolerance above the change it passes,
+    # below it fails; a threshold the interval cannot reach leaves it undecided.
+    cat >gate.yaml <<'YAML'
+min_rounds: 40
+max_rounds: 40
+stopping: width
+metrics:
+  wall_time: {gate: false}
+  score: {regex: 'score: ([0-9.]+)', threshold: 20%}
+YAML
+    run 1 compare --config gate.yaml -q --seed 9 --json report.json \
+      -b "$fb --work 0.2 --noise 0.02" -n "$fb --work 0.22 --noise 0.02"
+    printf 'metrics:\n  score: {tolerance: 20%%}\n' >pass.yaml
+    run 0 analyze report.json --config pass.yaml --json pass.json
+    expect_out '^score .* no-change$'
+    expect_out '^note: re-analysis of report.json with settings from pass.yaml: score: tolerance 20 % \(was 0 %\)$'
+    expect_out '^verdict: NO-CHANGE after 40 rounds'
+    [ "$(json .verdict pass.json)" = "no-change" ] || fail "pass.json verdict $(json .verdict pass.json)"
+    [ "$(json .reanalysis.of pass.json)" = "report.json" ] || fail "pass.json reanalysis.of"
+    [ "$(json '.reanalysis.settings_from | join(",")' pass.json)" = "pass.yaml" ] || fail "pass.json settings_from"
+    [ "$(json '.config.metrics.score.tolerance' pass.json)" = "0.2" ] || fail "pass.json config tolerance"
+    [ "$(json '.metrics[] | select(.name == "score") | .ci' pass.json)" = "$(json '.metrics[] | select(.name == "score") | .ci')" ] ||
+      fail "the interval changed with the settings"
+    # The options override the file; below the change the verdict is a regression again.
+    run 1 analyze report.json --config pass.yaml --tolerance score=5%
+    expect_out '^score .* regression$'
+    expect_out 'settings from pass.yaml, --tolerance: score: tolerance 5 % \(was 0 %\)$'
+    run 77 analyze report.json --config pass.yaml --threshold 1%
+    expect_out "the report's runs ended before every gated metric settled with these settings"
+    # What made the runs cannot change: an error naming the key, nothing written.
+    printf 'metrics:\n  score: {regex: "time: ([0-9.]+)"}\n' >bad.yaml
+    run 2 analyze report.json --config bad.yaml --json bad.json
+    expect_err '^perfduel: error: bad.yaml:2: the source of metric "score" cannot change in a re-analysis'
+    [ ! -e bad.json ] || fail "bad.json written"
+    run 2 analyze report.json --tolerance wall=1%
+    expect_err '^perfduel: error: --tolerance: metric "wall" is not in the report \(did you mean "wall_time"\?\)'
+    # The duel's own configuration decides as the duel did.
+    run 1 analyze report.json --config gate.yaml
+    expect_out "settings from gate.yaml: none differs from the report's$"
     ;;
   svg_plot_of_compare_and_analyze)
     # --svg draws the duel; analyze redraws it from the saved report, the same plot.
@@ -111,11 +156,12 @@ YAML
       grep -q '</svg>' "$plot" || fail "$plot is not closed"
     done
     cmp -s duel.svg again.svg || fail "analyze drew a different plot"
-    # An unwritable file is a usage error naming it, as for --markdown.
-    run 2 analyze report.json --svg no-such-dir/plot.svg
-    expect_err '^perfduel: error: no-such-dir/plot.svg: cannot write the SVG plot \(does the directory exist\?\)$'
+    # An unwritable file is a usage error naming it, found before anything is written.
+    run 2 analyze report.json --json again.json --svg no-such-dir/plot.svg
+    expect_err '^perfduel: error: --svg no-such-dir/plot.svg: the directory no-such-dir does not exist$'
+    [ ! -e again.json ] || fail "again.json written despite the bad --svg"
     run 2 analyze report.json --markdown no-such-dir/summary.md
-    expect_err '^perfduel: error: no-such-dir/summary.md: cannot write the Markdown report$'
+    expect_err '^perfduel: error: --markdown no-such-dir/summary.md: the directory no-such-dir does not exist$'
     # compare checks its report paths before the duel: nothing runs (the program would fail).
     run 2 compare --json no-such-dir/r.json -b /no/such/program -n /no/such/program
     expect_err '^perfduel: error: --json no-such-dir/r.json: the directory no-such-dir does not exist$'
@@ -255,6 +301,10 @@ YAML
     run 2 compare --config gate.yaml -b "$fb" -n "$fb"
     expect_err '^perfduel: error: gate.yaml:1: "order" must be one of random, abba, not "sideways"$'
     run 2 compare --config missing.yaml -b "$fb" -n "$fb"
+    # A value YAML reads as an indicator: the error says to quote it, where it is.
+    printf 'metrics:\n  wall_time: {unit: %%}\n' >gate.yaml
+    run 2 compare --config gate.yaml -b "$fb" -n "$fb"
+    expect_err '^perfduel: error: gate.yaml:2:21: value starting with "%" must be quoted \(write unit: "%"; YAML reads an unquoted "%" as a directive\)$'
     ;;
   interrupt_kills_children_and_writes_partial_report)
     cat >gate.yaml <<YAML

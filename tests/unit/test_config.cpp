@@ -1,6 +1,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
@@ -335,6 +337,69 @@ TEST_CASE("malformed YAML names the line", "[config]") {
   CHECK_THROWS_WITH(parse("warmup: 1\nseed: '12"), "gate.yaml:2: malformed YAML: illegal EOF in scalar");
   CHECK_THROWS_WITH(parse("- warmup\n- order\n"),
                     "gate.yaml:1: the configuration must be a mapping of keys to values");
+}
+
+// The eight characters that YAML reads as an indicator at the start of a plain value. Some
+// make the file malformed (%, @, `, an alias * of no anchor, a block header | or > with text
+// after it); the others parse, to a value the user did not write: "&5" is an anchor and no
+// value, "!5" a tag and an empty value, "|5" and ">5" an empty block. Either way the error is
+// reported at the value, with the fix.
+TEST_CASE("a value starting with a YAML indicator must be quoted, and the error says so", "[config]") {
+  const auto hint = [](int column, char indicator, const std::string& example, const std::string& reading) {
+    return fmt::format(
+        "gate.yaml:2:{}: value starting with \"{}\" must be quoted (write {}; YAML reads an "
+        "unquoted \"{}\" as {})",
+        column, indicator, example, indicator, reading);
+  };
+  SECTION("malformed YAML") {
+    CHECK_THROWS_WITH(parse("warmup: 1\nconfidence: %95\n"),
+                      hint(13, '%', "confidence: \"%95\"", "a directive"));
+    CHECK_THROWS_WITH(parse("metrics:\n  bench: {google_benchmark: *, gate: true}\n"),
+                      hint(29, '*', "google_benchmark: \"*\"", "an alias of an anchor"));
+    CHECK_THROWS_WITH(parse("metrics:\n  wall_time: {unit: @s}\n"),
+                      hint(21, '@', "unit: \"@s\"", "a reserved indicator"));
+    CHECK_THROWS_WITH(parse("baseline:\n  command: `bench`\n"),
+                      hint(12, '`', "command: \"`bench`\"", "a reserved indicator"));
+    CHECK_THROWS_WITH(parse("warmup: 1\nmax_seconds: | 60\n"),
+                      hint(14, '|', "max_seconds: \"| 60\"", "the start of a literal block"));
+    CHECK_THROWS_WITH(parse("warmup: 1\nconfidence: >90%\n"),
+                      hint(13, '>', "confidence: \">90%\"", "the start of a folded block"));
+    // In a list and with a comment after the value.
+    CHECK_THROWS_WITH(parse("baseline:\n  - %bench # the program\n"),
+                      hint(5, '%', "- \"%bench\"", "a directive"));
+  }
+  SECTION("YAML that reads as an empty value") {
+    CHECK_THROWS_WITH(parse("warmup: 1\nconfidence: &95\n"),
+                      hint(13, '&', "confidence: \"&95\"", "an anchor"));
+    CHECK_THROWS_WITH(parse("warmup: 1\nconfidence: !95\n"), hint(13, '!', "confidence: \"!95\"", "a tag"));
+    CHECK_THROWS_WITH(parse("warmup: 1\nconfidence: |95\n"),
+                      hint(13, '|', "confidence: \"|95\"", "the start of a literal block"));
+    CHECK_THROWS_WITH(parse("warmup: 1\nconfidence: >95\n"),
+                      hint(13, '>', "confidence: \">95\"", "the start of a folded block"));
+    // A value that may be any text would take the empty one without complaint.
+    CHECK_THROWS_WITH(parse("metrics:\n  wall_time: {unit: !x}\n"), hint(21, '!', "unit: \"!x\"", "a tag"));
+  }
+  SECTION("quoted, and the indicators used as YAML means them, values are read as written") {
+    const Config config = parse(
+        "metrics:\n"
+        "  wall_time: {threshold: &t 5%, unit: \"%\"}\n"
+        "  user_time: {threshold: *t, unit: '`s`'}\n"
+        "baseline:\n"
+        "  shell: true\n"
+        "  command: |\n"
+        "    echo '>fast'\n"
+        "candidate: {command: \"!slow\"}\n");
+    CHECK(metric(config, "wall_time").threshold == Approx(0.05));
+    CHECK(metric(config, "wall_time").unit == "%");
+    CHECK(metric(config, "user_time").threshold == Approx(0.05));
+    CHECK(metric(config, "user_time").unit == "`s`");
+    CHECK(config.baseline->argv == std::vector<std::string>{"echo '>fast'\n"});
+    CHECK(config.candidate->argv == std::vector<std::string>{"!slow"});
+  }
+  SECTION("other errors keep their message") {
+    CHECK_THROWS_WITH(parse("warmup: 1\nconfidence: 5%\n"),
+                      "gate.yaml:2: \"confidence\" must be between +50.00 % and +99.99 %, not 5%");
+  }
 }
 
 TEST_CASE("commands must be usable", "[config]") {

@@ -109,6 +109,22 @@ TEST_CASE("too few rounds to batch a clearly autocorrelated series: keep samplin
   CHECK_FALSE(clearly_autocorrelated(std::nan(""), 400, 0.1));
 }
 
+TEST_CASE("batches whose means stay negatively correlated are used without a claim of widening", "[stats]") {
+  // A period of three (one high round, two low ones) correlates negatively at every batch size
+  // that leaves 20 batches of 40 rounds: the largest batches are used as they are.
+  std::vector<double> periodic;
+  for (int i = 0; i < 40; ++i) {
+    periodic.push_back(i % 3 == 0 ? 1.0 + 0.001 * i : -1.0 + 0.0005 * i);
+  }
+  const Batching b = choose_batching(periodic, 0.1, 20);
+  REQUIRE(b.batch_size == 2);
+  REQUIRE(b.batch_lag1 < -0.1);
+  CHECK(b.residual_inflation == 1.0);
+  CHECK(b.note ==
+        "lag-1 autocorrelation -0.47: even 2 rounds per batch (20 batches) leave batch r1 -0.45; interval on "
+        "those batches, not widened (a negative correlation narrows the spread of a mean)");
+}
+
 TEST_CASE("batching restores the coverage of the mean's interval under AR(1)", "[stats]") {
   // d follows AR(1) with ρ = 0.5, so the variance of its mean is (1+ρ)/(1−ρ) = 3 times what
   // the plain t interval assumes: its coverage falls to about 75 %. Batch means fix it.

@@ -83,8 +83,9 @@ TEST_CASE("the overall verdict and when the duel may stop", "[verdict]") {
 }
 
 TEST_CASE("duel ends have one name table, read back strictly", "[verdict]") {
-  for (const auto end : {DuelEnd::decided, DuelEnd::regression_found, DuelEnd::round_budget,
-                         DuelEnd::time_budget, DuelEnd::benchmark_failed, DuelEnd::interrupted}) {
+  for (const auto end :
+       {DuelEnd::decided, DuelEnd::regression_found, DuelEnd::round_budget, DuelEnd::time_budget,
+        DuelEnd::benchmark_failed, DuelEnd::interrupted, DuelEnd::runs_ended}) {
     REQUIRE(duel_end_from_string(to_string(end)) == end);
   }
   CHECK(to_string(DuelEnd::regression_found) == "regression-found");

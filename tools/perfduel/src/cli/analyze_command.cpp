@@ -1,4 +1,8 @@
+#include <fstream>
+#include <sstream>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
@@ -10,30 +14,91 @@ namespace perfduel::cli {
 
 namespace {
 
+// A setting from the command line: `key` as in the configuration, from option `option`.
+struct SettingOption {
+  const char* option;
+  const char* key;
+  bool per_metric;  // takes METRIC=VALUE as well as VALUE (every metric)
+  std::vector<std::string> values;
+};
+
 struct AnalyzeOptions {
   std::string report;
+  std::string config_path;
+  std::vector<SettingOption> settings{{"--threshold", "threshold", true, {}},
+                                      {"--tolerance", "tolerance", true, {}},
+                                      {"--estimator", "estimator", true, {}},
+                                      {"--confidence", "confidence", false, {}},
+                                      {"--stopping", "stopping", false, {}}};
   ReportOutputs outputs;
 };
 
+std::string read_text_file(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) {
+    throw Error(fmt::format("{}: cannot read the configuration file", path));
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
 int run_analyze(const AnalyzeOptions& options) {
-  const auto saved = load_report(options.report);
+  check_output_paths(options.outputs);
+  auto saved = load_report(options.report);
+  Config config = saved.config;
+  Reanalysis reanalysis;
+  reanalysis.report = options.report;
+  if (!options.config_path.empty()) {
+    reanalysis.ignored =
+        apply_reanalysis_settings(config, read_text_file(options.config_path), options.config_path);
+    reanalysis.settings.push_back(options.config_path);
+  }
+  for (const auto& setting : options.settings) {
+    for (const auto& value : setting.values) {
+      const auto equals = value.rfind('=');
+      const bool one_metric = setting.per_metric && equals != std::string::npos;
+      apply_reanalysis_setting(config, setting.key, one_metric ? value.substr(0, equals) : "",
+                               one_metric ? value.substr(equals + 1) : value, setting.option);
+    }
+    if (!setting.values.empty()) {
+      reanalysis.settings.emplace_back(setting.option);
+    }
+  }
+  reanalysis.changes = settings_changes(saved.config, config);
+
   DuelOutcome outcome;
-  outcome.metrics = saved.config.metrics;
+  outcome.metrics = config.metrics;
   outcome.suite = saved.suite;
   outcome.runs = saved.runs;
-  outcome.end = saved.end;
   outcome.failure = saved.failure;
   outcome.elapsed_seconds = saved.elapsed_seconds;
   outcome.seed = saved.seed;
-  outcome.analysis = analyze(saved.config, outcome.runs, Finality::final);
+  outcome.analysis = analyze(config, outcome.runs, Finality::final);
+  outcome.end = reanalysis_end(saved.end, outcome.analysis.can_stop, outcome.analysis.stop);
+  // First among the notes: what this is, so that nobody takes it for the duel's own verdict.
+  std::string note = fmt::format("re-analysis of {} with {}", options.report,
+                                 reanalysis.settings.empty()
+                                     ? std::string("the report's settings")
+                                     : fmt::format("settings from {}", fmt::join(reanalysis.settings, ", ")));
+  if (!reanalysis.settings.empty()) {
+    note += reanalysis.changes.empty() ? ": none differs from the report's"
+                                       : fmt::format(": {}", fmt::join(reanalysis.changes, "; "));
+  }
+  if (!reanalysis.ignored.empty()) {
+    note += fmt::format("; ignored: {} (a budget bounded the duel, not its analysis)",
+                        fmt::join(reanalysis.ignored, ", "));
+  }
+  outcome.analysis.notes.insert(outcome.analysis.notes.begin(), note);
 
   RunSummary summary;
-  summary.config = &saved.config;
+  summary.config = &config;
   summary.outcome = &outcome;
   summary.started = now_iso8601();
   summary.environment = saved.environment;
   summary.pinning = saved.pinning;
-  summary.exit_code = exit_code_for(outcome.end, outcome.analysis.verdict, saved.config.on_inconclusive);
+  summary.exit_code = exit_code_for(outcome.end, outcome.analysis.verdict, config.on_inconclusive);
+  summary.reanalysis = std::move(reanalysis);
   write_outputs(summary, options.outputs);
   return to_int(summary.exit_code);
 }
@@ -43,9 +108,28 @@ int run_analyze(const AnalyzeOptions& options) {
 void add_analyze_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<AnalyzeOptions>();
   auto* command = app.add_subcommand(
-      "analyze", "Re-compute the verdict of a report written by compare --json, without running anything.");
+      "analyze",
+      "Re-compute the verdict of a report written by compare --json from its saved runs, without running "
+      "anything; with --config or the setting options, re-decide with other statistics settings.");
   command->add_option("report", options->report, "the JSON report")->required()->check(CLI::ExistingFile);
+  command
+      ->add_option("-c,--config", options->config_path,
+                   "settings to re-decide with: a configuration file, whole or some of its keys (what made "
+                   "the runs, such as commands and metric sources, cannot change)")
+      ->check(CLI::ExistingFile);
+  for (auto& setting : options->settings) {
+    const std::string what =
+        setting.per_metric
+            ? fmt::format("{0} of every metric, or METRIC=VALUE the {0} of one (repeatable)", setting.key)
+            : fmt::format("{}, as in the configuration", setting.key);
+    command->add_option(setting.option, setting.values, what)
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  }
   add_output_options(*command, options->outputs);
+  command->footer(
+      "Exit codes as for compare: 0 pass, 1 regression, 2 usage/config error, 77 inconclusive. The report's "
+      "own settings apply where no option says otherwise; options apply after --config.");
   command->callback([options, &exit_code] { exit_code = run_analyze(*options); });
 }
 

@@ -10,7 +10,8 @@ namespace perfduel::cli {
 // `compare`: the duel between a baseline and a candidate command.
 void add_compare_command(CLI::App& app, int& exit_code);
 
-// `analyze`: re-computes the verdict of a saved JSON report without running anything.
+// `analyze`: re-computes the verdict of a saved JSON report from its runs without running
+// anything, with the report's settings or with other decision settings (--config, --threshold, ...).
 void add_analyze_command(CLI::App& app, int& exit_code);
 
 // `record`: appends a report or plain measurements to the history database.

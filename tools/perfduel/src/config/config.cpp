@@ -1,11 +1,13 @@
 #include "config/config.hpp"
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -51,17 +53,130 @@ constexpr util::NameTable<InconclusivePolicy, 3> k_inconclusive_names{{{Inconclu
                                                                        {InconclusivePolicy::fail, "fail"},
                                                                        {InconclusivePolicy::pass, "pass"}}};
 
+// What YAML makes of a plain (unquoted) value that starts with one of its indicators, for
+// the characters a number or a name of ours may start with: "%5" is a directive, "*5" an alias,
+// "&5" an anchor (and an empty value), "!5" a tag, "|5" and ">5" a block of text on the
+// following lines; "@" and "`" are reserved. Some are errors in YAML, the others read as an
+// empty value, and the message that follows is about a value the user never wrote.
+constexpr std::array<std::pair<char, const char*>, 8> k_indicator_readings{{
+    {'%', "a directive"},
+    {'*', "an alias of an anchor"},
+    {'&', "an anchor"},
+    {'@', "a reserved indicator"},
+    {'`', "a reserved indicator"},
+    {'!', "a tag"},
+    {'|', "the start of a literal block"},
+    {'>', "the start of a folded block"},
+}};
+
+// `value` in quotes that YAML reads back as `value`.
+std::string yaml_quoted(const std::string& value) {
+  if (value.find_first_of("\"\\") == std::string::npos) {
+    return fmt::format("\"{}\"", value);
+  }
+  if (value.find('\'') == std::string::npos) {
+    return fmt::format("'{}'", value);
+  }
+  std::string escaped;
+  for (const char c : value) {
+    escaped += c == '"' || c == '\\' ? std::string{'\\', c} : std::string{c};
+  }
+  return fmt::format("\"{}\"", escaped);
+}
+
+// The hint for a value on line `line` of `lines` (0-based) that starts with a YAML indicator
+// at `column`, or before it (`where`): `value starting with "%" must be quoted (write
+// threshold: "%5"; ...)`. Nothing when no plain value starts with an indicator there.
+struct QuotingHint {
+  int column = 0;  // 0-based, of the indicator
+  std::string message;
+};
+// Where the indicator may be: at the mark (a node's mark is its start), or up to it (a syntax
+// error may be found further into the value: "| 5", "*,").
+enum class IndicatorAt { mark, up_to_mark };
+std::optional<QuotingHint> quoting_hint(const std::vector<std::string>& lines, int line, int column,
+                                        IndicatorAt where) {
+  if (line < 0 || static_cast<std::size_t>(line) >= lines.size() || column < 0) {
+    return std::nullopt;
+  }
+  const std::string& text = lines[static_cast<std::size_t>(line)];
+  const auto reading_of = [](char c) -> const char* {
+    for (const auto& [indicator, reading] : k_indicator_readings) {
+      if (c == indicator) {
+        return reading;
+      }
+    }
+    return nullptr;
+  };
+  // The character before the value: ':' or '-' in block context, '[', '{' or ',' in flow.
+  const auto context_before = [&](std::size_t at) -> char {
+    const auto before = text.find_last_not_of(" \t", at == 0 ? std::string::npos : at - 1);
+    return at == 0 || before == std::string::npos ? '\0' : text[before];
+  };
+  const auto is_value_start = [&](std::size_t at) {
+    const char before = context_before(at);
+    return at < text.size() && reading_of(text[at]) != nullptr &&
+           std::string_view(":-[{,").find(before) != std::string_view::npos && before != '\0';
+  };
+  auto start = std::min(static_cast<std::size_t>(column), text.size());
+  while (!is_value_start(start)) {
+    if (start == 0 || where == IndicatorAt::mark) {
+      return std::nullopt;
+    }
+    --start;
+  }
+  const char before = context_before(start);
+  // Inside a flow collection ("{unit: %}", "[a, %b]") the value ends at the next ',', ']' or '}'.
+  int depth = 0;
+  for (std::size_t i = 0; i < start; ++i) {
+    depth += text[i] == '[' || text[i] == '{' ? 1 : text[i] == ']' || text[i] == '}' ? -1 : 0;
+  }
+  const bool flow = depth > 0;
+  auto end = flow ? text.find_first_of(",]}", start) : text.find(" #", start);
+  std::string value(
+      util::trim(text.substr(start, end == std::string::npos ? std::string::npos : end - start)));
+  std::string example = yaml_quoted(value);
+  if (before == ':') {
+    const auto key_end = text.rfind(':', start);
+    const auto key_start = flow ? text.find_last_of("{,", key_end) + 1 : text.find_first_not_of(' ');
+    example = fmt::format("{}: {}", util::trim(text.substr(key_start, key_end - key_start)), example);
+  } else if (before == '-') {
+    example = "- " + example;
+  }
+  return QuotingHint{
+      static_cast<int>(start),
+      fmt::format("value starting with \"{0}\" must be quoted (write {1}; YAML reads an unquoted "
+                  "\"{0}\" as {2})",
+                  text[start], example, reading_of(text[start]))};
+}
+
 // Reads one YAML document and reports problems as "<origin>:<line>: <message>".
 class Reader {
  public:
-  explicit Reader(std::string origin) : m_origin(std::move(origin)) {}
+  // `text` is the document, to quote a value in a hint (see quoting_hint).
+  Reader(std::string origin, const std::string& text)
+      : m_origin(std::move(origin)), m_lines(util::split_lines(text)) {}
 
   [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const {
     const auto mark = node.Mark();
     if (mark.is_null()) {
       throw Error(fmt::format("{}: {}", m_origin, message));
     }
+    if (const auto quoting = hint(node)) {
+      throw Error(
+          fmt::format("{}:{}:{}: {}", m_origin, mark.line + 1, quoting->column + 1, quoting->message));
+    }
     throw Error(fmt::format("{}:{}: {}", m_origin, mark.line + 1, message));
+  }
+
+  // The quoting hint for an empty value where the file has text: YAML took the text for an
+  // indicator ("&5" is an anchor and no value).
+  std::optional<QuotingHint> hint(const YAML::Node& node) const {
+    const auto mark = node.Mark();
+    if (mark.is_null() || !(node.IsNull() || (node.IsScalar() && node.Scalar().empty()))) {
+      return std::nullopt;
+    }
+    return quoting_hint(m_lines, mark.line, mark.column, IndicatorAt::mark);
   }
 
   void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
@@ -83,6 +198,9 @@ class Reader {
   std::string scalar(const YAML::Node& node, const std::string& key) const {
     if (!node.IsScalar()) {
       fail(node, fmt::format("\"{}\" must be a single value", key));
+    }
+    if (node.Scalar().empty() && hint(node)) {
+      fail(node, "");  // "!5", "|5": text the user wrote, read as an empty value
     }
     return node.Scalar();
   }
@@ -148,7 +266,22 @@ class Reader {
 
  private:
   std::string m_origin;
+  std::vector<std::string> m_lines;
 };
+
+// The YAML document `text`. Throws perfduel::Error "<origin>:<line>: malformed YAML: ...", or
+// with the quoting hint when the error is at a value that starts with an indicator.
+YAML::Node load_yaml(const std::string& text, const std::string& origin) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    if (const auto hint =
+            quoting_hint(util::split_lines(text), e.mark.line, e.mark.column, IndicatorAt::up_to_mark)) {
+      throw Error(fmt::format("{}:{}:{}: {}", origin, e.mark.line + 1, hint->column + 1, hint->message));
+    }
+    throw Error(fmt::format("{}:{}: malformed YAML: {}", origin, e.mark.line + 1, e.msg));
+  }
+}
 
 CommandSpec read_command(const Reader& reader, const YAML::Node& node, const std::string& side) {
   CommandSpec command;
@@ -525,6 +658,168 @@ void read_config(const Reader& reader, const YAML::Node& root, Config& config) {
   }
 }
 
+// A re-analysis (`perfduel analyze`) lays new decision settings over a report's configuration.
+// What made the runs cannot change after the fact; the budgets only bounded the duel.
+
+// `metric`'s source in words, as the configuration writes it: `regex "t: (\d+)"`, `wall_time`.
+std::string source_text(const MetricSpec& metric) {
+  switch (metric.source) {
+    case MetricSource::regex:
+      return fmt::format("regex \"{}\"", metric.pattern);
+    case MetricSource::json_pointer:
+      return fmt::format("json_pointer \"{}\"", metric.pattern);
+    case MetricSource::google_benchmark:
+      return fmt::format("google_benchmark \"{}\", field {}", metric.benchmark, metric.field);
+    case MetricSource::catch2:
+      return fmt::format("catch2 \"{}\"", metric.benchmark);
+    case MetricSource::counter:
+      return fmt::format("counter {}", util::name_of(k_counted_events, metric.event));
+    case MetricSource::valgrind:
+      return fmt::format("valgrind {}", util::name_of(k_counted_events, metric.event));
+    default:
+      return "the built-in " + metric.name;
+  }
+}
+
+[[noreturn]] void fail_fixed(const Reader& reader, const YAML::Node& node, const std::string& what,
+                             const std::string& report_value) {
+  reader.fail(node, fmt::format("{} cannot change in a re-analysis: the report's runs were made with {} "
+                                "(remove the key, or run a new duel)",
+                                what, report_value));
+}
+
+// Whether `given`, the source `node` names, is the one `saved` was measured with. A benchmark
+// pattern ("BM_Hash/*") stands for the benchmarks it was expanded to.
+bool same_source(const MetricSpec& given, const MetricSpec& saved) {
+  const bool pattern = is_benchmark_pattern(given);
+  return given.source == saved.source && given.pattern == saved.pattern && given.event == saved.event &&
+         given.field == saved.field &&
+         (pattern ? util::glob_match(given.benchmark, saved.benchmark) : given.benchmark == saved.benchmark);
+}
+
+// Lays the settings of metric `key`'s `node` over the report's metric of that name, or over the
+// metrics a benchmark pattern of that name was expanded to ("key/<benchmark>").
+void overlay_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& node, Config& config) {
+  const auto name = key.as<std::string>();
+  std::vector<MetricSpec*> targets;
+  for (auto& metric : config.metrics) {
+    if (metric.name == name) {
+      targets.push_back(&metric);
+    }
+  }
+  if (targets.empty()) {
+    for (auto& metric : config.metrics) {
+      if (metric.name.starts_with(name + "/")) {
+        targets.push_back(&metric);
+      }
+    }
+  }
+  if (targets.empty()) {
+    std::vector<std::string> names;
+    for (const auto& metric : config.metrics) {
+      names.push_back(metric.name);
+    }
+    const auto suggestion = util::closest_match(name, names);
+    reader.fail(key,
+                fmt::format("metric \"{}\" is not in the report{}; the metrics measured cannot change in a "
+                            "re-analysis (the report has {})",
+                            name, suggestion ? fmt::format(" (did you mean \"{}\"?)", *suggestion) : "",
+                            fmt::join(names, ", ")));
+  }
+  if (node.IsNull()) {
+    return;
+  }
+  reader.check_keys(node, k_metric_keys, fmt::format("metric \"{}\"", name));
+  for (MetricSpec* metric : targets) {
+    MetricSpec given = *metric;
+    if (read_source(reader, node, given) > 0 && !same_source(given, *metric)) {
+      YAML::Node where = node;
+      for (const char* source :
+           {"regex", "json_pointer", "google_benchmark", "catch2", "counter", "valgrind", "field"}) {
+        if (node[source]) {
+          where = node[source];
+          break;
+        }
+      }
+      fail_fixed(reader, where, fmt::format("the source of metric \"{}\"", metric->name),
+                 source_text(*metric));
+    }
+    const std::string unit = metric->unit;
+    read_metric_settings(reader, node, *metric);
+    if (!node["unit"]) {
+      metric->unit = unit;  // not a default for this source: the report's unit stays
+    }
+  }
+}
+
+// See apply_reanalysis_settings.
+std::vector<std::string> overlay_settings(const Reader& reader, const YAML::Node& root, Config& config) {
+  if (root.IsNull()) {
+    return {};
+  }
+  reader.check_keys(root, k_top_level_keys, "the configuration");
+  for (const auto& [key, saved] :
+       {std::pair{"baseline", &config.baseline}, std::pair{"candidate", &config.candidate}}) {
+    if (const auto node = root[key]) {
+      const auto given = read_command(reader, node, key);
+      if (!*saved || given.argv != (*saved)->argv || given.launch != (*saved)->launch ||
+          given.working_directory != (*saved)->working_directory ||
+          given.environment != (*saved)->environment) {
+        fail_fixed(reader, node, fmt::format("\"{}\"", key),
+                   *saved ? util::join_shell_words((*saved)->argv) : std::string("no command"));
+      }
+    }
+  }
+  Config given = config;
+  read_sampling(reader, root, given);
+  read_scheduling(reader, root, given);
+  read_decision(reader, root, given);
+  const auto check = [&](const char* key, bool changed, const std::string& report_value) {
+    if (changed) {
+      fail_fixed(reader, root[key], fmt::format("\"{}\"", key), report_value);
+    }
+  };
+  check("warmup", given.warmup != config.warmup, fmt::format("{} warm-up rounds", config.warmup));
+  check("order", given.order != config.order, std::string(util::name_of(k_order_names, config.order)));
+  check("env_padding", given.env_padding != config.env_padding, config.env_padding ? "true" : "false");
+  check("seed", given.seed != config.seed, config.seed ? std::to_string(*config.seed) : "no seed");
+  check("cpus",
+        given.cpu_mode != config.cpu_mode || (config.cpu_mode == CpuMode::list && given.cpus != config.cpus),
+        config.cpu_mode == CpuMode::automatic ? "auto"
+        : config.cpu_mode == CpuMode::none    ? "none"
+                                              : fmt::format("{}", fmt::join(config.cpus, ",")));
+  std::vector<std::string> ignored;
+  for (const auto& [key, changed] : {std::pair{"max_rounds", given.max_rounds != config.max_rounds},
+                                     std::pair{"max_seconds", given.max_seconds != config.max_seconds},
+                                     std::pair{"timeout", given.run_timeout != config.run_timeout}}) {
+    if (changed) {
+      ignored.emplace_back(key);
+    }
+  }
+  config.confidence = given.confidence;
+  config.detect_warmup = given.detect_warmup;
+  config.min_rounds = given.min_rounds;
+  config.stopping = given.stopping;
+  config.correction = given.correction;
+  config.on_inconclusive = given.on_inconclusive;
+  config.autocorrelation_limit = given.autocorrelation_limit;
+  config.min_batches = given.min_batches;
+  config.min_best_of = given.min_best_of;
+  config.stability_limit = given.stability_limit;
+  if (const auto metrics = root["metrics"]) {
+    if (!metrics.IsMap()) {
+      reader.fail(metrics, "\"metrics\" must be a mapping of metric names to settings");
+    }
+    for (const auto& item : metrics) {
+      overlay_metric(reader, item.first, item.second, config);
+    }
+  }
+  if (config.gated_metrics().empty()) {
+    reader.fail(root, "no metric is gated; set \"gate: true\" on at least one metric");
+  }
+  return ignored;
+}
+
 }  // namespace
 
 bool is_benchmark_pattern(const MetricSpec& metric) {
@@ -553,15 +848,94 @@ Config default_config() {
 Config parse_config(const std::string& text, const std::string& origin) {
   Config config = default_config();
   config.origin = origin;
-  const Reader reader(origin);
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw Error(fmt::format("{}:{}: malformed YAML: {}", origin, e.mark.line + 1, e.msg));
-  }
-  read_config(reader, root, config);
+  const Reader reader(origin, text);
+  read_config(reader, load_yaml(text, origin), config);
   return config;
+}
+
+std::vector<std::string> apply_reanalysis_settings(Config& config, const std::string& text,
+                                                   const std::string& origin) {
+  const Reader reader(origin, text);
+  return overlay_settings(reader, load_yaml(text, origin), config);
+}
+
+void apply_reanalysis_setting(Config& config, const std::string& key, const std::string& metric,
+                              const std::string& value, const std::string& origin) {
+  // The setting as the one key of a configuration, read by the same code as a file.
+  YAML::Node root(YAML::NodeType::Map);
+  if (std::find(k_metric_keys.begin(), k_metric_keys.end(), key) != k_metric_keys.end()) {
+    YAML::Node metrics(YAML::NodeType::Map);
+    for (const auto& spec : config.metrics) {
+      if (metric.empty() || spec.name == metric) {
+        metrics[spec.name][key] = value;
+      }
+    }
+    if (!metric.empty() && metrics.size() == 0) {
+      metrics[metric][key] = value;  // not in the report: overlay_metric names it
+    }
+    root["metrics"] = metrics;
+  } else {
+    root[key] = value;
+  }
+  overlay_settings(Reader(origin, ""), root, config);
+}
+
+std::vector<std::string> settings_changes(const Config& before, const Config& after) {
+  const auto percent = [](double fraction) { return fmt::format("{:g} %", 100 * fraction); };
+  const auto yes_no = [](bool value) { return std::string(value ? "true" : "false"); };
+  std::vector<std::string> changes;
+  const auto add = [&](const std::string& key, const std::string& now, const std::string& was) {
+    if (now != was) {
+      changes.push_back(fmt::format("{} {} (was {})", key, now, was));
+    }
+  };
+  add("confidence", percent(after.confidence), percent(before.confidence));
+  add("min_rounds", std::to_string(after.min_rounds), std::to_string(before.min_rounds));
+  add("detect_warmup", yes_no(after.detect_warmup), yes_no(before.detect_warmup));
+  add("stopping", std::string(util::name_of(k_stopping_names, after.stopping)),
+      std::string(util::name_of(k_stopping_names, before.stopping)));
+  add("correction", std::string(util::name_of(k_correction_names, after.correction)),
+      std::string(util::name_of(k_correction_names, before.correction)));
+  add("inconclusive", std::string(util::name_of(k_inconclusive_names, after.on_inconclusive)),
+      std::string(util::name_of(k_inconclusive_names, before.on_inconclusive)));
+  add("autocorrelation_limit", fmt::format("{:g}", after.autocorrelation_limit),
+      fmt::format("{:g}", before.autocorrelation_limit));
+  add("min_batches", std::to_string(after.min_batches), std::to_string(before.min_batches));
+  add("best_of", std::to_string(after.min_best_of), std::to_string(before.min_best_of));
+  add("stability_limit", percent(after.stability_limit), percent(before.stability_limit));
+  // Per metric, one line per distinct change with the metrics it applies to, so that a
+  // threshold set on a suite of twenty benchmarks is one line.
+  std::vector<std::pair<std::string, std::vector<std::string>>> metric_changes;
+  const auto add_metric = [&](const std::string& name, const std::string& key, const std::string& now,
+                              const std::string& was) {
+    if (now == was) {
+      return;
+    }
+    const auto text = fmt::format("{} {} (was {})", key, now, was);
+    auto entry = std::find_if(metric_changes.begin(), metric_changes.end(),
+                              [&](const auto& change) { return change.first == text; });
+    if (entry == metric_changes.end()) {
+      entry = metric_changes.insert(metric_changes.end(), {text, {}});
+    }
+    entry->second.push_back(name);
+  };
+  for (std::size_t m = 0; m < after.metrics.size() && m < before.metrics.size(); ++m) {
+    const auto& now = after.metrics[m];
+    const auto& was = before.metrics[m];
+    add_metric(now.name, "threshold", percent(now.threshold), percent(was.threshold));
+    add_metric(now.name, "tolerance", percent(now.tolerance), percent(was.tolerance));
+    add_metric(now.name, "gate", yes_no(now.gating == Gating::gated), yes_no(was.gating == Gating::gated));
+    add_metric(now.name, "direction", std::string(util::name_of(stats::k_direction_names, now.direction)),
+               std::string(util::name_of(stats::k_direction_names, was.direction)));
+    add_metric(now.name, "estimator", std::string(util::name_of(stats::k_estimator_names, now.estimator)),
+               std::string(util::name_of(stats::k_estimator_names, was.estimator)));
+    add_metric(now.name, "unit", fmt::format("\"{}\"", now.unit), fmt::format("\"{}\"", was.unit));
+  }
+  for (const auto& [text, names] : metric_changes) {
+    changes.push_back(names.size() > 3 ? fmt::format("{} metrics: {}", names.size(), text)
+                                       : fmt::format("{}: {}", fmt::join(names, ", "), text));
+  }
+  return changes;
 }
 
 Config load_config(const std::filesystem::path& path) {

@@ -140,6 +140,33 @@ Config load_config(const std::filesystem::path& path);
 // Same as load_config for YAML (or JSON) `text`; `origin` names it in messages.
 Config parse_config(const std::string& text, const std::string& origin);
 
+// A re-analysis (`perfduel analyze`) may change the settings that decide: confidence,
+// min_rounds, detect_warmup, stopping, correction, inconclusive, the estimators' settings, and
+// per metric threshold, tolerance, gate, direction, estimator and unit. What made the runs
+// (the commands, the metrics and their sources, warmup, order, seed, env_padding, cpus) cannot
+// change after the fact, and the budgets (max_rounds, max_seconds, timeout) only bounded the duel.
+
+// Lays the settings of the YAML `text` (a whole configuration file or some of its keys) over
+// `config`, the configuration of a saved report; `origin` names the text in messages. A metric
+// key names a metric of the report, or a benchmark pattern for the metrics it was expanded to.
+// Returns the budget keys given with another value than the report's (ignored). Throws
+// perfduel::Error naming the line and key when the text changes what made the runs or names a
+// metric the report does not have, and as parse_config does on a bad value.
+std::vector<std::string> apply_reanalysis_settings(Config& config, const std::string& text,
+                                                   const std::string& origin);
+
+// One setting of a re-analysis from the command line: `key` a metric key (threshold,
+// tolerance, estimator, ...) set on the metric `metric`, or on every metric when `metric` is
+// empty, or a top-level key (confidence, stopping, ...); `value` as written in YAML; `origin`
+// (the option) names it in messages. Throws perfduel::Error as apply_reanalysis_settings does.
+void apply_reanalysis_setting(Config& config, const std::string& key, const std::string& metric,
+                              const std::string& value, const std::string& origin);
+
+// The settings a re-analysis may change in which `after` differs from `before`, in words:
+// "confidence 99 % (was 95 %)", "wall_time: threshold 5 % (was 2 %)" (one line for all
+// metrics with the same change; more than three are counted, "20 metrics: ...").
+std::vector<std::string> settings_changes(const Config& before, const Config& after);
+
 // The configuration with defaults only: wall time gated at 2 %, user and system CPU time
 // and max RSS reported.
 Config default_config();

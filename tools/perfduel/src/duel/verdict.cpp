@@ -34,6 +34,8 @@ std::string end_reason(DuelEnd end) {
       return "the time budget (max_seconds) ran out before every gated metric settled";
     case DuelEnd::interrupted:
       return "interrupted; partial results";
+    case DuelEnd::runs_ended:
+      return "the report's runs ended before every gated metric settled with these settings";
     case DuelEnd::decided:
     case DuelEnd::regression_found:
     case DuelEnd::benchmark_failed:
@@ -108,6 +110,22 @@ OverallVerdict overall_verdict(std::span<const GatedMetric> gated, bool enough_r
     overall.verdict = any_improvement ? Verdict::improvement : Verdict::no_change;
   }
   return overall;
+}
+
+DuelEnd reanalysis_end(DuelEnd saved, bool analysis_can_stop, DuelEnd analysis_stop) {
+  switch (saved) {
+    case DuelEnd::benchmark_failed:
+    case DuelEnd::interrupted:
+      return saved;
+    case DuelEnd::round_budget:
+    case DuelEnd::time_budget:
+    case DuelEnd::runs_ended:
+      return analysis_can_stop ? analysis_stop : saved;
+    case DuelEnd::decided:
+    case DuelEnd::regression_found:
+      break;
+  }
+  return analysis_can_stop ? analysis_stop : DuelEnd::runs_ended;
 }
 
 std::string verdict_word(DuelEnd end, Verdict verdict) {

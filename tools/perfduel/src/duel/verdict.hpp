@@ -75,15 +75,17 @@ enum class DuelEnd {
   time_budget,       // max_seconds reached (or the next round would exceed it)
   benchmark_failed,  // a run failed or lacked a metric; see DuelOutcome::failure
   interrupted,       // SIGINT/SIGTERM
+  runs_ended,        // a re-analysis: the report's runs ended before every gated metric settled
 };
 
 // The report words of the duel ends, for writing and reading.
-constexpr util::NameTable<DuelEnd, 6> k_duel_end_names{{{DuelEnd::decided, "decided"},
+constexpr util::NameTable<DuelEnd, 7> k_duel_end_names{{{DuelEnd::decided, "decided"},
                                                         {DuelEnd::regression_found, "regression-found"},
                                                         {DuelEnd::round_budget, "round-budget"},
                                                         {DuelEnd::time_budget, "time-budget"},
                                                         {DuelEnd::benchmark_failed, "benchmark-failed"},
-                                                        {DuelEnd::interrupted, "interrupted"}}};
+                                                        {DuelEnd::interrupted, "interrupted"},
+                                                        {DuelEnd::runs_ended, "runs-ended"}}};
 
 // The report word for `end` ("decided", "round-budget", ...) and back; nullopt for a word
 // that names no end.
@@ -95,6 +97,12 @@ std::optional<DuelEnd> duel_end_from_string(std::string_view text);
 // ends that need the analysis or the failure to explain them (decided, regression_found,
 // benchmark_failed).
 std::string end_reason(DuelEnd end);
+
+// Why a re-analysis of a report's runs ended, with `analysis_can_stop` and `analysis_stop` from
+// the new analysis: as the report says (`saved`) when its duel did not run to its end (a failed
+// run, an interrupt); the new analysis's stop when it can stop; else the saved budget end, or
+// runs_ended when the saved duel was decided by settings under which these runs do not settle.
+DuelEnd reanalysis_end(DuelEnd saved, bool analysis_can_stop, DuelEnd analysis_stop);
 
 // What the gated metrics say together, after each has its verdict and settling rule.
 struct GatedMetric {

@@ -74,6 +74,13 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   json["elapsed_seconds"] = outcome.elapsed_seconds;
   json["measured_rounds"] = outcome.analysis.measured_rounds;
   json["seed"] = outcome.seed;
+  if (summary.reanalysis) {
+    const auto& reanalysis = *summary.reanalysis;
+    json["reanalysis"] = {{"of", reanalysis.report},
+                          {"settings_from", reanalysis.settings},
+                          {"changed", reanalysis.changes},
+                          {"ignored", reanalysis.ignored}};
+  }
   json["baseline"] = {{"command", config.baseline ? config.baseline->argv : std::vector<std::string>{}}};
   json["candidate"] = {{"command", config.candidate ? config.candidate->argv : std::vector<std::string>{}}};
   auto metrics = nlohmann::ordered_json::array();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,14 @@
 
 namespace perfduel {
 
+// What `analyze` re-decided: the report whose runs it used and the settings it used instead.
+struct Reanalysis {
+  std::string report;                 // the report's file
+  std::vector<std::string> settings;  // where the settings came from: files and options, in order
+  std::vector<std::string> changes;   // settings_changes(report's, used)
+  std::vector<std::string> ignored;   // budget keys given, ignored (they only bounded the duel)
+};
+
 // Everything a compare run knows at its end, the input of every report format.
 struct RunSummary {
   const Config* config = nullptr;
@@ -23,6 +32,7 @@ struct RunSummary {
   Pinning pinning;      // the CPUs of the measured rounds and why
   std::string started;  // ISO 8601 UTC
   ExitCode exit_code = ExitCode::pass;
+  std::optional<Reanalysis> reanalysis;  // set by `analyze`
 };
 
 // The overall verdict word of a finished duel: the analysis verdict, or "error" /

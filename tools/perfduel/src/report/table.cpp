@@ -99,6 +99,7 @@ std::string headline(const RunSummary& summary) {
     case DuelEnd::round_budget:
     case DuelEnd::time_budget:
     case DuelEnd::interrupted:
+    case DuelEnd::runs_ended:
       reason = end_reason(outcome.end);
       break;
     case DuelEnd::benchmark_failed:

@@ -203,10 +203,15 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
   result.batches = means.size();
   result.batch_lag1 = lag1_autocorrelation(means);
   result.residual_inflation = ar1_width_factor(r);
-  result.note = fmt::format(
-      "lag-1 autocorrelation {:.2f}: even {} rounds per batch ({} batches) leave batch r1 {:.2f}; interval "
-      "on those batches widened ×{:.2f} for it",
-      result.lag1, max_q, means.size(), result.batch_lag1, result.residual_inflation);
+  const auto summary = fmt::format(
+      "lag-1 autocorrelation {:.2f}: even {} rounds per batch ({} batches) leave "
+      "batch r1 {:.2f}; interval on those batches",
+      result.lag1, max_q, means.size(), result.batch_lag1);
+  // A negative batch r1 narrows the spread of their mean: nothing to widen (not "×1.00").
+  result.note =
+      result.residual_inflation > 1.005
+          ? fmt::format("{} widened ×{:.2f} for it", summary, result.residual_inflation)
+          : fmt::format("{}, not widened (a negative correlation narrows the spread of a mean)", summary);
   return result;
 }
 
