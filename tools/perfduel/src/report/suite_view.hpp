@@ -28,6 +28,8 @@ bool is_unchanged(const MetricResult& result);
 
 // The per-metric settings notes ("<names>: 99.78 % interval, threshold 5.00 % wide"), one per
 // distinct setting: metrics that share it are named together, the first three and a count.
+// Report-only metrics with a ratio and a tolerance get theirs ("<names>: report-only, 95 %
+// interval, changes within ±1.00 % count as no change").
 std::vector<std::string> settings_notes(const Analysis& analysis);
 
 // The metric names of `verdict` among the gated metrics, comma-separated, e.g. the regressions
