@@ -356,6 +356,30 @@ TEST_CASE("the duel plot puts several panels side by side", "[report][plot]") {
   CHECK(count(svg, "<g class=\"row\">") == 20);
 }
 
+TEST_CASE("a long metric name is cut at its start to fit a grid panel's title", "[report][plot]") {
+  auto duel = metrics_duel(2, 1);
+  const std::string name =
+      "bench/BM_VeryLongTemplatedBenchmarkName<std::vector<std::string>>/1048576/real_time";
+  duel.outcome.analysis.metrics[0].spec.name = name;
+  const std::string svg = render_duel_svg(duel.config, duel.outcome);
+  CHECK(xml_problem(svg) == "");
+  CHECK(svg.find("<title>" + svg::escape(name) + ": +40.0") != std::string::npos);  // the tooltip: all of it
+  const auto title = svg.find("<text class=\"title\"");
+  REQUIRE(title != std::string::npos);
+  const std::string text = svg.substr(title, svg.find("<tspan", title) - title);
+  CHECK_THAT(text, Catch::Contains(">…") && Catch::Contains("/1048576/real_time: +40.0"));
+  // 15-pixel title text in a 516-pixel plot width: about 63 characters with the verdict.
+  std::string line = text.substr(text.find('>') + 1) + "regression";
+  for (const std::string entity : {"&lt;", "&gt;", "&amp;"}) {
+    for (auto at = line.find(entity); at != std::string::npos; at = line.find(entity)) {
+      line.replace(at, entity.size(), "x");
+    }
+  }
+  const auto characters = std::count_if(
+      line.begin(), line.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U; });
+  CHECK(characters <= 63);
+}
+
 TEST_CASE("the duel plot says what its numbers are", "[report][plot]") {
   const auto duel = fixed_duel();
   const std::string svg = render_duel_svg(duel.config, duel.outcome);

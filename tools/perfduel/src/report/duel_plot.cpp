@@ -35,8 +35,11 @@ constexpr double k_upper_top = 62;  // below the title and two lines of small pr
 constexpr double k_upper_bottom = 242;
 constexpr double k_lower_top = 258;
 constexpr double k_lower_bottom = 398;
-// Small print (11 px sans-serif) takes about this many pixels per character.
+// Small print (11 px sans-serif) and a panel title (15 px) take about this many pixels per
+// character; a metric name in a title keeps at least this many characters.
 constexpr double k_small_char_width = 6.0;
+constexpr double k_title_char_width = 8.2;
+constexpr std::size_t k_min_title_name = 12;
 
 // Paul Tol's blue and orange stay apart with every kind of colour blindness.
 constexpr const char* k_baseline_colour = "#4477aa";
@@ -249,19 +252,22 @@ int percent_decimals(const MetricResult& result) {
 }
 
 // "wall_time: +55.0 % [+46.5 %, +63.9 %]" without the verdict.
-std::string title_numbers(const MetricResult& result) {
+// The name is cut at its start when the title would exceed `limit` bytes (numbers and
+// verdict are never cut).
+std::string title_numbers(const MetricResult& result, std::size_t limit) {
   const auto& estimate = result.estimate;
   const int decimals = percent_decimals(result);
+  std::string numbers = "n/a";
   if (estimate.status == stats::EstimateStatus::ok) {
-    return fmt::format("{}: {} [{}, {}]", result.spec.name, util::format_percent(result.change, decimals),
-                       util::format_percent(result.ci.lo, decimals),
-                       util::format_percent(result.ci.hi, decimals));
+    numbers = fmt::format("{} [{}, {}]", util::format_percent(result.change, decimals),
+                          util::format_percent(result.ci.lo, decimals),
+                          util::format_percent(result.ci.hi, decimals));
+  } else if (estimate.status == stats::EstimateStatus::unstable) {
+    numbers = fmt::format("{} (no interval)", util::format_percent(result.change, decimals));
   }
-  if (estimate.status == stats::EstimateStatus::unstable) {
-    return fmt::format("{}: {} (no interval)", result.spec.name,
-                       util::format_percent(result.change, decimals));
-  }
-  return fmt::format("{}: n/a", result.spec.name);
+  const std::size_t room =
+      limit > numbers.size() + 2 + k_min_title_name ? limit - numbers.size() - 2 : k_min_title_name;
+  return fmt::format("{}: {}", keep_name_end(result.spec.name, room), numbers);
 }
 
 // The verdict as the table shows it: "regression", "no-change (info)", ...
@@ -298,10 +304,12 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
   const auto& spec = result.spec;
   const double right = width - k_right;  // the plots' right edge
   std::string svg;
-  const std::string numbers = title_numbers(result);
   const std::string verdict = verdict_word(result);
+  const auto title_room = static_cast<std::size_t>((right - k_left) / k_title_char_width);
+  const std::string numbers = title_numbers(result, title_room - std::min(title_room, verdict.size() + 1));
   const char* colour = verdict_colour(result.verdict);
-  svg += fmt::format("<title>{} {}</title>\n", svg::escape(numbers), verdict);
+  svg += fmt::format("<title>{} {}</title>\n",
+                     svg::escape(title_numbers(result, std::numeric_limits<std::size_t>::max())), verdict);
   svg += fmt::format(
       "<text class=\"title\" x=\"{}\" y=\"20\" font-size=\"15\">{} <tspan fill=\"{}\" "
       "font-weight=\"bold\">{}</tspan></text>\n",

@@ -107,6 +107,17 @@ std::string gated_names(const Analysis& analysis, Verdict verdict) {
   return text;
 }
 
+std::string keep_name_end(const std::string& name, std::size_t limit) {
+  if (name.size() <= limit) {
+    return name;
+  }
+  std::size_t start = name.size() - limit;
+  while (start < name.size() && (static_cast<unsigned char>(name[start]) & 0xC0U) == 0x80U) {
+    ++start;
+  }
+  return "…" + name.substr(start);
+}
+
 std::string measurement_name(const std::string& name) {
   std::string text = name;
   for (char& c : text) {

@@ -36,6 +36,10 @@ std::vector<std::string> settings_notes(const Analysis& analysis);
 // that the headline names first; empty when there are none.
 std::string gated_names(const Analysis& analysis, Verdict verdict);
 
+// Metric `name` cut to about `limit` bytes at a UTF-8 boundary where it must fit a plot,
+// keeping its end after "…": benchmark names differ at the end (BM_Sort/8, BM_Sort/16).
+std::string keep_name_end(const std::string& name, std::size_t limit);
+
 // `name` as a CDash measurement name: letters, digits and `_ . / - :` kept, every other
 // character (space, <, >, &, ", ...) replaced by `_`, so Catch2 names such as "sort 64 <x>"
 // stay valid inside <CTestMeasurement name="...">.
