@@ -276,8 +276,27 @@ YAML
 metrics:
   score: {regex: 'points: ([0-9]+)'}
 YAML
-    run 3 compare --config gate.yaml -b "$fb --work 1" -n "$fb --work 1"
+    run 3 compare --config gate.yaml --json report.json -b "$fb --work 1 --stderr 'a line on stderr'" -n "$fb --work 1"
     expect_err "run in round 1 \(warm-up\): metric \"score\": no match for regex \"points: \(\[0-9\]\+\)\" in the output"
+    # The output the regex was applied to, stdout, is shown; not the stderr, and no table of
+    # empty results, since no round produced a value.
+    expect_out '^stdout of the failing run, which the metrics are read from:$'
+    expect_out '^  \| score: 1\.0+$'
+    if grep -q 'a line on stderr' out.txt; then fail "stderr shown instead of stdout"; fi
+    if grep -qE '^(metric|wall_time|score) ' out.txt; then fail "a table of empty results"; fi
+    if grep -q 'needs at least' out.txt; then fail "notes of empty results"; fi
+    expect_out '^verdict: ERROR after 0 rounds'
+    [ "$(json .error_stdout | grep -c '^score: ')" = "1" ] || fail "JSON error_stdout: $(json .error_stdout)"
+    # A JSON pointer that finds nothing shows the JSON it searched.
+    cat >gate.yaml <<YAML
+min_rounds: 3
+warmup: 0
+metrics:
+  score: {json_pointer: /result/points}
+YAML
+    run 3 compare --config gate.yaml -b "$fb --work 1 --format json" -n "$fb --work 1 --format json"
+    expect_err 'metric "score": the JSON output has nothing at /result/points'
+    expect_out '^  \| \{"checksum": [0-9]+, "result": \{"score": 1\.0+\}\}$'
     ;;
   zero_value_is_reported)
     cat >gate.yaml <<YAML
@@ -419,6 +438,46 @@ YAML
     # The report holds the expanded metrics: analyze re-decides without the pattern's runs.
     run 1 analyze report.json
     expect_out 'bench/BM_Hash/256 +[0-9.]+ µs'
+    ;;
+  google_benchmark_units_need_no_config)
+    # A real Google Benchmark binary, a configuration that names no unit: times print in
+    # ns/µs/ms, a user counter as a plain number.
+    : "${GBENCH_SAMPLE:?set GBENCH_SAMPLE}"
+    cat >gate.yaml <<'YAML'
+min_rounds: 3
+max_rounds: 4
+inconclusive: pass
+metrics:
+  wall_time: {threshold: 50%, tolerance: 40%}
+  bm: {google_benchmark: "BM_*", gate: false}
+  widgets: {google_benchmark: BM_sum/1024, field: widgets, gate: false}
+YAML
+    gb="$GBENCH_SAMPLE --benchmark_format=json --benchmark_min_time=0.001"
+    run 0 compare --config gate.yaml -q -b "$gb" -n "$gb"
+    expect_out '^bm/BM_sum/1024 +[0-9.]+ (ns|µs) +[0-9.]+ (ns|µs) '
+    expect_out '^bm/BM_concat +[0-9.]+ (ns|µs|ms) +[0-9.]+ (ns|µs|ms) '
+    expect_out '^widgets +42 +42 '
+    if grep -qE '[0-9]e-0[0-9]' out.txt; then fail "raw seconds in the table"; fi
+    # Rates as rates (binary prefixes for bytes), counters with decimal prefixes.
+    cat >rates.json <<'JSON'
+{"benchmarks": [{"name": "BM_io", "run_type": "iteration", "iterations": 1000, "real_time": 38.476,
+  "cpu_time": 38.0, "time_unit": "ns", "bytes_per_second": 498500000, "items_per_second": 12345678,
+  "pages": 3200000000}]}
+JSON
+    cat >gate.yaml <<'YAML'
+min_rounds: 3
+metrics:
+  wall_time: {gate: false}
+  io: {google_benchmark: BM_io}
+  bytes: {google_benchmark: BM_io, field: bytes_per_second, gate: false}
+  items: {google_benchmark: BM_io, field: items_per_second, gate: false}
+  pages: {google_benchmark: BM_io, field: pages, gate: false}
+YAML
+    run 0 compare --config gate.yaml -q --shell -b "cat rates.json" -n "cat rates.json"
+    expect_out '^io +38\.5 ns +38\.5 ns '
+    expect_out '^bytes +475\.4 MiB/s +475\.4 MiB/s '
+    expect_out '^items +12\.35 M items/s +12\.35 M items/s '
+    expect_out '^pages +3\.2 G +3\.2 G '
     ;;
   gbench_suite_new_and_removed_benchmarks)
     : "${GBENCH_SUITE:?set GBENCH_SUITE}"

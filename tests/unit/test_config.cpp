@@ -76,6 +76,52 @@ TEST_CASE("default_config gates wall time at 2 % and reports the other built-ins
   CHECK_FALSE(config.candidate.has_value());
 }
 
+TEST_CASE("a report-only metric's tolerance defaults to half its threshold", "[config]") {
+  // At tolerance 0 every certain difference of a report-only metric, however small, would be
+  // called a regression; half the threshold makes the band as wide as the interval sought.
+  const Config defaults = default_config();
+  for (const char* name : {"user_time", "system_time", "max_rss"}) {
+    CHECK(metric(defaults, name).tolerance == Approx(0.01));
+  }
+  CHECK(metric(defaults, "wall_time").tolerance == 0.0);  // gated: the configuration's own, 0
+  const Config config = parse(R"(metrics:
+  max_rss: {gate: true}
+  user_time: {threshold: 10%}
+  system_time: {tolerance: 0}
+  score: {regex: 'score: ([0-9]+)', gate: false}
+  cycles: {valgrind: cycles, gate: false}
+)");
+  CHECK(metric(config, "max_rss").tolerance == 0.0);             // gated now
+  CHECK(metric(config, "user_time").tolerance == Approx(0.05));  // half of its own threshold
+  CHECK(metric(config, "system_time").tolerance == 0.0);         // set explicitly
+  CHECK(metric(config, "score").tolerance == Approx(0.01));
+  CHECK(metric(config, "cycles").tolerance == Approx(0.01));  // above the counted default 0.1 %
+  // A counted metric makes wall time report-only, and so it gets the band too.
+  CHECK(metric(config, "wall_time").gating == Gating::report_only);
+  CHECK(metric(config, "wall_time").tolerance == Approx(0.01));
+}
+
+TEST_CASE("Google Benchmark fields get units, and rates a direction, by default", "[config]") {
+  const Config config = parse(R"(metrics:
+  time: {google_benchmark: BM_x}
+  cpu: {google_benchmark: BM_x, field: cpu_time}
+  bytes: {google_benchmark: BM_x, field: bytes_per_second}
+  items: {google_benchmark: BM_x, field: items_per_second}
+  widgets: {google_benchmark: BM_x, field: widgets}
+  slow_bytes: {google_benchmark: BM_x, field: bytes_per_second, direction: lower, unit: MB/s}
+)");
+  CHECK(metric(config, "time").unit == "s");
+  CHECK(metric(config, "cpu").unit == "s");
+  CHECK(metric(config, "bytes").unit == "B/s");
+  CHECK(metric(config, "bytes").direction == Direction::higher_is_better);
+  CHECK(metric(config, "items").unit == "items/s");
+  CHECK(metric(config, "items").direction == Direction::higher_is_better);
+  CHECK(metric(config, "widgets").unit.empty());
+  CHECK(metric(config, "widgets").direction == Direction::lower_is_better);
+  CHECK(metric(config, "slow_bytes").unit == "MB/s");
+  CHECK(metric(config, "slow_bytes").direction == Direction::lower_is_better);
+}
+
 TEST_CASE("an empty file gives the defaults", "[config]") {
   const Config config = parse("# nothing but a comment\n");
   CHECK(config.origin == "gate.yaml");

@@ -9,6 +9,7 @@
 
 #include "duel/analysis.hpp"
 #include "duel/duel.hpp"
+#include "made_up_duels.hpp"
 #include "report/duel_plot.hpp"
 #include "util/svg.hpp"
 #include "util/text.hpp"
@@ -285,6 +286,125 @@ TEST_CASE("the duel plot of 2,000 rounds stays small", "[report][plot]") {
   CHECK(markers_per_element(svg, "round") == Counts{2000, 2000});
   CHECK(max_marker_decimals(svg) == 1);
   CHECK(svg.size() < 200'000);
+}
+
+namespace {
+
+// The width and height the SVG document declares.
+std::pair<double, double> page_size(const std::string& svg) {
+  static const std::regex k_size(R"~(^<svg [^>]*width="([0-9.]+)" height="([0-9.]+)")~");
+  std::smatch match;
+  REQUIRE(std::regex_search(svg, match, k_size));
+  return {std::stod(match[1].str()), std::stod(match[2].str())};
+}
+
+// The translations of the panels ("x y"), in document order.
+std::vector<std::string> panel_places(const std::string& svg) {
+  std::vector<std::string> places;
+  const std::string opening = "<g class=\"metric\" transform=\"translate(";
+  for (auto at = svg.find(opening); at != std::string::npos; at = svg.find(opening, at + 1)) {
+    const auto start = at + opening.size();
+    places.push_back(svg.substr(start, svg.find(')', start) - start));
+  }
+  return places;
+}
+
+// `count` gated metrics m0, m1, ... in seconds, each with its own speed; those below `slower`
+// 40 % slower on the candidate.
+FixedDuel metrics_duel(std::size_t count, std::size_t slower) {
+  FixedDuel duel;
+  duel.config.min_rounds = 5;
+  duel.config.autocorrelation_limit = 1.0;
+  for (std::size_t m = 0; m < count; ++m) {
+    duel.config.metrics.push_back(metric("m" + std::to_string(m), "s", Gating::gated, 0.05));
+  }
+  duel.outcome = testing::made_up_duel(duel.config, 12, [slower](std::size_t m, int round, Side side) {
+    const double wobble = 1 + 0.01 * ((round * 7 + static_cast<int>(m)) % 5 - 2);
+    return 1e-3 * static_cast<double>(m + 1) * wobble * (side == Side::candidate && m < slower ? 1.4 : 1.0);
+  });
+  return duel;
+}
+
+}  // namespace
+
+TEST_CASE("the duel plot puts several panels side by side", "[report][plot]") {
+  // One panel keeps the page; 2 to 4 take two columns; more, three.
+  CHECK(page_size(render_duel_svg(metrics_duel(1, 0).config, metrics_duel(1, 0).outcome)) ==
+        std::pair<double, double>{860, 104 + 452});
+  const auto four = metrics_duel(4, 1);
+  CHECK(page_size(render_duel_svg(four.config, four.outcome)) ==
+        std::pair<double, double>{1240, 104 + 2 * 452});
+
+  // Eight metrics: a 3 × 3 grid of 620-pixel panels, 1860 × 1460 instead of one column
+  // 860 × 3624.
+  const auto eight = metrics_duel(8, 2);
+  std::string svg = render_duel_svg(eight.config, eight.outcome);
+  CHECK(xml_problem(svg) == "");
+  CHECK(page_size(svg) == std::pair<double, double>{1860, 1460});
+  CHECK(panel_places(svg) == std::vector<std::string>{"0 104", "620 104", "1240 104", "0 556", "620 556",
+                                                      "1240 556", "0 1008", "620 1008"});
+
+  // Twenty metrics: the suite's chart of every one (18 pixels a row), then panels for the
+  // changed ones only, in the same grid.
+  const auto twenty = metrics_duel(20, 5);
+  svg = render_duel_svg(twenty.config, twenty.outcome);
+  CHECK(xml_problem(svg) == "");
+  const double chart = 44 + 18 * 20 + 34;
+  CHECK(page_size(svg) == std::pair<double, double>{1860, 104 + chart + 2 * 452});
+  CHECK(panel_places(svg).size() == 5);
+  CHECK(panel_places(svg)[3] == "0 " + std::to_string(static_cast<int>(104 + chart + 452)));
+  CHECK(count(svg, "<g class=\"row\">") == 20);
+}
+
+TEST_CASE("a long metric name is cut at its start to fit a grid panel's title", "[report][plot]") {
+  auto duel = metrics_duel(2, 1);
+  const std::string name =
+      "bench/BM_VeryLongTemplatedBenchmarkName<std::vector<std::string>>/1048576/real_time";
+  duel.outcome.analysis.metrics[0].spec.name = name;
+  const std::string svg = render_duel_svg(duel.config, duel.outcome);
+  CHECK(xml_problem(svg) == "");
+  CHECK(svg.find("<title>" + svg::escape(name) + ": +40.0") != std::string::npos);  // the tooltip: all of it
+  const auto title = svg.find("<text class=\"title\"");
+  REQUIRE(title != std::string::npos);
+  const std::string text = svg.substr(title, svg.find("<tspan", title) - title);
+  CHECK_THAT(text, Catch::Contains(">…") && Catch::Contains("/1048576/real_time: +40.0"));
+  // 15-pixel title text in a 516-pixel plot width: about 63 characters with the verdict.
+  std::string line = text.substr(text.find('>') + 1) + "regression";
+  for (const std::string entity : {"&lt;", "&gt;", "&amp;"}) {
+    for (auto at = line.find(entity); at != std::string::npos; at = line.find(entity)) {
+      line.replace(at, entity.size(), "x");
+    }
+  }
+  const auto characters = std::count_if(
+      line.begin(), line.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U; });
+  CHECK(characters <= 63);
+}
+
+TEST_CASE("the duel plot says what its numbers are", "[report][plot]") {
+  const auto duel = fixed_duel();
+  const std::string svg = render_duel_svg(duel.config, duel.outcome);
+  CHECK(svg.find(">medians 10.00 ms → 15.00 ms · change: mean of paired log-ratios</text>") !=
+        std::string::npos);
+  auto median = fixed_duel();
+  median.config.metrics[1].estimator = Estimator::median;
+  median.outcome.analysis = analyze(median.config, median.outcome.runs, Finality::final);
+  CHECK(render_duel_svg(median.config, median.outcome).find("· change: median of paired ratios</text>") !=
+        std::string::npos);
+}
+
+TEST_CASE("the duel plot draws a report-only metric's tiny certain change grey, not red", "[report][plot]") {
+  for (const bool explicit_zero : {false, true}) {
+    const Config config =
+        explicit_zero ? parse_config("metrics: {max_rss: {tolerance: 0}}", "gate.yaml") : default_config();
+    const DuelOutcome outcome = testing::made_up_duel(config, 20, testing::tiny_rss_change);
+    const std::string svg = render_duel_svg(config, outcome);
+    const auto title = svg.find(">max_rss: +0.02 % [");
+    REQUIRE(title != std::string::npos);
+    const std::string verdict = svg.substr(title, svg.find("</tspan>", title) - title);
+    CHECK_THAT(verdict, Catch::EndsWith(
+                            explicit_zero ? "<tspan fill=\"#cc3311\" font-weight=\"bold\">regression (info)"
+                                          : "<tspan fill=\"#555555\" font-weight=\"bold\">no-change (info)"));
+  }
 }
 
 TEST_CASE("SVG helpers: escaping, round ticks and their labels", "[report][plot]") {

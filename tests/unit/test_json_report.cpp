@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "error.hpp"
+#include "made_up_duels.hpp"
 #include "report/json_report.hpp"
 
 using namespace perfduel;
@@ -100,4 +101,29 @@ TEST_CASE("a report file that is missing or not JSON is an error naming it", "[r
   REQUIRE_THROWS_WITH(read_report_json("/nonexistent/r.json"), "/nonexistent/r.json: cannot read the report");
   const TemporaryFile good("good.json", report().dump());
   CHECK(load_report(good.path()).runs.size() == 2);
+}
+
+TEST_CASE("the JSON report: a report-only metric's tiny certain change is no change", "[report]") {
+  const Config config = default_config();
+  DuelOutcome outcome = testing::made_up_duel(config, 20, testing::tiny_rss_change);
+  RunSummary summary;
+  summary.config = &config;
+  summary.outcome = &outcome;
+  auto json = report_to_json(summary);
+  const auto& rss = json["metrics"][3];
+  REQUIRE(rss["name"] == "max_rss");
+  CHECK(rss["gated"] == false);
+  CHECK(rss["ci"][0].get<double>() > 0);  // certain, and tiny
+  CHECK(rss["tolerance"].get<double>() == Approx(0.01));
+  CHECK(rss["verdict"] == "no-change");
+  // The saved configuration keeps the tolerance, so analyze re-decides the same way.
+  CHECK(json["config"]["metrics"]["max_rss"]["tolerance"].get<double>() == Approx(0.01));
+  CHECK_FALSE(json.contains("error_stdout"));
+
+  // A metric that could not be read: the stdout it was looked for in is kept.
+  outcome.end = DuelEnd::benchmark_failed;
+  outcome.failure = "metric \"score\": no match";
+  outcome.failure_stdout = "checksum 1\n";
+  json = report_to_json(summary);
+  CHECK(json["error_stdout"] == "checksum 1\n");
 }

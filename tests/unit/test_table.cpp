@@ -5,6 +5,7 @@
 
 #include "config/config.hpp"
 #include "duel/duel.hpp"
+#include "made_up_duels.hpp"
 #include "report/json_report.hpp"
 #include "report/table.hpp"
 #include "util/text.hpp"
@@ -64,10 +65,15 @@ TEST_CASE("the terminal table has one aligned row per metric", "[report]") {
   const Fixture fixture;
   const auto lines = util::split_lines(format_table(fixture.summary));
   REQUIRE(lines.size() >= 6);
-  CHECK(lines[0] == "metric        baseline  candidate    change             interval  verdict");
-  CHECK(lines[1] == "wall_time      1.000 s    1.100 s  +10.00 %  [+8.00 %, +12.00 %]  regression");
-  CHECK(lines[2] == "user_time    500.00 ms  500.00 ms   +0.00 %   [-1.00 %, +1.00 %]  no-change (info)");
-  CHECK(lines[3] == "system_time        0 s        0 s       n/a                  n/a  n/a (info)");
+  CHECK(lines[0] ==
+        "metric       baseline median  candidate median  change (mean)             interval  verdict");
+  CHECK(lines[1] ==
+        "wall_time            1.000 s           1.100 s       +10.00 %  [+8.00 %, +12.00 %]  regression");
+  CHECK(
+      lines[2] ==
+      "user_time          500.00 ms         500.00 ms        +0.00 %   [-1.00 %, +1.00 %]  no-change (info)");
+  CHECK(lines[3] ==
+        "system_time              0 s               0 s            n/a                  n/a  n/a (info)");
   CHECK(lines[4].rfind("max_rss", 0) == 0);
   CHECK(lines.back() ==
         "verdict: REGRESSION after 30 rounds in 12.500 s (regressed: wall_time; every gated metric settled: "
@@ -115,10 +121,11 @@ TEST_CASE("the Markdown table has the same rows", "[report]") {
   const Fixture fixture;
   const auto text = format_markdown(fixture.summary);
   CHECK(text.rfind("### perfduel: regression\n\n", 0) == 0);
-  CHECK_THAT(text, Catch::Contains(
-                       "| metric | baseline | candidate | change | interval | verdict |\n"
-                       "|---|---:|---:|---:|---:|---|\n"
-                       "| wall_time | 1.000 s | 1.100 s | +10.00 % | [+8.00 %, +12.00 %] | regression |\n"));
+  CHECK_THAT(
+      text,
+      Catch::Contains("| metric | baseline median | candidate median | change (mean) | interval | verdict |\n"
+                      "|---|---:|---:|---:|---:|---|\n"
+                      "| wall_time | 1.000 s | 1.100 s | +10.00 % | [+8.00 %, +12.00 %] | regression |\n"));
   CHECK_THAT(text, Catch::Contains("| system_time | 0 s | 0 s | n/a | n/a | n/a (info) |\n"));
 }
 
@@ -133,9 +140,115 @@ TEST_CASE("CTest measurements only for metrics with an interval", "[report]") {
   CHECK(text.ends_with("CTEST_FULL_OUTPUT\n"));
 }
 
-TEST_CASE("format_value gives seconds and bytes human units", "[report]") {
+TEST_CASE("format_value gives times, sizes, rates and counts human units", "[report]") {
   CHECK(format_value(0.0025, "s") == "2.50 ms");
+  CHECK(format_value(3.8476e-08, "s") == "38.5 ns");  // Google Benchmark's 38.476 ns, read in seconds
+  CHECK(format_value(2.41e-6, "s") == "2.41 µs");
   CHECK(format_value(3 << 20, "B") == util::format_bytes(3 << 20));
-  CHECK(format_value(1234.5, "ops") == "1234.5 ops");
+  CHECK(format_value(475.4 * 1024 * 1024, "B/s") == "475.4 MiB/s");
+  CHECK(format_value(2.5 * 1024 * 1024 * 1024, "B/s") == "2.5 GiB/s");
+  CHECK(format_value(512, "B/s") == "512 B/s");
+  CHECK(format_value(12'345'678, "items/s") == "12.35 M items/s");
+  CHECK(format_value(950, "items/s") == "950 items/s");
+  CHECK(format_value(42, "") == "42");
+  CHECK(format_value(1500, "") == "1.5 k");
+  CHECK(format_value(3.2e9, "") == "3.2 G");
+  CHECK(format_value(0.0123, "") == "0.0123");
+  CHECK(format_value(1234.5, "ops") == "1234.5 ops");  // a configured unit is shown as written
   CHECK(format_value(7, "") == "7");
+}
+
+TEST_CASE("the table's headers and legend say what each number is", "[report]") {
+  Fixture fixture;
+  auto text = format_table(fixture.summary);
+  auto lines = util::split_lines(text);
+  CHECK(lines[0].starts_with("metric       baseline median  candidate median  change (mean)"));
+  // The medians and a change from the paired rounds can disagree (+0.02 % beside 475.4 and
+  // 471.8 MB/s); the lines under the table say why.
+  CHECK(lines[5] == "baseline, candidate: the median of each side's measured runs");
+  CHECK(lines[6] ==
+        "change, interval: candidate / baseline − 1 from the geometric mean of each round's ratio (estimator "
+        "mean), with its confidence interval; rounds are paired, so it need not equal the ratio of the "
+        "medians");
+  const auto markdown = format_markdown(fixture.summary);
+  CHECK_THAT(markdown,
+             Catch::Contains(
+                 "| metric | baseline median | candidate median | change (mean) | interval | verdict |"));
+  CHECK_THAT(markdown, Catch::Contains("\nbaseline, candidate: the median of each side's measured runs  \n"
+                                       "change, interval: candidate / baseline − 1 from the geometric mean"));
+
+  // Estimators that differ are each named, with their metrics.
+  fixture.config.metrics[1].estimator = Estimator::median;
+  fixture.outcome.analysis.metrics[1].spec.estimator = Estimator::median;
+  fixture.outcome.analysis.metrics[3].spec.estimator = Estimator::min;
+  text = format_table(fixture.summary);
+  lines = util::split_lines(text);
+  CHECK_THAT(lines[0], Catch::Contains("  change (mean, median, min)  "));
+  CHECK_THAT(text, Catch::Contains("\nchange, interval of wall_time, system_time: candidate / baseline − 1 "
+                                   "from the geometric mean of each round's ratio (estimator mean)"));
+  CHECK_THAT(text,
+             Catch::Contains("\nchange, interval of user_time: candidate / baseline − 1 from the median "
+                             "of each round's ratio (estimator median), with its sign-test interval"));
+  CHECK_THAT(text, Catch::Contains("\nchange, interval of max_rss: candidate / baseline − 1 from each side's "
+                                   "fastest runs per batch of rounds (estimator min)"));
+}
+
+TEST_CASE("a duel that failed before its first measured round shows the cause, not a table", "[report]") {
+  Fixture fixture;
+  auto& outcome = fixture.outcome;
+  outcome.analysis = Analysis{};  // nothing measured
+  for (const auto& spec : fixture.config.metrics) {
+    MetricResult empty;
+    empty.spec = spec;
+    outcome.analysis.metrics.push_back(empty);
+  }
+  outcome.end = DuelEnd::benchmark_failed;
+  outcome.elapsed_seconds = 0.25;
+  outcome.failure =
+      R"~(baseline run in round 1 (warm-up): metric "score": no match for regex "points: ([0-9]+)" in the output)~";
+  outcome.failure_stderr = "";
+  outcome.failure_stdout = "checksum 12\nscore: 3.000000\n";
+  fixture.summary.exit_code = ExitCode::benchmark_failed;
+  const auto text = format_table(fixture.summary);
+  CHECK(text ==
+        "stdout of the failing run, which the metrics are read from:\n"
+        "  | checksum 12\n"
+        "  | score: 3.000000\n"
+        "verdict: ERROR after 0 rounds in 250.00 ms (" +
+            outcome.failure + "); exit code 3\n");
+  const auto markdown = format_markdown(fixture.summary);
+  CHECK_THAT(markdown, !Catch::Contains("| metric |"));
+  CHECK_THAT(markdown, Catch::Contains(outcome.failure));
+
+  // A run that failed by itself shows its stderr, as before.
+  outcome.failure_stdout.clear();
+  outcome.failure_stderr = "disk full\n";
+  CHECK(
+      format_table(fixture.summary).starts_with("stderr of the failing run (last lines):\n  | disk full\n"));
+}
+
+TEST_CASE("a report-only metric's tiny certain change is no change, not a regression", "[report]") {
+  // Max RSS +0.02 % with an interval that excludes zero: at tolerance 0 a "regression (info)",
+  // at the report-only default (half the threshold, ±1 %) no change.
+  for (const bool explicit_zero : {false, true}) {
+    const Config config =
+        explicit_zero ? parse_config("metrics: {max_rss: {tolerance: 0}}", "gate.yaml") : default_config();
+    const DuelOutcome outcome = testing::made_up_duel(config, 20, testing::tiny_rss_change);
+    const auto& rss = outcome.analysis.metrics[3];
+    REQUIRE(rss.spec.name == "max_rss");
+    REQUIRE(rss.ci.lo > 0);  // the change is certain
+    REQUIRE(rss.change < 0.0003);
+    RunSummary summary;
+    summary.config = &config;
+    summary.outcome = &outcome;
+    const auto text = format_table(summary);
+    const auto row = util::split_lines(text)[4];
+    CHECK(row.starts_with("max_rss "));
+    CHECK(row.ends_with(explicit_zero ? "  regression (info)" : "  no-change (info)"));
+    CHECK(rss.verdict == (explicit_zero ? Verdict::regression : Verdict::no_change));
+    if (!explicit_zero) {
+      CHECK_THAT(text, Catch::Contains("note: user_time, system_time, max_rss: report-only, "));
+      CHECK_THAT(text, Catch::Contains(" interval, changes within ±1.00 % count as no change\n"));
+    }
+  }
 }

@@ -37,6 +37,9 @@ constexpr util::NameTable<CountedEvent, 4> k_counted_events{{{CountedEvent::inst
                                                              {CountedEvent::cache_misses, "cache-misses"}}};
 // The default tolerance of a counted metric (see read_metric).
 constexpr double k_counted_tolerance = 0.001;
+// The default tolerance of a report-only metric, as a share of its threshold (see
+// apply_report_only_tolerance).
+constexpr double k_report_only_tolerance_share = 0.5;
 // Valgrind's cachegrind counts instructions and, with its cache simulation, estimates cycles.
 constexpr util::NameTable<CountedEvent, 2> k_valgrind_events{
     {{CountedEvent::instructions, "instructions"}, {CountedEvent::cycles, "cycles"}}};
@@ -437,6 +440,19 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
   return sources;
 }
 
+// The unit of a Google Benchmark `field`: times are read in seconds (the extractor converts
+// from the benchmark's time_unit), the two rates it computes itself are per second, and any
+// other field is a user counter, a plain number.
+std::string google_benchmark_unit(const std::string& field) {
+  if (field == "real_time" || field == "cpu_time") {
+    return "s";
+  }
+  if (field == "bytes_per_second") {
+    return "B/s";
+  }
+  return field == "items_per_second" ? "items/s" : "";
+}
+
 // The gate and estimator settings of a metric.
 void read_metric_settings(const Reader& reader, const YAML::Node& node, MetricSpec& metric) {
   if (node["threshold"]) {
@@ -450,15 +466,17 @@ void read_metric_settings(const Reader& reader, const YAML::Node& node, MetricSp
   }
   if (node["direction"]) {
     metric.direction = reader.choice(node["direction"], "direction", stats::k_direction_names);
+  } else if (metric.source == MetricSource::google_benchmark &&
+             (metric.field == "bytes_per_second" || metric.field == "items_per_second")) {
+    metric.direction = Direction::higher_is_better;  // a rate: more per second is faster
   }
   if (node["estimator"]) {
     metric.estimator = reader.choice(node["estimator"], "estimator", stats::k_estimator_names);
   }
   if (node["unit"]) {
     metric.unit = reader.scalar(node["unit"], "unit");
-  } else if (metric.source == MetricSource::google_benchmark &&
-             (metric.field == "real_time" || metric.field == "cpu_time")) {
-    metric.unit = "s";  // the extractor converts Google Benchmark's time_unit to seconds
+  } else if (metric.source == MetricSource::google_benchmark) {
+    metric.unit = google_benchmark_unit(metric.field);
   }
 }
 
@@ -622,6 +640,21 @@ void read_decision(const Reader& reader, const YAML::Node& root, Config& config)
   }
   if (const auto node = root["stability_limit"]) {
     config.stability_limit = reader.fraction(node, "stability_limit", 0.0, 10.0);
+  }
+}
+
+// A report-only metric cannot fail the gate, but its verdict is still read: at tolerance 0
+// every certain difference, however small, is a "regression" (max RSS +0.02 % after 20
+// rounds). Unless its entry sets a tolerance, a report-only metric's changes within half its
+// threshold (±1 % at the default 2 %) count as no change: the band is then as wide as the
+// interval the threshold asks for. `root` is the configuration (null for the defaults).
+void apply_report_only_tolerance(const YAML::Node& root, Config& config) {
+  const auto metrics = root.IsMap() ? root["metrics"] : YAML::Node();
+  for (auto& metric : config.metrics) {
+    const auto entry = metrics && metrics.IsMap() ? metrics[metric.name] : YAML::Node();
+    if (metric.gating == Gating::report_only && !(entry && entry.IsMap() && entry["tolerance"])) {
+      metric.tolerance = std::max(metric.tolerance, k_report_only_tolerance_share * metric.threshold);
+    }
   }
 }
 
@@ -820,6 +853,15 @@ std::vector<std::string> overlay_settings(const Reader& reader, const YAML::Node
   return ignored;
 }
 
+// The built-in metrics with their own defaults, before any configuration is applied.
+Config builtin_config() {
+  Config config;
+  for (const auto& name : k_builtin_metrics) {
+    config.metrics.push_back(builtin_metric(name));
+  }
+  return config;
+}
+
 }  // namespace
 
 bool is_benchmark_pattern(const MetricSpec& metric) {
@@ -838,18 +880,18 @@ std::vector<const MetricSpec*> Config::gated_metrics() const {
 }
 
 Config default_config() {
-  Config config;
-  for (const auto& name : k_builtin_metrics) {
-    config.metrics.push_back(builtin_metric(name));
-  }
+  Config config = builtin_config();
+  apply_report_only_tolerance(YAML::Node(), config);
   return config;
 }
 
 Config parse_config(const std::string& text, const std::string& origin) {
-  Config config = default_config();
+  Config config = builtin_config();
   config.origin = origin;
   const Reader reader(origin, text);
-  read_config(reader, load_yaml(text, origin), config);
+  const YAML::Node root = load_yaml(text, origin);
+  read_config(reader, root, config);
+  apply_report_only_tolerance(root, config);
   return config;
 }
 

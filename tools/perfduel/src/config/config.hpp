@@ -79,7 +79,7 @@ struct MetricSpec {
   Direction direction = Direction::lower_is_better;
   Gating gating = Gating::report_only;
   double threshold = 0.02;  // target full width of the relative-change interval
-  double tolerance = 0.0;   // changes within ±tolerance count as no change
+  double tolerance = 0.0;   // changes within ±tolerance count as no change (report-only: threshold / 2)
   Estimator estimator = Estimator::mean;
   MissingBenchmark missing = MissingBenchmark::report;  // a glob's benchmarks on one side only
 };
@@ -168,7 +168,8 @@ void apply_reanalysis_setting(Config& config, const std::string& key, const std:
 std::vector<std::string> settings_changes(const Config& before, const Config& after);
 
 // The configuration with defaults only: wall time gated at 2 %, user and system CPU time
-// and max RSS reported.
+// and max RSS reported (report-only metrics: changes within ±1 %, half their threshold,
+// count as no change unless their entry sets a tolerance).
 Config default_config();
 
 // The name of `event` as written in the configuration: "instructions", "cycles",

@@ -20,6 +20,9 @@ namespace perfduel {
 
 namespace {
 
+// The lines shown from each end of a run's stdout when a metric could not be read from it.
+constexpr std::size_t k_excerpt_edge_lines = 8;
+
 // One line saying how a run failed, or empty when it succeeded.
 std::string describe_failure(const RunResult& run, double timeout_seconds) {
   switch (run.status) {
@@ -109,6 +112,16 @@ class Duel {
     m_failed = true;
   }
 
+  // A metric could not be read from `result`: the cause, with the stdout it was looked for in
+  // (its stderr only when stdout is empty).
+  void fail_reading(Side side, int round, bool warmup, const std::string& cause, const RunResult& result) {
+    fail(side, "", round, warmup, cause, result);
+    if (!result.out.empty()) {
+      m_outcome.failure_stdout = util::excerpt_lines(result.out, k_excerpt_edge_lines);
+      m_outcome.failure_stderr.clear();
+    }
+  }
+
   // The plain runs of both sides, then the Valgrind runs in the same order (duel/run_plan.hpp):
   // the plain runs back to back so that drift cancels in their ratio. Returns the sides
   // whose runs all finished, in the order they finished.
@@ -183,7 +196,7 @@ class Duel {
           "no gated benchmark runs on both sides (every one the patterns matched is new or removed)");
     }
     if (!expansion) {
-      fail(Side::baseline, "", round, warmup, expansion.error(), baseline_run);
+      fail_reading(Side::baseline, round, warmup, expansion.error(), baseline_run);
       m_outcome.failure =
           fmt::format("round {}{}: {}", round + 1, warmup ? " (warm-up)" : "", expansion.error());
       return;
@@ -203,7 +216,7 @@ class Duel {
       auto values = m_extractor->extract(result);
       if (!values) {
         if (!m_failed) {
-          fail(side, "", round, warmup, values.error(), result);
+          fail_reading(side, round, warmup, values.error(), result);
         }
         return;
       }

@@ -22,6 +22,9 @@ struct DuelOutcome {
   DuelEnd end = DuelEnd::decided;
   std::string failure;         // one-line cause when a run failed
   std::string failure_stderr;  // the tail of the failing run's stderr
+  // When a metric could not be read from the run's output: an excerpt of the stdout it was
+  // looked for in (failure_stderr is then empty unless stdout was).
+  std::string failure_stdout;
   double elapsed_seconds = 0;
   std::uint64_t seed = 0;  // the seed actually used for the run order
   // CPUs the warm-up runs kept busy, (user+sys)/wall of the busiest one; 0 without warm-up.

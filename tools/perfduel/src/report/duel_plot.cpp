@@ -10,9 +10,11 @@
 #include <fmt/format.h>
 
 #include "report/json_report.hpp"
+#include "report/labels.hpp"
 #include "report/suite_chart.hpp"
 #include "report/suite_view.hpp"
 #include "report/table.hpp"
+#include "report/units.hpp"
 #include "util/shell_words.hpp"
 #include "util/svg.hpp"
 #include "util/text.hpp"
@@ -21,17 +23,23 @@ namespace perfduel {
 
 namespace {
 
-// Page geometry. Each panel is drawn inside a <g> translated to its top, so the panel
+// Page geometry. Each panel is drawn inside a <g> translated to its place, so the panel
 // constants are relative to it.
-constexpr double k_width = 860;
-constexpr double k_left = 80;  // room for tick labels and the rotated axis label
+constexpr double k_single_width = 860;  // a lone panel, and the page without panels
+constexpr double k_grid_width = 620;    // each panel of a grid
+constexpr double k_left = 80;           // room for tick labels and the rotated axis label
 constexpr double k_right = 24;
 constexpr double k_header = 104;
-constexpr double k_panel = 440;
-constexpr double k_upper_top = 50;
-constexpr double k_upper_bottom = 230;
-constexpr double k_lower_top = 246;
-constexpr double k_lower_bottom = 386;
+constexpr double k_panel = 452;
+constexpr double k_upper_top = 62;  // below the title and two lines of small print
+constexpr double k_upper_bottom = 242;
+constexpr double k_lower_top = 258;
+constexpr double k_lower_bottom = 398;
+// Small print (11 px sans-serif) and a panel title (15 px) take about this many pixels per
+// character; a metric name in a title keeps at least this many characters.
+constexpr double k_small_char_width = 6.0;
+constexpr double k_title_char_width = 8.2;
+constexpr std::size_t k_min_title_name = 12;
 
 // Paul Tol's blue and orange stay apart with every kind of colour blindness.
 constexpr const char* k_baseline_colour = "#4477aa";
@@ -57,35 +65,10 @@ std::string shorten(const std::string& text, std::size_t limit) {
   return text.substr(0, end) + "…";
 }
 
-// The unit the raw values are shown in: seconds and bytes scaled to their magnitude, like
-// the table does (format_value), anything else as configured.
-struct DisplayUnit {
-  double factor = 1;  // shown value = value × factor
-  std::string name;
-};
-
-DisplayUnit display_unit(const std::string& unit, double magnitude) {
-  if (unit == "s") {
-    if (magnitude < 1e-6) {
-      return {1e9, "ns"};
-    }
-    if (magnitude < 1e-3) {
-      return {1e6, "µs"};
-    }
-    if (magnitude < 1.0) {
-      return {1e3, "ms"};
-    }
-    return {1, "s"};
-  }
-  if (unit == "B") {
-    static constexpr const char* k_units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    DisplayUnit shown{1, k_units[0]};
-    for (std::size_t i = 1; i < std::size(k_units) && magnitude * shown.factor >= 1024.0; ++i) {
-      shown = {shown.factor / 1024.0, k_units[i]};
-    }
-    return shown;
-  }
-  return {1, unit};
+// How many panels a row of the page holds: one for a lone panel, two for up to four, three
+// beyond, so that eight panels take three rows instead of one column 3,600 pixels tall.
+std::size_t grid_columns(std::size_t panels) {
+  return panels <= 1 ? 1 : panels <= 4 ? 2 : 3;
 }
 
 // One marker: x is the round number as shown (1-based, warm-up rounds included).
@@ -222,13 +205,13 @@ std::string markers(const std::vector<Point>& points, const MarkerStyle& style, 
   return svg;
 }
 
-// Horizontal grid lines and labels for `ticks` on the y axis `y`.
-std::string y_axis(const svg::LinearScale& y, const svg::Ticks& ticks, svg::Sign sign) {
+// Horizontal grid lines and labels for `ticks` on the y axis `y`, across to `right`.
+std::string y_axis(const svg::LinearScale& y, const svg::Ticks& ticks, svg::Sign sign, double right) {
   std::string grid;
   std::string labels;
   for (const double tick : ticks.values) {
     const double at = y(tick);
-    grid += fmt::format("M{} {:.1f}H{}", k_left, at, k_width - k_right);
+    grid += fmt::format("M{} {:.1f}H{}", k_left, at, right);
     labels += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", k_left - 6, at + 4,
                           svg::format_tick(tick, ticks.step, sign));
   }
@@ -243,19 +226,20 @@ std::string axis_label(double top, double bottom, const std::string& text) {
       middle, svg::escape(shorten(text, 32)));
 }
 
-// The outline of a plot from `top` to `bottom`.
-std::string frame(double top, double bottom) {
+// The outline of a plot from `top` to `bottom`, from k_left to `right`.
+std::string frame(double top, double bottom, double right) {
   return fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#888\"/>\n",
-                     k_left, top, k_width - k_right - k_left, bottom - top);
+                     k_left, top, right - k_left, bottom - top);
 }
 
-// A horizontal band from `lo` to `hi` across the plot, with a tooltip when `title` is given.
-std::string band(const svg::LinearScale& y, double lo, double hi, const std::string& attributes,
+// A horizontal band from `lo` to `hi` across the plot (to `right`), with a tooltip when
+// `title` is given.
+std::string band(const svg::LinearScale& y, double lo, double hi, double right, const std::string& attributes,
                  const std::string& title = "") {
   const double top = y(hi);
   const std::string element =
       fmt::format("<rect {} x=\"{}\" y=\"{:.1f}\" width=\"{}\" height=\"{:.1f}\"", attributes, k_left, top,
-                  k_width - k_right - k_left, std::max(y(lo) - top, 0.5));
+                  right - k_left, std::max(y(lo) - top, 0.5));
   return element + (title.empty() ? "/>\n" : fmt::format("><title>{}</title></rect>\n", svg::escape(title)));
 }
 
@@ -268,19 +252,22 @@ int percent_decimals(const MetricResult& result) {
 }
 
 // "wall_time: +55.0 % [+46.5 %, +63.9 %]" without the verdict.
-std::string title_numbers(const MetricResult& result) {
+// The name is cut at its start when the title would exceed `limit` bytes (numbers and
+// verdict are never cut).
+std::string title_numbers(const MetricResult& result, std::size_t limit) {
   const auto& estimate = result.estimate;
   const int decimals = percent_decimals(result);
+  std::string numbers = "n/a";
   if (estimate.status == stats::EstimateStatus::ok) {
-    return fmt::format("{}: {} [{}, {}]", result.spec.name, util::format_percent(result.change, decimals),
-                       util::format_percent(result.ci.lo, decimals),
-                       util::format_percent(result.ci.hi, decimals));
+    numbers = fmt::format("{} [{}, {}]", util::format_percent(result.change, decimals),
+                          util::format_percent(result.ci.lo, decimals),
+                          util::format_percent(result.ci.hi, decimals));
+  } else if (estimate.status == stats::EstimateStatus::unstable) {
+    numbers = fmt::format("{} (no interval)", util::format_percent(result.change, decimals));
   }
-  if (estimate.status == stats::EstimateStatus::unstable) {
-    return fmt::format("{}: {} (no interval)", result.spec.name,
-                       util::format_percent(result.change, decimals));
-  }
-  return fmt::format("{}: n/a", result.spec.name);
+  const std::size_t room =
+      limit > numbers.size() + 2 + k_min_title_name ? limit - numbers.size() - 2 : k_min_title_name;
+  return fmt::format("{}: {}", keep_name_end(result.spec.name, room), numbers);
 }
 
 // The verdict as the table shows it: "regression", "no-change (info)", ...
@@ -288,43 +275,54 @@ std::string verdict_word(const MetricResult& result) {
   return to_string(result.verdict) + (result.spec.gating == Gating::report_only ? " (info)" : "");
 }
 
-// The small print under a panel title: medians, level, rounds, threshold and tolerance.
-std::string subtitle(const MetricResult& result) {
+// The small print under a panel title, two lines: what the numbers are (each side's median,
+// the change's estimator), then level, rounds, threshold, tolerance and direction.
+std::pair<std::string, std::string> subtitle(const MetricResult& result) {
   const auto& spec = result.spec;
-  std::string text = fmt::format("medians {} → {}", format_value(result.baseline_median, spec.unit),
-                                 format_value(result.candidate_median, spec.unit));
+  std::string what =
+      fmt::format("medians {} → {} · change: {}", format_value(result.baseline_median, spec.unit),
+                  format_value(result.candidate_median, spec.unit), estimator_phrase(spec.estimator));
+  std::string how;
   if (result.estimate.status == stats::EstimateStatus::ok) {
-    text += fmt::format(" · {:.4g} % interval", 100 * result.confidence);
+    how += fmt::format("{:.4g} % interval · ", 100 * result.confidence);
   }
-  text += fmt::format(" · {} rounds · threshold {:.4g} %", result.estimate.rounds, 100 * spec.threshold);
+  how += fmt::format("{} rounds · threshold {:.4g} %", result.estimate.rounds, 100 * spec.threshold);
   if (spec.tolerance > 0) {
-    text += fmt::format(", tolerance ±{:.4g} %", 100 * spec.tolerance);
+    how += fmt::format(", tolerance ±{:.4g} %", 100 * spec.tolerance);
   }
-  text += spec.direction == Direction::lower_is_better ? " · lower is better" : " · higher is better";
+  how += spec.direction == Direction::lower_is_better ? " · lower is better" : " · higher is better";
   if (!result.estimate.note.empty()) {
-    text += " · " + result.estimate.note;
+    how += " · " + result.estimate.note;
   }
-  return shorten(text, 150);
+  return {std::move(what), std::move(how)};
 }
 
-// One metric's panel, drawn from its own top: title, the runs above, the changes below; x
-// runs from round 1 to `last_round`.
-std::string render_panel(const MetricResult& result, const MetricPoints& points, double last_round) {
+// One metric's panel, `width` pixels wide, drawn from its own top: title, the runs above, the
+// changes below; x runs from round 1 to `last_round`.
+std::string render_panel(const MetricResult& result, const MetricPoints& points, double last_round,
+                         double width) {
   const auto& spec = result.spec;
+  const double right = width - k_right;  // the plots' right edge
   std::string svg;
-  const std::string numbers = title_numbers(result);
   const std::string verdict = verdict_word(result);
+  const auto title_room = static_cast<std::size_t>((right - k_left) / k_title_char_width);
+  const std::string numbers = title_numbers(result, title_room - std::min(title_room, verdict.size() + 1));
   const char* colour = verdict_colour(result.verdict);
-  svg += fmt::format("<title>{} {}</title>\n", svg::escape(numbers), verdict);
+  svg += fmt::format("<title>{} {}</title>\n",
+                     svg::escape(title_numbers(result, std::numeric_limits<std::size_t>::max())), verdict);
   svg += fmt::format(
       "<text class=\"title\" x=\"{}\" y=\"20\" font-size=\"15\">{} <tspan fill=\"{}\" "
       "font-weight=\"bold\">{}</tspan></text>\n",
       k_left, svg::escape(numbers), colour, verdict);
-  svg += fmt::format("<text x=\"{}\" y=\"38\" font-size=\"11\" fill=\"#555\">{}</text>\n", k_left,
-                     svg::escape(subtitle(result)));
+  const auto [what, how] = subtitle(result);
+  const auto fitting = static_cast<std::size_t>((right - k_left) / k_small_char_width);
+  svg += fmt::format(
+      "<text x=\"{0}\" y=\"37\" font-size=\"11\" fill=\"#555\">{1}</text>\n"
+      "<text x=\"{0}\" y=\"51\" font-size=\"11\" fill=\"#555\">{2}</text>\n",
+      k_left, svg::escape(shorten(what, fitting)), svg::escape(shorten(how, fitting)));
 
   // Rounds on x, shared by both plots; ticks are whole rounds.
-  const svg::LinearScale x(0.5, last_round + 0.5, k_left, k_width - k_right);
+  const svg::LinearScale x(0.5, last_round + 0.5, k_left, right);
   const svg::Ticks x_ticks = svg::nice_ticks(1, last_round, 8, 1);
   std::string grid;
   for (const double tick : x_ticks.values) {
@@ -334,8 +332,8 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
                        k_lower_bottom + 15, svg::format_tick(tick, x_ticks.step));
   }
   svg += fmt::format("<path d=\"{}\" stroke=\"#e4e4e4\"/>\n", grid);
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">round</text>\n",
-                     (k_left + k_width - k_right) / 2, k_lower_bottom + 32);
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">round</text>\n", (k_left + right) / 2,
+                     k_lower_bottom + 32);
   const double marker_size = last_round > 500 ? 3.0 : last_round > 100 ? 4.0 : 5.0;
 
   // Upper plot: every run's value.
@@ -354,12 +352,12 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
   const svg::LinearScale y_value(values.low, values.high, k_upper_bottom, k_upper_top);
   const svg::LinearScale y_raw(values.low / unit.factor, values.high / unit.factor, k_upper_bottom,
                                k_upper_top);
-  svg += y_axis(y_value, svg::nice_ticks(values.low, values.high, 6), svg::Sign::plain);
+  svg += y_axis(y_value, svg::nice_ticks(values.low, values.high, 6), svg::Sign::plain, right);
   svg += axis_label(k_upper_top, k_upper_bottom,
                     unit.name.empty() ? spec.name : spec.name + " (" + unit.name + ")");
   svg += markers(points.baseline, {"baseline", k_baseline_colour, Shape::dot}, x, y_raw, marker_size);
   svg += markers(points.candidate, {"candidate", k_candidate_colour, Shape::square}, x, y_raw, marker_size);
-  svg += frame(k_upper_top, k_upper_bottom);
+  svg += frame(k_upper_top, k_upper_bottom, right);
 
   // Lower plot: the change of each round, the estimate, its interval and the tolerance band.
   const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
@@ -377,36 +375,36 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
   }
   const svg::Range changes = svg::padded_range(low, high, 0.05);
   const svg::LinearScale y_change(changes.low, changes.high, k_lower_bottom, k_lower_top);
-  svg += y_axis(y_change, svg::nice_ticks(changes.low, changes.high, 5), svg::Sign::explicit_plus);
+  svg += y_axis(y_change, svg::nice_ticks(changes.low, changes.high, 5), svg::Sign::explicit_plus, right);
   svg += axis_label(k_lower_top, k_lower_bottom, "change per round (%)");
   if (tolerance > 0) {
-    svg += band(y_change, -tolerance, tolerance, "class=\"tolerance\" fill=\"#000\" fill-opacity=\"0.06\"");
+    svg += band(y_change, -tolerance, tolerance, right,
+                "class=\"tolerance\" fill=\"#000\" fill-opacity=\"0.06\"");
     svg += fmt::format(
         "<path d=\"M{0} {1:.1f}H{2}M{0} {3:.1f}H{2}\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n", k_left,
-        y_change(tolerance), k_width - k_right, y_change(-tolerance));
+        y_change(tolerance), right, y_change(-tolerance));
     svg += fmt::format(
         "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" font-size=\"10\" fill=\"#777\">±{:.4g} % "
         "tolerance</text>\n",
-        k_width - k_right - 4, y_change(tolerance) - 3, tolerance);
+        right - 4, y_change(tolerance) - 3, tolerance);
   }
   if (has_interval) {
-    svg += band(y_change, 100 * result.ci.lo, 100 * result.ci.hi,
+    svg += band(y_change, 100 * result.ci.lo, 100 * result.ci.hi, right,
                 fmt::format("class=\"ci\" fill=\"{}\" fill-opacity=\"0.22\"", colour),
                 fmt::format("{:.4g} % interval [{}, {}]", 100 * result.confidence,
                             util::format_percent(result.ci.lo, percent_decimals(result)),
                             util::format_percent(result.ci.hi, percent_decimals(result))));
   }
-  svg +=
-      fmt::format("<path d=\"M{0} {1:.1f}H{2}\" stroke=\"#888\"/>\n", k_left, y_change(0), k_width - k_right);
+  svg += fmt::format("<path d=\"M{0} {1:.1f}H{2}\" stroke=\"#888\"/>\n", k_left, y_change(0), right);
   svg += markers(points.change, {"round", k_round_colour, Shape::dot}, x, y_change, marker_size);
   if (has_change) {
     svg += fmt::format(
         "<path class=\"estimate\" d=\"M{0} {1:.1f}H{2}\" stroke=\"{3}\" stroke-width=\"2\"><title>estimate "
         "{4}</title></path>\n",
-        k_left, y_change(100 * result.change), k_width - k_right, colour,
+        k_left, y_change(100 * result.change), right, colour,
         util::format_percent(result.change, percent_decimals(result)));
   }
-  svg += frame(k_lower_top, k_lower_bottom);
+  svg += frame(k_lower_top, k_lower_bottom, right);
   return svg;
 }
 
@@ -478,46 +476,52 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
   const auto last_round = static_cast<double>(std::max<std::size_t>(rounds.size(), 1));
 
   // A suite: one compact chart of every metric, then panels for the changes only.
-  std::string chart;
-  double chart_height = 0;
+  std::vector<const MetricResult*> chart_rows;
   if (order.size() > k_suite_panels) {
-    std::vector<const MetricResult*> rows;
     std::vector<std::size_t> changed;
     for (const std::size_t m : display_order(analysis)) {
       if (std::find(order.begin(), order.end(), m) != order.end()) {
-        rows.push_back(&analysis.metrics[m]);
+        chart_rows.push_back(&analysis.metrics[m]);
         if (!is_unchanged(analysis.metrics[m]) && changed.size() < k_suite_panels) {
           changed.push_back(m);
         }
       }
     }
-    chart = render_suite_chart(rows, k_width);
-    chart_height = suite_chart_height(rows.size());
     order = changed;
   }
-  std::vector<std::string> panels;
+  std::vector<std::size_t> plotted;
+  std::vector<MetricPoints> points;
   for (const std::size_t m : order) {
-    const MetricPoints points = collect_points(rounds, warmup, m);
-    if (points.baseline.empty() && points.candidate.empty()) {
-      continue;
+    auto collected = collect_points(rounds, warmup, m);
+    if (!collected.baseline.empty() || !collected.candidate.empty()) {
+      plotted.push_back(m);
+      points.push_back(std::move(collected));
     }
-    panels.push_back(render_panel(analysis.metrics[m], points, last_round));
   }
 
+  // The panels in a grid, row by row, below the header and the suite's chart.
+  const std::size_t columns = grid_columns(plotted.size());
+  const double panel_width = columns == 1 ? k_single_width : k_grid_width;
+  const double width = panel_width * static_cast<double>(columns);
+  const double chart_height = chart_rows.empty() ? 0 : suite_chart_height(chart_rows.size());
+  const std::size_t grid_rows = (plotted.size() + columns - 1) / columns;
   const double height =
-      k_header + chart_height + (panels.empty() ? 50 : k_panel * static_cast<double>(panels.size()));
-  std::string svg = svg::open_document(k_width, height);
+      k_header + chart_height + (plotted.empty() ? 50 : k_panel * static_cast<double>(grid_rows));
+  std::string svg = svg::open_document(width, height);
   svg += render_header(config, outcome);
-  if (!chart.empty()) {
-    svg += fmt::format("<g class=\"suite\" transform=\"translate(0 {})\">\n{}</g>\n", k_header, chart);
+  if (!chart_rows.empty()) {
+    svg += fmt::format("<g class=\"suite\" transform=\"translate(0 {})\">\n{}</g>\n", k_header,
+                       render_suite_chart(chart_rows, width));
   }
-  if (panels.empty() && chart.empty()) {
+  if (plotted.empty() && chart_rows.empty()) {
     svg += fmt::format("<text x=\"16\" y=\"{}\">{}</text>\n", k_header + 20,
                        outcome.runs.empty() ? "no runs to plot" : "no metric with a ratio to plot");
   }
-  for (std::size_t p = 0; p < panels.size(); ++p) {
-    svg += fmt::format("<g class=\"metric\" transform=\"translate(0 {})\">\n{}</g>\n",
-                       k_header + chart_height + k_panel * static_cast<double>(p), panels[p]);
+  for (std::size_t p = 0; p < plotted.size(); ++p) {
+    svg += fmt::format("<g class=\"metric\" transform=\"translate({} {})\">\n{}</g>\n",
+                       panel_width * static_cast<double>(p % columns),
+                       k_header + chart_height + k_panel * static_cast<double>(p / columns),
+                       render_panel(analysis.metrics[plotted[p]], points[p], last_round, panel_width));
   }
   svg += "</svg>\n";
   return svg;

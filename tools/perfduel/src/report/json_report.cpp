@@ -68,6 +68,9 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   if (!outcome.failure.empty()) {
     json["error"] = outcome.failure;
     json["error_stderr"] = outcome.failure_stderr;
+    if (!outcome.failure_stdout.empty()) {
+      json["error_stdout"] = outcome.failure_stdout;  // where a metric was looked for and not found
+    }
   }
   json["end"] = to_string(outcome.end);
   json["started"] = summary.started;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "report/suite_view.hpp"
 #include "util/svg.hpp"
 #include "util/text.hpp"
 
@@ -20,19 +21,6 @@ constexpr double k_verdict_width = 96;  // the verdict column at the right
 // Intervals beyond ±100 % (a 2× change and more) are cut at the edge, so that one wild
 // benchmark does not squeeze the others into a line.
 constexpr double k_clip = 1.0;
-
-// `text` cut to about `limit` bytes at a UTF-8 boundary, keeping its end: benchmark names
-// differ at the end (BM_Sort/8, BM_Sort/16), so that part stays.
-std::string keep_end(const std::string& text, std::size_t limit) {
-  if (text.size() <= limit) {
-    return text;
-  }
-  std::size_t start = text.size() - limit;
-  while (start < text.size() && (static_cast<unsigned char>(text[start]) & 0xC0U) == 0x80U) {
-    ++start;
-  }
-  return "…" + text.substr(start);
-}
 
 }  // namespace
 
@@ -109,7 +97,7 @@ std::string render_suite_chart(const std::vector<const MetricResult*>& results, 
                          width - 16, k_row);
     }
     row += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>", k_name_right, middle + 4,
-                       svg::escape(keep_end(result.spec.name, 44)));
+                       svg::escape(keep_name_end(result.spec.name, 44)));
     if (result.spec.tolerance > 0) {
       const double left = clipped(-result.spec.tolerance);
       row += fmt::format(

@@ -33,6 +33,11 @@ int rank(const MetricResult& result) {
 }
 
 std::string setting_text(const MetricResult& result) {
+  if (result.spec.gating != Gating::gated) {
+    // A report-only metric has no threshold to meet; its band says what counts as a change.
+    return fmt::format("report-only, {:.4g} % interval, changes within ±{} count as no change",
+                       100 * result.confidence, util::format_percent(result.spec.tolerance).substr(1));
+  }
   return fmt::format(
       "{:.4g} % interval, threshold {} wide{}", 100 * result.confidence,
       util::format_percent(result.spec.threshold).substr(1),
@@ -67,7 +72,7 @@ bool is_unchanged(const MetricResult& result) {
 std::vector<std::string> settings_notes(const Analysis& analysis) {
   std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // setting, names
   for (const auto& result : analysis.metrics) {
-    if (result.spec.gating != Gating::gated) {
+    if (result.spec.gating != Gating::gated && (result.spec.tolerance <= 0 || !result.has_ratio)) {
       continue;
     }
     const auto text = setting_text(result);
@@ -100,6 +105,17 @@ std::string gated_names(const Analysis& analysis, Verdict verdict) {
     }
   }
   return text;
+}
+
+std::string keep_name_end(const std::string& name, std::size_t limit) {
+  if (name.size() <= limit) {
+    return name;
+  }
+  std::size_t start = name.size() - limit;
+  while (start < name.size() && (static_cast<unsigned char>(name[start]) & 0xC0U) == 0x80U) {
+    ++start;
+  }
+  return "…" + name.substr(start);
 }
 
 std::string measurement_name(const std::string& name) {

@@ -28,11 +28,17 @@ bool is_unchanged(const MetricResult& result);
 
 // The per-metric settings notes ("<names>: 99.78 % interval, threshold 5.00 % wide"), one per
 // distinct setting: metrics that share it are named together, the first three and a count.
+// Report-only metrics with a ratio and a tolerance get theirs ("<names>: report-only, 95 %
+// interval, changes within ±1.00 % count as no change").
 std::vector<std::string> settings_notes(const Analysis& analysis);
 
 // The metric names of `verdict` among the gated metrics, comma-separated, e.g. the regressions
 // that the headline names first; empty when there are none.
 std::string gated_names(const Analysis& analysis, Verdict verdict);
+
+// Metric `name` cut to about `limit` bytes at a UTF-8 boundary where it must fit a plot,
+// keeping its end after "…": benchmark names differ at the end (BM_Sort/8, BM_Sort/16).
+std::string keep_name_end(const std::string& name, std::size_t limit);
 
 // `name` as a CDash measurement name: letters, digits and `_ . / - :` kept, every other
 // character (space, <, >, &, ", ...) replaced by `_`, so Catch2 names such as "sort 64 <x>"

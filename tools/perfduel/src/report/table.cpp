@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/labels.hpp"
 #include "report/suite_view.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
@@ -70,8 +71,9 @@ enum class RowSet { all, changes, unchanged };
 
 std::vector<std::vector<std::string>> rows(const RunSummary& summary, RowSet set = RowSet::all) {
   std::vector<std::vector<std::string>> table;
-  table.push_back({"metric", "baseline", "candidate", "change", "interval", "verdict"});
   const auto& analysis = summary.outcome->analysis;
+  table.push_back(
+      {"metric", "baseline median", "candidate median", change_header(analysis), "interval", "verdict"});
   for (const std::size_t m : display_order(analysis)) {
     const auto& result = analysis.metrics[m];
     if ((set == RowSet::changes && is_unchanged(result)) ||
@@ -163,17 +165,32 @@ std::vector<std::string> notes(const RunSummary& summary) {
 
 }  // namespace
 
-std::string format_value(double value, const std::string& unit) {
-  if (unit == "s") {
-    return util::format_seconds(value);
+// Whether there is a table to show: a duel that failed (or was interrupted) before its first
+// measured round has no value to compare, and a table of zeros would only hide the cause.
+bool has_results(const RunSummary& summary) {
+  return summary.outcome->analysis.measured_rounds > 0;
+}
+
+// What the failing run printed: the excerpt of the stdout its metrics were read from when
+// reading them failed, else the tail of its stderr; each line marked "  | ".
+std::string failure_output(const DuelOutcome& outcome) {
+  const bool read_failed = !outcome.failure_stdout.empty();
+  const auto& output = read_failed ? outcome.failure_stdout : outcome.failure_stderr;
+  if (output.empty()) {
+    return "";
   }
-  if (unit == "B") {
-    return util::format_bytes(value);
+  std::string text = read_failed ? "stdout of the failing run, which the metrics are read from:\n"
+                                 : "stderr of the failing run (last lines):\n";
+  for (const auto& line : util::split_lines(output)) {
+    text += "  | " + line + "\n";
   }
-  return unit.empty() ? fmt::format("{:.6g}", value) : fmt::format("{:.6g} {}", value, unit);
+  return text;
 }
 
 std::string format_table(const RunSummary& summary) {
+  if (!has_results(summary)) {
+    return failure_output(*summary.outcome) + headline(summary) + "\n";
+  }
   const auto table = rows(summary);
   std::vector<std::size_t> widths(table.front().size(), 0);
   for (const auto& row : table) {
@@ -198,15 +215,13 @@ std::string format_table(const RunSummary& summary) {
     }
     text += std::string(util::trim(line)) + "\n";
   }
+  for (const auto& line : column_legend(summary.outcome->analysis)) {
+    text += line + "\n";
+  }
   for (const auto& note : notes(summary)) {
     text += "note: " + note + "\n";
   }
-  if (!summary.outcome->failure_stderr.empty()) {
-    text += "stderr of the failing run (last lines):\n";
-    for (const auto& line : util::split_lines(summary.outcome->failure_stderr)) {
-      text += "  | " + line + "\n";
-    }
-  }
+  text += failure_output(*summary.outcome);
   text += headline(summary) + "\n";
   return text;
 }
@@ -233,6 +248,9 @@ std::string format_markdown(const RunSummary& summary) {
     }
     return lines + "\n";
   };
+  if (!has_results(summary)) {
+    return text + fmt::format("{}\n", headline(summary));
+  }
   if (is_suite(summary.outcome->analysis)) {
     // A suite: the changes in view, the unchanged metrics folded away.
     const auto changes = rows(summary, RowSet::changes);
@@ -246,6 +264,10 @@ std::string format_markdown(const RunSummary& summary) {
   } else {
     text += markdown_table(rows(summary));
   }
+  for (const auto& line : column_legend(summary.outcome->analysis)) {
+    text += line + "  \n";  // a hard line break
+  }
+  text += "\n";
   for (const auto& note : notes(summary)) {
     text += "- " + note + "\n";
   }

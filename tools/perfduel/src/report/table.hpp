@@ -3,11 +3,9 @@
 #include <string>
 
 #include "report/json_report.hpp"
+#include "report/units.hpp"
 
 namespace perfduel {
-
-// `value` in the metric's `unit`: seconds and bytes get human units, others a plain number.
-std::string format_value(double value, const std::string& unit);
 
 // The final table for a terminal or log: metric, baseline, candidate, change, interval,
 // verdict; then notes and a one-line summary.

@@ -41,7 +41,8 @@ Value from_json_pointer(const MetricSpec& metric, const nlohmann::json& document
   return value.get<double>();
 }
 
-double seconds_per_unit(const std::string& unit) {
+// Seconds per Google Benchmark `time_unit` (ns, us, ms, s); nullopt for another.
+std::optional<double> seconds_per_unit(const std::string& unit) {
   if (unit == "ns") {
     return 1e-9;
   }
@@ -51,7 +52,10 @@ double seconds_per_unit(const std::string& unit) {
   if (unit == "ms") {
     return 1e-3;
   }
-  return 1.0;
+  if (unit == "s") {
+    return 1.0;
+  }
+  return std::nullopt;
 }
 
 // Google Benchmark's JSON: {"benchmarks": [{"name", "run_type", "real_time", "cpu_time",
@@ -84,7 +88,13 @@ Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& docu
     }
     double value = entry[metric.field].get<double>();
     if (metric.field == "real_time" || metric.field == "cpu_time") {
-      value *= seconds_per_unit(entry.value("time_unit", "ns"));
+      const auto unit = entry.value("time_unit", "ns");
+      const auto seconds = seconds_per_unit(unit);
+      if (!seconds) {
+        return Value::failure(
+            fmt::format("benchmark \"{}\" has time_unit \"{}\", expected ns, us, ms or s", name, unit));
+      }
+      value *= *seconds;
     }
     values.push_back(value);
   }
@@ -135,6 +145,19 @@ Value counted_value(const MetricSpec& metric, const RunResult& run) {
   return found->second;
 }
 
+// Whether a metric of `source` is read from the run's stdout.
+bool reads_stdout(MetricSource source) {
+  switch (source) {
+    case MetricSource::regex:
+    case MetricSource::json_pointer:
+    case MetricSource::google_benchmark:
+    case MetricSource::catch2:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 MetricExtractor::MetricExtractor(std::span<const MetricSpec> metrics) : m_metrics(metrics) {
@@ -152,8 +175,13 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
   std::vector<double> values;
   std::optional<nlohmann::json> document;                              // parsed on first need, once per run
   std::optional<util::Expected<std::vector<Catch2Benchmark>>> catch2;  // likewise
+  const bool no_output = util::trim(run.out).empty();
   for (std::size_t i = 0; i < m_metrics.size(); ++i) {
     const auto& metric = m_metrics[i];
+    if (no_output && reads_stdout(metric.source)) {
+      return Result::failure(fmt::format(
+          "metric \"{}\": the run printed nothing on stdout, where the metric is read", metric.name));
+    }
     Value value = 0.0;
     switch (metric.source) {
       case MetricSource::wall_time:

@@ -174,6 +174,29 @@ std::string tail_lines(std::string_view text, std::size_t max_lines, std::size_t
   return std::string(tail);
 }
 
+std::string excerpt_lines(std::string_view text, std::size_t edge_lines, std::size_t max_line) {
+  const auto lines = split_lines(text);
+  const auto cut = [max_line](const std::string& line) {
+    if (line.size() <= max_line) {
+      return line;
+    }
+    std::size_t end = max_line;
+    while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0U) == 0x80U) {
+      --end;
+    }
+    return line.substr(0, end) + "…";
+  };
+  std::string excerpt;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines.size() > 2 * edge_lines && i == edge_lines) {
+      excerpt += fmt::format("… ({} lines left out) …\n", lines.size() - 2 * edge_lines);
+      i = lines.size() - edge_lines;
+    }
+    excerpt += cut(lines[i]) + "\n";
+  }
+  return excerpt;
+}
+
 std::vector<std::string> split_lines(std::string_view text) {
   std::vector<std::string> lines;
   std::size_t start = 0;

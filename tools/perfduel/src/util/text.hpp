@@ -30,6 +30,11 @@ std::string_view trim(std::string_view text);
 // The last `max_lines` lines of `text` (at most `max_bytes`), for showing a benchmark's stderr.
 std::string tail_lines(std::string_view text, std::size_t max_lines, std::size_t max_bytes = 4096);
 
+// An excerpt of `text` to show where something was looked for: all of it when it has at most
+// 2 × `edge_lines` lines, else the first and the last `edge_lines` with a line "… (N lines
+// left out) …" between; each line cut to `max_line` bytes (at a UTF-8 boundary, "…" added).
+std::string excerpt_lines(std::string_view text, std::size_t edge_lines, std::size_t max_line = 160);
+
 // `text` split at newlines, without the newline characters.
 std::vector<std::string> split_lines(std::string_view text);
 

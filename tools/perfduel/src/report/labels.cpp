@@ -1,0 +1,92 @@
+#include "report/labels.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace perfduel {
+
+namespace {
+
+// The estimators of `analysis`'s metrics, each once, in configuration order.
+std::vector<Estimator> estimators_in_use(const Analysis& analysis) {
+  std::vector<Estimator> estimators;
+  for (const auto& result : analysis.metrics) {
+    if (std::find(estimators.begin(), estimators.end(), result.spec.estimator) == estimators.end()) {
+      estimators.push_back(result.spec.estimator);
+    }
+  }
+  return estimators;
+}
+
+// How `estimator` computes the change and its interval, for the table's legend.
+std::string estimator_sentence(Estimator estimator) {
+  switch (estimator) {
+    case Estimator::mean:
+      return "candidate / baseline − 1 from the geometric mean of each round's ratio (estimator mean), with "
+             "its confidence interval";
+    case Estimator::median:
+      return "candidate / baseline − 1 from the median of each round's ratio (estimator median), with its "
+             "sign-test interval";
+    case Estimator::min:
+      return "candidate / baseline − 1 from each side's fastest runs per batch of rounds (estimator min), "
+             "with its interval across batches";
+  }
+  return "";
+}
+
+// The names of `analysis`'s metrics that use `estimator`: the first three and a count.
+std::string metrics_of(const Analysis& analysis, Estimator estimator) {
+  std::vector<std::string> names;
+  for (const auto& result : analysis.metrics) {
+    if (result.spec.estimator == estimator) {
+      names.push_back(result.spec.name);
+    }
+  }
+  std::string text;
+  for (std::size_t i = 0; i < names.size() && i < 3; ++i) {
+    text += (i == 0 ? "" : ", ") + names[i];
+  }
+  if (names.size() > 3) {
+    text += fmt::format(" and {} more", names.size() - 3);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string change_header(const Analysis& analysis) {
+  std::string names;
+  for (const Estimator estimator : estimators_in_use(analysis)) {
+    names +=
+        fmt::format("{}{}", names.empty() ? "" : ", ", util::name_of(stats::k_estimator_names, estimator));
+  }
+  return names.empty() ? "change" : fmt::format("change ({})", names);
+}
+
+std::vector<std::string> column_legend(const Analysis& analysis) {
+  std::vector<std::string> lines{"baseline, candidate: the median of each side's measured runs"};
+  const auto estimators = estimators_in_use(analysis);
+  for (const Estimator estimator : estimators) {
+    lines.push_back(
+        fmt::format("change, interval{}: {}; rounds are paired, so it need not equal the ratio "
+                    "of the medians",
+                    estimators.size() > 1 ? " of " + metrics_of(analysis, estimator) : "",
+                    estimator_sentence(estimator)));
+  }
+  return lines;
+}
+
+std::string estimator_phrase(Estimator estimator) {
+  switch (estimator) {
+    case Estimator::mean:
+      return "mean of paired log-ratios";
+    case Estimator::median:
+      return "median of paired ratios";
+    case Estimator::min:
+      return "ratio of the best runs";
+  }
+  return "";
+}
+
+}  // namespace perfduel

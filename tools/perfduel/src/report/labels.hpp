@@ -1,0 +1,27 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "duel/analysis.hpp"
+
+namespace perfduel {
+
+// What each number of a report is. The baseline and candidate columns are each side's median,
+// while the change comes from the paired rounds by the metric's estimator: +0.02 % beside
+// 475.4 MB/s and 471.8 MB/s is no contradiction, but only a label can say so.
+
+// The change column's header, naming the estimators of `analysis`'s metrics in configuration
+// order: "change (mean)", or "change (mean, median)" when they differ.
+std::string change_header(const Analysis& analysis);
+
+// The lines under a table that say what its columns are: the medians, then how the change
+// and its interval were estimated, one line per estimator in use (naming its metrics when
+// there are several estimators).
+std::vector<std::string> column_legend(const Analysis& analysis);
+
+// How `estimator` computes the change, short enough for a plot's subtitle:
+// "mean of paired log-ratios", "median of paired ratios", "ratio of the best runs".
+std::string estimator_phrase(Estimator estimator);
+
+}  // namespace perfduel
