@@ -31,6 +31,11 @@ cat >report.json <<'JSON'
          {"round":1,"side":"candidate","warmup":false,"values":{"wall_time":0.0130}}]}
 JSON
 
+# Reading a database without a history creates nothing and says what to do.
+run "$pg" 2 trend
+grep -q "^perfduel: error: $pg: no perfduel history in this database (record results with \`perfduel record\` first, or pass --db)$" err.txt ||
+  fail "trend of an empty database: $(cat err.txt)"
+
 for db in "$pg" "$sqlite"; do
   # Thirty nights on two machines, a step up on the fast one from night 21; a feature branch
   # beside them.

@@ -68,9 +68,6 @@ class Database {
 
   std::int64_t last_insert_rowid() const { return sqlite3_last_insert_rowid(m_database.get()); }
 
-  // Rows changed by the last INSERT, UPDATE or DELETE.
-  int changes() const { return sqlite3_changes(m_database.get()); }
-
   // The message of the last failure on this connection.
   std::string error_message() const { return sqlite3_errmsg(m_database.get()); }
 

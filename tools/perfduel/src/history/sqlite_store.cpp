@@ -1,9 +1,6 @@
 #include "history/sqlite_store.hpp"
 
-#include <cstdlib>
-
 #include <fmt/core.h>
-#include <nlohmann/json.hpp>
 
 #include "history/schema.hpp"
 #include "machine/facts.hpp"
