@@ -40,6 +40,13 @@ TEST_CASE("closest_match suggests likely typos only", "[text]") {
   CHECK_FALSE(closest_match("colour", keys).has_value());
 }
 
+TEST_CASE("excerpt_lines keeps both ends of a long text", "[text]") {
+  CHECK(excerpt_lines("a\nb\nc\nd", 2) == "a\nb\nc\nd\n");  // short enough: all of it
+  CHECK(excerpt_lines("1\n2\n3\n4\n5\n6\n7\n", 2) == "1\n2\n… (3 lines left out) …\n6\n7\n");
+  CHECK(excerpt_lines("", 2).empty());
+  CHECK(excerpt_lines("abcdef\nµµµ\n", 1, 4) == "abcd…\nµµ…\n");  // cut at a character boundary
+}
+
 TEST_CASE("tail_lines keeps the last lines", "[text]") {
   CHECK(tail_lines("a\nb\nc\nd\n", 2) == "c\nd");
   CHECK(tail_lines("only", 3) == "only");

@@ -518,9 +518,11 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
                        outcome.runs.empty() ? "no runs to plot" : "no metric with a ratio to plot");
   }
   for (std::size_t p = 0; p < plotted.size(); ++p) {
+    const std::size_t grid_row = p / columns;  // row by row, left to right
+    const std::size_t grid_column = p % columns;
     svg += fmt::format("<g class=\"metric\" transform=\"translate({} {})\">\n{}</g>\n",
-                       panel_width * static_cast<double>(p % columns),
-                       k_header + chart_height + k_panel * static_cast<double>(p / columns),
+                       panel_width * static_cast<double>(grid_column),
+                       k_header + chart_height + k_panel * static_cast<double>(grid_row),
                        render_panel(analysis.metrics[plotted[p]], points[p], last_round, panel_width));
   }
   svg += "</svg>\n";

@@ -1,7 +1,6 @@
 #include "report/units.hpp"
 
 #include <cmath>
-#include <iterator>
 
 #include <fmt/format.h>
 
