@@ -20,7 +20,7 @@ enum class RunStatus {
   signaled,         // killed by a signal; see signal
   timed_out,        // exceeded the per-run timeout; its process group was killed
   failed_to_start,  // could not be started; see error
-  interrupted,      // perfduel itself got SIGINT/SIGTERM; the child was killed
+  interrupted,      // perfduel itself got SIGINT/SIGTERM/SIGHUP; the child was killed
 };
 
 struct RunLimits {
