@@ -67,7 +67,7 @@ timeout: ${timeout:-10s}
 retries: ${retries:-0}
 inconclusive: pass
 metrics:
-  wall_time: {threshold: 50%}
+  wall_time: {threshold: 50%, tolerance: 20%}
 ${extra_metric:-}
 YAML
 }
@@ -75,7 +75,9 @@ score_metric="  score: {regex: 'score: (\\S+)', gate: true, threshold: 50%}"
 
 fb="$FAKE_BENCH"
 base="$fb --work 1 --tag $tag"
-# The candidate fails with fault $1 on its k-th run ($2), counted in a file.
+# The candidate fails with fault $1 on its k-th run ($2), counted in a file. Where both sides
+# run the same program and the verdict is not the point, any exit code but an error (0 or 1)
+# is accepted: a false alarm is rare with the 20 % tolerance, not impossible on a busy machine.
 faulty() { echo "$fb --work 1 --tag $tag --fault $1 --counter count --on $2 ${3:-}"; }
 
 case "$1" in
@@ -100,7 +102,7 @@ case "$1" in
     ;;
   intermittent_exit_is_retried)
     retries=2 config
-    run 0 -- compare --config gate.yaml -q --json report.json -b "$base" -n "$(faulty exit 3 '--fault-code 7')"
+    run 0 1 -- compare --config gate.yaml -q --json report.json -b "$base" -n "$(faulty exit 3 '--fault-code 7')"
     expect_err "^perfduel: warning: retry 1 of 2: candidate run in round 3: exited with code 7; the round was played again\$"
     [ "$(json '.retried | length')" = "1" ] || fail "report lists $(json '.retried | length') retries"
     [ "$(json '.retried[0]')" = "candidate run in round 3: exited with code 7" ] || fail "retried: $(json '.retried[0]')"
@@ -163,7 +165,7 @@ case "$1" in
     # side's flood alone may rightly be a regression).
     max_rounds=5 config
     flood="$fb --work 1 --tag $tag --fault flood --flood-mib 20"
-    run 0 -- compare --config gate.yaml -q --json report.json -b "$flood" -n "$flood"
+    run 0 1 -- compare --config gate.yaml -q --json report.json -b "$flood" -n "$flood"
     [ "$(json '.runs | length')" = "12" ] || fail "runs $(json '.runs | length')"
     ;;
   no_output)
@@ -263,7 +265,7 @@ case "$1" in
     [ ! -e report.json ] || fail "a report was written"
     rm -f count
     max_rounds=6 config
-    run 0 -- compare --config gate.yaml -q --json report.json --markdown report.md --svg report.svg -b "$base" -n "$base"
+    run 0 1 -- compare --config gate.yaml -q --json report.json --markdown report.md --svg report.svg -b "$base" -n "$base"
     [ "$(json .verdict)" != "error" ] || fail "the second duel failed"
     ls | grep -q '\.tmp\.' && fail "temporary files left: $(ls)"
     expect_no_leftovers
@@ -277,18 +279,19 @@ min_rounds: 2
 max_rounds: 2
 warmup: 0
 inconclusive: pass
-metrics: {wall_time: {threshold: 500%}}
+metrics: {wall_time: {threshold: 500%, tolerance: 100%}}
 baseline:
   command: /usr/bin/test $HOME*~`id`$(id);x|y = '$HOME*~`id`$(id);x|y'
 candidate:
   command: [/usr/bin/test, '$HOME', '=', '$HOME']
 YAML
-    run 0 -- compare --config gate.yaml -q
+    # Both sides run the same tiny program: the verdict is noise; any but an error (3) will do.
+    run 0 1 -- compare --config gate.yaml -q
     sed -i 's|^baseline:|baseline:\n  shell: true|' gate.yaml
     run 3 -- compare --config gate.yaml -q
     expect_err '^perfduel: error: baseline run in round 1: exited with code'
     # Nor from the command line, without --shell.
-    run 0 -- compare --config gate.yaml -q -b "/usr/bin/test \$HOME = '\$HOME'" -n "/usr/bin/test '*' = *"
+    run 0 1 -- compare --config gate.yaml -q -b "/usr/bin/test \$HOME = '\$HOME'" -n "/usr/bin/test '*' = *"
     ;;
   environment_and_paths_are_literal)
     cat >gate.yaml <<'YAML'
@@ -296,7 +299,7 @@ min_rounds: 2
 max_rounds: 2
 warmup: 0
 inconclusive: pass
-metrics: {wall_time: {threshold: 500%}}
+metrics: {wall_time: {threshold: 500%, tolerance: 100%}}
 baseline:
   command: [/bin/sh, -c, 'test "$FROM_CONFIG" = "\$HOME/\$(id)"']
   env: {FROM_CONFIG: '$HOME/$(id)'}
@@ -304,7 +307,7 @@ candidate:
   command: [/bin/sh, -c, 'test "$FROM_CONFIG" = "~"']
   env: {FROM_CONFIG: '~'}
 YAML
-    run 0 -- compare --config gate.yaml -q
+    run 0 1 -- compare --config gate.yaml -q
     # A working directory is a path as written: "$HOME" is not the home directory.
     sed -i "s|^  env: {FROM_CONFIG: '~'}|  env: {FROM_CONFIG: '~'}\n  working_directory: \$HOME|" gate.yaml
     run 2 -- compare --config gate.yaml -q
@@ -315,7 +318,8 @@ YAML
     for mask in 022 077 000; do
       rm -f report.json report.md report.svg history.sqlite
       (umask $mask && "$PERFDUEL" compare --config gate.yaml -q --json report.json --markdown report.md --svg report.svg \
-        -b "$base" -n "$base" >out.txt 2>err.txt) || fail "compare under umask $mask"
+        -b "$base" -n "$base" >out.txt 2>err.txt)
+      [ $? -le 1 ] || fail "compare under umask $mask"
       (umask $mask && "$PERFDUEL" record report.json --db history.sqlite --commit c1 --branch main >>out.txt 2>>err.txt) ||
         fail "record under umask $mask"
       case $mask in 022) want=644 ;; 077) want=600 ;; 000) want=664 ;; esac
@@ -337,7 +341,7 @@ YAML
     config
     outside=$(mktemp -u "${TMPDIR:-/tmp}/perfduel-outside.XXXXXX")
     ln -s "$outside" report.json
-    run 0 -- compare --config gate.yaml -q --json report.json -b "$base" -n "$base"
+    run 0 1 -- compare --config gate.yaml -q --json report.json -b "$base" -n "$base"
     [ ! -e "$outside" ] || { rm -f "$outside"; fail "the report was written through a planted link"; }
     [ -f report.json ] && [ ! -L report.json ] || fail "report.json is not a plain file"
     ;;
