@@ -76,7 +76,10 @@ Commands
     ``PERFDUEL_SUITE_SECONDS``, at most the gate's share of it).
     Properties: ``LABELS perf;<LABELS>``, ``RUN_SERIAL``, ``TIMEOUT``,
     ``SKIP_RETURN_CODE 77`` (inconclusive is reported as skipped), ``FIXTURES_REQUIRED``
-    ``perf.<name>.baseline``, ``ATTACHED_FILES <JSON_REPORT>;<SVG_REPORT>``.
+    ``perf.<name>.baseline``, ``ATTACHED_FILES <JSON_REPORT>;<SVG_REPORT>``; with CMake 3.27
+    or newer also ``TIMEOUT_SIGNAL_NAME SIGTERM`` and ``TIMEOUT_SIGNAL_GRACE_PERIOD 5``, so that
+    a gate CTest times out kills its runs and writes its partial report (exit 130) before
+    CTest's SIGKILL; older CTest kills the driver's whole process tree with SIGKILL at once.
     With ``NEW_TARGET SKIP`` (the default) and a baseline that is built, the driver also gets
     ``--skip-if <baseline>.no-baseline``: the marker the baseline step leaves when the commit
     has no ``<target>``, which makes the test skipped (77) with the reason printed.
@@ -662,6 +665,10 @@ function(_perfduel_add_duel_test)
     TIMEOUT ${timeout}
     SKIP_RETURN_CODE 77
     ATTACHED_FILES "${json_report};${svg_report}")
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.27)
+    # SIGTERM first: the driver stops its runs and writes the partial report, then exits 130.
+    set_tests_properties(perf.${name} PROPERTIES TIMEOUT_SIGNAL_NAME SIGTERM TIMEOUT_SIGNAL_GRACE_PERIOD 5)
+  endif()
 endfunction()
 
 # perf.<name>.baseline (the fixture that builds the baseline) and the targets

@@ -681,3 +681,16 @@ metrics:
     CHECK(metric_names(again) == metric_names(config));
   }
 }
+
+TEST_CASE("retries default to none and are capped", "[config][retries]") {
+  CHECK(parse("min_rounds: 20\n").retries == 0);
+  CHECK(parse("retries: 3\n").retries == 3);
+  CHECK(parse("retries: 10\n").retries == k_max_retries);
+  CHECK_THROWS_WITH(
+      parse("retries: 11\n"),
+      "gate.yaml:1: \"retries\" must be at most 10 (a benchmark that fails more often is broken, "
+      "not flaky), not 11");
+  CHECK_THROWS_WITH(parse("retries: 1.5\n"), "gate.yaml:1: \"retries\" must be a whole number, not 1.5");
+  // The report's config section gives them back.
+  CHECK(parse_config(config_to_json(parse("retries: 4\n")), "report").retries == 4);
+}

@@ -508,3 +508,73 @@ TEST_CASE("every run gets a seeded random PERFDUEL_PAD length, both sides alike"
     CHECK_FALSE(padding.has_value());
   }
 }
+
+TEST_CASE("a failed run within the retries replays its round, both sides", "[duel][retries]") {
+  Config config = duel_config();
+  config.order = Order::abba;
+  config.retries = 2;
+  ScriptedExecutor executor({0.1, 0.01}, {0.1, 0.01});
+  // Candidate call 3 is measured round 2 (round 4), which is AB: the baseline ran already.
+  executor.set_tweak([](Side side, int call, RunResult& result) {
+    if (side == Side::candidate && call == 3) {
+      result.exit_code = 3;
+    }
+  });
+  const auto outcome = duel(config, executor);
+  CHECK(outcome.end != DuelEnd::benchmark_failed);
+  CHECK(outcome.failure.empty());
+  CHECK(outcome.retried == std::vector<std::string>{"candidate run in round 4: exited with code 3"});
+  // The baseline run of the failed round was thrown away with it: one pair per round.
+  for (const auto& [round, runs] : measured_rounds(outcome)) {
+    INFO("round " << round);
+    REQUIRE(runs.size() == 2);
+    CHECK(runs[0]->side != runs[1]->side);
+  }
+  CHECK(executor.order().size() == outcome.runs.size() + 2);
+}
+
+TEST_CASE("a duel fails once its retries are spent", "[duel][retries]") {
+  Config config = duel_config();
+  config.retries = 2;
+  ScriptedExecutor executor({0.1, 0.01}, {0.1, 0.01});
+  // Every second candidate run is killed: the third such run is one too many.
+  executor.set_tweak([](Side side, int call, RunResult& result) {
+    if (side == Side::candidate && call % 2 == 1) {
+      result.status = RunStatus::signaled;
+      result.signal = 9;
+    }
+  });
+  const auto outcome = duel(config, executor);
+  CHECK(outcome.end == DuelEnd::benchmark_failed);
+  CHECK(outcome.retried.size() == 2);
+  CHECK(outcome.failure == "candidate run in round 4: was killed by signal 9 (Killed)");
+}
+
+TEST_CASE("a program that cannot start is not retried", "[duel][retries]") {
+  Config config = duel_config();
+  config.retries = 5;
+  ScriptedExecutor executor({0.1, 0.01}, {0.1, 0.01});
+  executor.set_tweak([](Side side, int /*call*/, RunResult& result) {
+    if (side == Side::candidate) {
+      result.status = RunStatus::failed_to_start;
+      result.error = "./candidate: No such file or directory";
+    }
+  });
+  const auto outcome = duel(config, executor);
+  CHECK(outcome.end == DuelEnd::benchmark_failed);
+  CHECK(outcome.retried.empty());
+}
+
+TEST_CASE("processes a run left behind are counted once per duel", "[duel]") {
+  Config config = duel_config();
+  config.max_rounds = 20;
+  ScriptedExecutor executor({0.1, 0.01}, {0.1, 0.01});
+  executor.set_tweak([](Side side, int call, RunResult& result) {
+    if (side == Side::baseline && call >= 2) {
+      result.left_behind = 2;
+    }
+  });
+  const auto outcome = duel(config, executor);
+  CHECK(outcome.left_behind_first.rfind("baseline run in round 3", 0) == 0);
+  CHECK(outcome.left_behind == 2 * (static_cast<int>(outcome.runs.size()) / 2 - 2));
+}

@@ -10,7 +10,7 @@ enum class ExitCode : int {
   usage = 2,             // bad command line or configuration
   benchmark_failed = 3,  // a run crashed, exited non-zero, timed out or lacked a metric
   inconclusive = 77,     // the budget ran out before the confidence intervals were narrow enough
-  interrupted = 130,     // SIGINT or SIGTERM; children were killed, the partial report written
+  interrupted = 130,     // SIGINT, SIGTERM or SIGHUP; children killed, the partial report written
 };
 
 constexpr int to_int(ExitCode code) {

@@ -17,7 +17,7 @@ constexpr const char* k_exit_codes_help = R"(Exit codes:
   2    usage or configuration error
   3    a benchmark run failed (crash, non-zero exit, timeout, missing metric)
   77   inconclusive: budget spent before the intervals were narrow enough (CTest skip)
-  130  interrupted (SIGINT/SIGTERM): children killed, partial report written)";
+  130  interrupted (SIGINT/SIGTERM/SIGHUP): children killed, partial report written)";
 
 }  // namespace
 

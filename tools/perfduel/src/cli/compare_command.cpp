@@ -19,6 +19,7 @@
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
 #include "run/valgrind.hpp"
+#include "util/file.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -57,12 +58,9 @@ int skip_duel(const std::string& marker, const ReportOutputs& outputs) {
       std::filesystem::remove(*stale, ignored);
     }
   }
-  if (!outputs.markdown.empty()) {
-    std::ofstream out(outputs.markdown);
-    out << "### perfduel: skipped\n\n" << reason << "\n";
-    if (!out) {
-      throw Error(fmt::format("--markdown: cannot write {}", outputs.markdown));
-    }
+  if (!outputs.markdown.empty() &&
+      !util::write_file_atomically(outputs.markdown, "### perfduel: skipped\n\n" + reason + "\n").empty()) {
+    throw Error(fmt::format("--markdown: cannot write {}", outputs.markdown));
   }
   return to_int(ExitCode::inconclusive);
 }
@@ -95,6 +93,12 @@ void check_command(const std::optional<CommandSpec>& command, const std::string&
   if (!command) {
     throw Error(
         fmt::format("no {0} command: pass --{0} 'CMD ARGS...' or set \"{0}\" in the configuration", side));
+  }
+  std::error_code ec;
+  if (!command->working_directory.empty() && !std::filesystem::is_directory(command->working_directory, ec)) {
+    // Taken as written: no variable, "~" or glob is expanded in a path from the configuration.
+    throw Error(fmt::format("{} ({}): working directory \"{}\" does not exist", side, origin,
+                            command->working_directory.string()));
   }
   if (command->launch == Launch::shell) {
     return;
@@ -227,6 +231,16 @@ int run_compare(const CompareOptions& options) {
     summary.pinning.parallelism = outcome.warmup_parallelism;
   }
   progress.finish();
+  for (std::size_t i = 0; i < outcome.retried.size(); ++i) {
+    fmt::print(stderr, "perfduel: warning: retry {} of {}: {}; the round was played again\n", i + 1,
+               config.retries, outcome.retried[i]);
+  }
+  if (outcome.left_behind > 0) {
+    fmt::print(stderr,
+               "perfduel: warning: {} left a process running after it ended; killed ({} such process(es) "
+               "in all)\n",
+               outcome.left_behind_first, outcome.left_behind);
+  }
   config.metrics = outcome.metrics;  // benchmark patterns expanded: the reports show what was measured
   // Through perfduel-exec the floor is the stub's, not ours: nothing to warn about.
   summary.environment.driver_peak_rss_bytes = rss_gated ? 0.0 : read_own_peak_rss();

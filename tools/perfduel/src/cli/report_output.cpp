@@ -1,7 +1,6 @@
 #include "cli/report_output.hpp"
 
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -9,6 +8,7 @@
 #include "error.hpp"
 #include "report/duel_plot.hpp"
 #include "report/table.hpp"
+#include "util/file.hpp"
 
 namespace perfduel::cli {
 
@@ -54,22 +54,13 @@ void write_outputs(const RunSummary& summary, const ReportOutputs& outputs) {
     fmt::print("{}", format_ctest_measurements(summary));
   }
   std::fflush(stdout);
-  if (!outputs.markdown.empty()) {
-    std::ofstream file(outputs.markdown);
-    file << format_markdown(summary);
-    if (!file) {
-      throw Error(fmt::format("{}: cannot write the Markdown report", outputs.markdown));
-    }
+  if (!outputs.markdown.empty() &&
+      !util::write_file_atomically(outputs.markdown, format_markdown(summary)).empty()) {
+    throw Error(fmt::format("{}: cannot write the Markdown report", outputs.markdown));
   }
-  if (!outputs.svg.empty()) {
-    std::ofstream file(outputs.svg);
-    if (!file) {
-      throw Error(fmt::format("{}: cannot write the SVG plot (does the directory exist?)", outputs.svg));
-    }
-    file << render_duel_svg(*summary.config, *summary.outcome);
-    if (!file.flush()) {
-      throw Error(fmt::format("{}: write failed", outputs.svg));
-    }
+  if (!outputs.svg.empty() &&
+      !util::write_file_atomically(outputs.svg, render_duel_svg(*summary.config, *summary.outcome)).empty()) {
+    throw Error(fmt::format("{}: cannot write the SVG plot (does the directory exist?)", outputs.svg));
   }
 }
 

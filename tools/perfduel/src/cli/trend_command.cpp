@@ -19,6 +19,7 @@
 #include "trend/jumpavg.hpp"
 #include "trend/series_input.hpp"
 #include "trend/svg_plot.hpp"
+#include "util/file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::cli {
@@ -210,8 +211,7 @@ TrendResult analyse(TrendSeries job, const TrendOptions& options) {
 }
 
 void write_file(const std::string& path, const std::string& content) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file || !(file << content)) {
+  if (!util::write_file_atomically(path, content).empty()) {
     throw Error(fmt::format("{}: cannot write the file", path));
   }
 }

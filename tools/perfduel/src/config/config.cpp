@@ -22,10 +22,10 @@ namespace perfduel {
 namespace {
 
 const std::vector<std::string> k_top_level_keys{
-    "baseline",    "candidate",  "metrics",        "confidence", "warmup",       "detect_warmup",
-    "min_rounds",  "max_rounds", "max_seconds",    "timeout",    "cpus",         "order",
-    "env_padding", "seed",       "stopping",       "correction", "inconclusive", "autocorrelation_limit",
-    "min_batches", "best_of",    "stability_limit"};
+    "baseline",    "candidate",  "metrics",         "confidence", "warmup",       "detect_warmup",
+    "min_rounds",  "max_rounds", "max_seconds",     "timeout",    "cpus",         "order",
+    "env_padding", "seed",       "stopping",        "correction", "inconclusive", "autocorrelation_limit",
+    "min_batches", "best_of",    "stability_limit", "retries"};
 const std::vector<std::string> k_command_keys{"command", "shell", "working_directory", "env"};
 const std::vector<std::string> k_metric_keys{
     "threshold",    "tolerance",        "gate",  "direction", "estimator", "unit",    "regex",
@@ -578,6 +578,14 @@ void read_sampling(const Reader& reader, const YAML::Node& root, Config& config)
       reader.fail(node, "\"timeout\" must be positive");
     }
   }
+  if (const auto node = root["retries"]) {
+    config.retries = reader.integer(node, "retries", 0);
+    if (config.retries > k_max_retries) {
+      reader.fail(node, fmt::format("\"retries\" must be at most {} (a benchmark that fails more often is "
+                                    "broken, not flaky), not {}",
+                                    k_max_retries, config.retries));
+    }
+  }
 }
 
 // Where and in which order the runs happen: CPUs, order, seed.
@@ -1027,6 +1035,7 @@ std::string config_to_json(const Config& config) {
   json["max_rounds"] = config.max_rounds;
   json["max_seconds"] = config.max_seconds;
   json["timeout"] = config.run_timeout;
+  json["retries"] = config.retries;
   if (config.cpu_mode == CpuMode::list) {
     json["cpus"] = config.cpus;
   } else {

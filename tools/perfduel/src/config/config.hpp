@@ -111,6 +111,9 @@ struct Config {
   int max_rounds = 2000;
   double max_seconds = 540;  // whole measuring budget, seconds
   double run_timeout = 60;   // per run, seconds
+  // Failed runs (crash, non-zero exit, timeout, unreadable metric) tolerated in one duel: the
+  // round of each is discarded and played again. Beyond this the duel fails (exit code 3).
+  int retries = 0;
   CpuMode cpu_mode = CpuMode::automatic;
   std::vector<int> cpus;  // CpuMode::list: the CPUs; otherwise the set the runs start on (empty: unpinned)
   Order order = Order::random;
@@ -132,6 +135,9 @@ struct Config {
   // Metrics that can fail the gate.
   std::vector<const MetricSpec*> gated_metrics() const;
 };
+
+// The most `retries` a configuration may ask for.
+constexpr int k_max_retries = 10;
 
 // Loads `path`, validates it and fills in defaults. Throws perfduel::Error with
 // "<path>:<line>: <message>" on any problem.

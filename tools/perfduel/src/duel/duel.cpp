@@ -53,6 +53,9 @@ std::size_t env_padding_bytes(std::uint64_t seed, std::uint64_t run_index) {
   return static_cast<std::size_t>(x % k_max_env_padding);
 }
 
+// Whether a failure may be retried (Config::retries).
+enum class Retry { allowed, refused };
+
 // A side whose runs of the round are all done: its merged result (the plain run's, with the
 // Valgrind run's counts), ready for its metrics to be read.
 struct CompletedSide {
@@ -87,12 +90,17 @@ class Duel {
   bool play_round(int round, bool warmup, bool candidate_first_in_round) {
     const std::array<Side, 2> order{candidate_first_in_round ? Side::candidate : Side::baseline,
                                     candidate_first_in_round ? Side::baseline : Side::candidate};
-    const auto completed = run_round(round, warmup, order);
-    if (!m_failed && !m_extractor) {
-      expand_patterns(round, warmup, completed);
+    for (;;) {
+      const auto completed = run_round(round, warmup, order);
+      if (!m_failed && !m_extractor) {
+        expand_patterns(round, warmup, completed);
+      }
+      record_values(round, warmup, completed);
+      if (!m_failed || !m_retryable || static_cast<int>(m_outcome.retried.size()) >= m_config.retries) {
+        return !m_failed;
+      }
+      forget_round(round);
     }
-    record_values(round, warmup, completed);
-    return !m_failed;
   }
 
   // Re-pins the measured rounds once the warm-up has shown how many CPUs the program keeps busy.
@@ -103,19 +111,44 @@ class Duel {
   DuelOutcome& outcome() { return m_outcome; }
 
  private:
+  // `retry` says whether playing the round again could help (a flaky run) or not (a program
+  // that cannot start, benchmarks that do not match).
   void fail(Side side, const std::string& what, int round, bool warmup, const std::string& cause,
-            const RunResult& result) {
+            const RunResult& result, Retry retry) {
     m_outcome.end = DuelEnd::benchmark_failed;
-    m_outcome.failure = fmt::format("{} run{} in round {}{}: {}", util::name_of(k_side_names, side), what,
-                                    round + 1, warmup ? " (warm-up)" : "", cause);
+    m_outcome.failure = describe_run(side, what, round, warmup) + ": " + cause;
     m_outcome.failure_stderr = util::tail_lines(result.err, 10);
     m_failed = true;
+    m_retryable = retry == Retry::allowed;
+  }
+
+  // The failed round is discarded, the failure kept in the outcome's list of retried runs,
+  // and the round starts over with both sides.
+  void forget_round(int round) {
+    m_outcome.retried.push_back(m_outcome.failure);
+    auto& runs = m_outcome.runs;
+    runs.erase(
+        std::remove_if(runs.begin(), runs.end(), [&](const RunRecord& run) { return run.round == round; }),
+        runs.end());
+    m_outcome.end = DuelEnd::decided;
+    m_outcome.failure.clear();
+    m_outcome.failure_stderr.clear();
+    m_outcome.failure_stdout.clear();
+    m_failed = false;
+    m_retryable = false;
+  }
+
+  // "candidate run in round 3 (warm-up)": which run, for messages.
+  static std::string describe_run(Side side, const std::string& what, int round, bool warmup) {
+    return fmt::format("{} run{} in round {}{}", util::name_of(k_side_names, side), what, round + 1,
+                       warmup ? " (warm-up)" : "");
   }
 
   // A metric could not be read from `result`: the cause, with the stdout it was looked for in
   // (its stderr only when stdout is empty).
-  void fail_reading(Side side, int round, bool warmup, const std::string& cause, const RunResult& result) {
-    fail(side, "", round, warmup, cause, result);
+  void fail_reading(Side side, int round, bool warmup, const std::string& cause, const RunResult& result,
+                    Retry retry) {
+    fail(side, "", round, warmup, cause, result, retry);
     if (!result.out.empty()) {
       m_outcome.failure_stdout = util::excerpt_lines(result.out, k_excerpt_edge_lines);
       m_outcome.failure_stderr.clear();
@@ -137,12 +170,21 @@ class Duel {
         if (run.status == RunStatus::interrupted || interrupt_requested()) {
           m_outcome.end = DuelEnd::interrupted;
           m_failed = true;
+          m_retryable = false;
           break;
+        }
+        if (run.left_behind > 0) {
+          if (m_outcome.left_behind == 0) {
+            m_outcome.left_behind_first =
+                describe_run(side, simulated ? " under valgrind" : "", round, warmup);
+          }
+          m_outcome.left_behind += run.left_behind;
         }
         const auto cause =
             describe_failure(run, m_config.run_timeout * (simulated ? k_valgrind_slowdown : 1));
         if (!cause.empty()) {
-          fail(side, simulated ? " under valgrind" : "", round, warmup, cause, run);
+          fail(side, simulated ? " under valgrind" : "", round, warmup, cause, run,
+               run.status == RunStatus::failed_to_start ? Retry::refused : Retry::allowed);
           break;
         }
         m_run_seconds += run.wall_seconds;
@@ -196,7 +238,7 @@ class Duel {
           "no gated benchmark runs on both sides (every one the patterns matched is new or removed)");
     }
     if (!expansion) {
-      fail_reading(Side::baseline, round, warmup, expansion.error(), baseline_run);
+      fail_reading(Side::baseline, round, warmup, expansion.error(), baseline_run, Retry::refused);
       m_outcome.failure =
           fmt::format("round {}{}: {}", round + 1, warmup ? " (warm-up)" : "", expansion.error());
       return;
@@ -216,7 +258,11 @@ class Duel {
       auto values = m_extractor->extract(result);
       if (!values) {
         if (!m_failed) {
-          fail_reading(side, round, warmup, values.error(), result);
+          fail_reading(side, round, warmup,
+                       result.out_truncated
+                           ? fmt::format("{} (stdout was cut at {} MiB)", values.error(), k_max_stdout_mib)
+                           : values.error(),
+                       result, Retry::allowed);
         }
         return;
       }
@@ -235,6 +281,7 @@ class Duel {
   std::optional<MetricExtractor> m_extractor;
   DuelOutcome m_outcome;
   bool m_failed = false;
+  bool m_retryable = false;  // whether the failure in the outcome may be retried
   double m_run_seconds = 0;  // wall time of all runs so far
 };
 

@@ -25,6 +25,11 @@ struct DuelOutcome {
   // When a metric could not be read from the run's output: an excerpt of the stdout it was
   // looked for in (failure_stderr is then empty unless stdout was).
   std::string failure_stdout;
+  // Failed runs whose round was played again (Config::retries), one line each, as `failure`.
+  std::vector<std::string> retried;
+  // Processes that runs left running after they ended (killed then), and the first such run.
+  int left_behind = 0;
+  std::string left_behind_first;
   double elapsed_seconds = 0;
   std::uint64_t seed = 0;  // the seed actually used for the run order
   // CPUs the warm-up runs kept busy, (user+sys)/wall of the busiest one; 0 without warm-up.
@@ -40,7 +45,8 @@ using ProgressCallback = std::function<void(const Analysis&, double elapsed_seco
 
 // Runs rounds of one baseline and one candidate run back to back, in seeded random or ABBA
 // order, until the stopping rule is met or the budget is spent. Never throws for a failing
-// benchmark: the outcome carries the cause and every run finished before it.
+// benchmark: the outcome carries the cause and every run finished before it. A round with a
+// failed run is played again, both sides, while Config::retries allows.
 // `config` must have baseline and candidate commands; `seed` fixes the order. Runs are pinned
 // to Config::cpus, and after the warm-up to what `repin` returns, when given. Benchmark
 // patterns among its metrics are expanded from the first round's output (both sides run

@@ -74,7 +74,7 @@ enum class DuelEnd {
   round_budget,      // max_rounds reached
   time_budget,       // max_seconds reached (or the next round would exceed it)
   benchmark_failed,  // a run failed or lacked a metric; see DuelOutcome::failure
-  interrupted,       // SIGINT/SIGTERM
+  interrupted,       // SIGINT/SIGTERM/SIGHUP
   runs_ended,        // a re-analysis: the report's runs ended before every gated metric settled
 };
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "error.hpp"
+#include "util/file.hpp"
 
 namespace perfduel {
 
@@ -73,6 +74,9 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     }
   }
   json["end"] = to_string(outcome.end);
+  // Failed runs whose round was discarded and played again (the config's "retries").
+  json["retried"] = outcome.retried;
+  json["left_behind"] = outcome.left_behind;
   json["started"] = summary.started;
   json["elapsed_seconds"] = outcome.elapsed_seconds;
   json["measured_rounds"] = outcome.analysis.measured_rounds;
@@ -126,23 +130,8 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
 }
 
 void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_json& json) {
-  auto temporary = path;
-  temporary += fmt::format(".tmp.{}", ::getpid());
-  {
-    std::ofstream file(temporary);
-    if (!file) {
-      throw Error(fmt::format("{}: cannot write the report (does the directory exist?)", path.string()));
-    }
-    file << json.dump(2) << '\n';
-    if (!file.flush()) {
-      throw Error(fmt::format("{}: write failed", path.string()));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    std::filesystem::remove(temporary, ec);
-    throw Error(fmt::format("{}: cannot write the report: {}", path.string(), ec.message()));
+  if (const auto error = util::write_file_atomically(path, json.dump(2) + "\n"); !error.empty()) {
+    throw Error(fmt::format("{}: cannot write the report: {}", path.string(), error));
   }
 }
 

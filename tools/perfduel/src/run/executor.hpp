@@ -10,13 +10,17 @@
 
 namespace perfduel {
 
+// How much of a run's stdout is kept, in MiB: metrics come from stdout, so all of a sane
+// amount; beyond it the output is read (the program never blocks on it) and dropped.
+constexpr std::size_t k_max_stdout_mib = 64;
+
 // How a run ended.
 enum class RunStatus {
   exited,           // normal exit; see exit_code
   signaled,         // killed by a signal; see signal
   timed_out,        // exceeded the per-run timeout; its process group was killed
   failed_to_start,  // could not be started; see error
-  interrupted,      // perfduel itself got SIGINT/SIGTERM; the child was killed
+  interrupted,      // perfduel itself got SIGINT/SIGTERM/SIGHUP; the child was killed
 };
 
 struct RunLimits {
@@ -36,10 +40,14 @@ struct RunResult {
   double wall_seconds = 0;  // steady clock from just before spawn to reaping
   double user_seconds = 0;  // from wait4's rusage: this child and its waited-for descendants
   double system_seconds = 0;
-  double max_rss_bytes = 0;  // the largest resident set of the child or one of its descendants
-  std::string out;           // all of stdout (up to a cap)
-  std::string err;           // the end of stderr
-  std::string error;         // why it failed to start
+  double max_rss_bytes = 0;    // the largest resident set of the child or one of its descendants
+  std::string out;             // all of stdout, up to k_max_stdout_mib
+  bool out_truncated = false;  // stdout was longer than that; the rest was read and dropped
+  std::string err;             // the end of stderr
+  std::string error;           // why it failed to start
+  // Processes the run left running outside its process group (e.g. a daemon that called
+  // setsid), found and killed after it ended.
+  int left_behind = 0;
 
   // Hardware counts over the run, as RunLimits asked.
   std::map<CountedEvent, double> counters;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <optional>
 
@@ -36,8 +37,8 @@ namespace bp = boost::process::v2;
 
 namespace {
 
-constexpr std::size_t k_max_stdout_bytes = 64U << 20U;  // metrics come from stdout; keep all of a sane amount
-constexpr std::size_t k_max_stderr_bytes = 64U << 10U;  // only the tail is ever shown
+constexpr std::size_t k_max_stdout_bytes = k_max_stdout_mib << 20U;  // metrics come from stdout
+constexpr std::size_t k_max_stderr_bytes = 64U << 10U;               // only the tail is ever shown
 
 // A pipe whose ends close themselves.
 class Pipe {
@@ -84,6 +85,9 @@ struct ChildSetup {
     if (::setpgid(0, 0) != 0) {
       return {errno, bp::system_category()};
     }
+    // Dies with perfduel, even when perfduel is killed with SIGKILL and cannot clean up
+    // (perfduel-exec's runs are not covered: their parent is the stub, which exits at once).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (cpus != nullptr && ::sched_setaffinity(0, sizeof(cpu_set_t), cpus) != 0) {
       return {errno, bp::system_category()};
     }
@@ -130,8 +134,9 @@ double seconds(const timeval& time) {
 }
 
 // Appends what is readable on `fd` to `buffer`, keeping at most `cap` bytes (the head for
-// stdout, the tail for stderr). Returns false at end of file.
-bool drain(int fd, std::string& buffer, std::size_t cap, bool keep_tail) {
+// stdout, the tail for stderr); sets `dropped` when bytes were left out. Returns false at end
+// of file.
+bool drain(int fd, std::string& buffer, std::size_t cap, bool keep_tail, bool& dropped) {
   std::array<char, 65536> chunk{};
   const auto count = ::read(fd, chunk.data(), chunk.size());
   if (count <= 0) {
@@ -142,9 +147,12 @@ bool drain(int fd, std::string& buffer, std::size_t cap, bool keep_tail) {
     buffer.append(chunk.data(), size);
     if (buffer.size() > cap) {
       buffer.erase(0, buffer.size() - cap);
+      dropped = true;
     }
-  } else if (buffer.size() < cap) {
-    buffer.append(chunk.data(), std::min(size, cap - buffer.size()));
+  } else {
+    const std::size_t kept = std::min(size, cap - std::min(cap, buffer.size()));
+    buffer.append(chunk.data(), kept);
+    dropped = dropped || kept < size;
   }
   return true;
 }
@@ -177,6 +185,10 @@ util::Expected<std::filesystem::path> resolve_program(const std::string& program
     return Result::failure(fmt::format("'{}' is not executable (chmod +x?)", program));
   }
   return std::filesystem::absolute(path);
+}
+
+ProcessExecutor::ProcessExecutor() {
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
 ProcessExecutor::ProcessExecutor(std::filesystem::path exec_stub) : m_exec_stub(std::move(exec_stub)) {
@@ -269,10 +281,11 @@ struct Streams {
   // Reads what poll() found ready (`out_events`, `err_events`) into `result`.
   void read(short out_events, short err_events, RunResult& result) {
     if (out_events != 0) {
-      out_open = drain(out.read_end(), result.out, k_max_stdout_bytes, false);
+      out_open = drain(out.read_end(), result.out, k_max_stdout_bytes, false, result.out_truncated);
     }
     if (err_events != 0) {
-      err_open = drain(err.read_end(), result.err, k_max_stderr_bytes, true);
+      bool dropped = false;  // only the tail of stderr is ever shown
+      err_open = drain(err.read_end(), result.err, k_max_stderr_bytes, true, dropped);
     }
   }
 };
@@ -429,6 +442,62 @@ void reap(const Waited& waited, int& status, rusage& usage) {
   }
 }
 
+// The children of this process (every thread's), from /proc/self/task/*/children; empty
+// where the kernel lacks that file.
+std::vector<pid_t> own_children() {
+  std::vector<pid_t> children;
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    std::ifstream file(task.path() / "children");
+    pid_t pid = 0;
+    while (file >> pid) {
+      children.push_back(pid);
+    }
+  }
+  return children;
+}
+
+// Whether `pid` is still running (not a zombie waiting to be reaped).
+bool is_running(pid_t pid) {
+  std::ifstream file(fmt::format("/proc/{}/stat", pid));
+  std::string line;
+  std::getline(file, line);
+  // "PID (COMMAND) STATE ...": the command may contain spaces and parentheses.
+  const auto close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+// How many processes the run left running when it ended: at that moment every child we have
+// besides the run itself was re-parented to us (the subreaper) by a process of the run that
+// exited before its own children did.
+int count_left_behind(pid_t run) {
+  int running = 0;
+  for (const pid_t pid : own_children()) {
+    running += pid != run && is_running(pid) ? 1 : 0;
+  }
+  return running;
+}
+
+// After the run is reaped, every child we still have is one it left behind (killed with its
+// process group, or outside it after setsid). Kills and reaps them, and theirs, which
+// become ours as each one dies.
+void kill_left_behind() {
+  constexpr int k_max_sweeps = 64;  // a fork bomb is not waited out
+  for (int sweep = 0; sweep < k_max_sweeps; ++sweep) {
+    const auto children = own_children();
+    if (children.empty()) {
+      break;
+    }
+    for (const pid_t pid : children) {
+      ::kill(pid, SIGKILL);
+    }
+    for (const pid_t pid : children) {
+      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+}
+
 // Times, max RSS and how the run ended, from the reaped `status` and `usage`.
 void record_exit(const Waited& waited, int status, const rusage& usage, RunResult& result) {
   result.user_seconds = seconds(usage.ru_utime);
@@ -503,14 +572,19 @@ RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limi
 
   const Deadline deadline = waited.start + std::chrono::duration<double>(limits.timeout_seconds);
   wait_for_exit(waited, streams, report.read_end(), deadline, m_exec_stub.string(), program_text, result);
+  if (waited.exited) {
+    result.left_behind = count_left_behind(waited.pid);
+  }
   // The leader is a zombie now (or still running on timeout/interrupt), so its process
   // group id cannot have been reused: kill whatever is left of the group.
   ::kill(-waited.group, SIGKILL);
-  drain_remaining(streams, result);
   int status = 0;
   rusage usage{};
   reap(waited, status, usage);
   child->detach();
+  // Before the last of the pipes is read: a process left behind may hold them open.
+  kill_left_behind();
+  drain_remaining(streams, result);
   if (waited.pidfd >= 0) {
     ::close(waited.pidfd);
   }

@@ -11,13 +11,16 @@ namespace perfduel {
 
 // Runs commands as real child processes through Boost.Process v2: argv directly (or
 // /bin/sh -c with Launch::shell), a new process group, CPU affinity set in the child before
-// exec, stdout and stderr captured through pipes, resource usage from wait4().
+// exec, stdout and stderr captured through pipes, resource usage from wait4(). This process
+// becomes a child subreaper, so whatever a run leaves behind, even outside its process group
+// (a daemon), becomes our child and is killed when the run ends (RunResult::left_behind); a
+// run started directly gets SIGKILL when this process dies, even by SIGKILL.
 class ProcessExecutor final : public Executor {
  public:
-  ProcessExecutor() = default;
+  ProcessExecutor();
   // Starts every run through `exec_stub` (perfduel-exec, see src/exec_stub.cpp), so that its
-  // max RSS is its own and not at least this process's peak; makes this process a child
-  // subreaper to inherit the runs. Costs one more process start per run, outside the timing.
+  // max RSS is its own and not at least this process's peak. Costs one more process start
+  // per run, outside the timing.
   explicit ProcessExecutor(std::filesystem::path exec_stub);
 
   RunResult run(const CommandSpec& command, const RunLimits& limits) override;

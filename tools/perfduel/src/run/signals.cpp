@@ -1,6 +1,7 @@
 #include "run/signals.hpp"
 
 #include <csignal>
+#include <initializer_list>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -30,8 +31,10 @@ void install_interrupt_handlers() {
   action.sa_handler = on_interrupt;
   sigemptyset(&action.sa_mask);
   action.sa_flags = 0;  // no SA_RESTART: a blocking poll() returns EINTR at once
-  ::sigaction(SIGINT, &action, nullptr);
-  ::sigaction(SIGTERM, &action, nullptr);
+  // SIGHUP: the terminal or the CI runner's session went away.
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    ::sigaction(signal_number, &action, nullptr);
+  }
 }
 
 bool interrupt_requested() {

@@ -2,11 +2,12 @@
 
 namespace perfduel {
 
-// Installs SIGINT and SIGTERM handlers that record the request instead of ending the
-// process, so the duel can kill its children and write the partial report.
+// Installs SIGINT, SIGTERM and SIGHUP handlers that record the request instead of ending the
+// process, so the duel can kill its children and write the partial report. SIGKILL cannot be
+// caught: then runs started directly die with perfduel (see ProcessExecutor).
 void install_interrupt_handlers();
 
-// Whether SIGINT or SIGTERM arrived since the handlers were installed.
+// Whether SIGINT, SIGTERM or SIGHUP arrived since the handlers were installed.
 bool interrupt_requested();
 
 // A file descriptor that becomes readable when an interrupt arrives (a self-pipe), for

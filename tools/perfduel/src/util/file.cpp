@@ -1,0 +1,54 @@
+#include "util/file.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace perfduel::util {
+
+namespace {
+
+// Writes all of `text` to `fd`, through short writes and interrupted calls.
+bool write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const auto written = ::write(fd, text.data(), text.size());
+    if (written < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return false;
+    }
+    text.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string write_file_atomically(const std::filesystem::path& path, std::string_view text) {
+  auto temporary = path;
+  temporary += fmt::format(".tmp.{}", ::getpid());
+  ::unlink(temporary.c_str());  // ours from an earlier attempt of this process, if any
+  // O_EXCL: a fresh file, so neither a file nor a symbolic link already there is written through.
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, k_created_file_mode);
+  if (fd < 0) {
+    return fmt::format("cannot create {}: {}", temporary.string(), std::strerror(errno));
+  }
+  const bool written = write_all(fd, text);
+  const int write_errno = errno;
+  if (::close(fd) != 0 || !written) {
+    ::unlink(temporary.c_str());
+    return fmt::format("write failed: {}", std::strerror(written ? errno : write_errno));
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int rename_errno = errno;
+    ::unlink(temporary.c_str());
+    return fmt::format("cannot replace it: {}", std::strerror(rename_errno));
+  }
+  return {};
+}
+
+}  // namespace perfduel::util

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace perfduel::util {
+
+// Mode of every file perfduel creates, before the umask: read-write for the owner and group,
+// never writable by others, whatever the umask (022 gives 0644, 077 gives 0600).
+constexpr unsigned k_created_file_mode = 0664;
+
+// Writes `text` to `path` whole or not at all: into a new file beside it (never an existing
+// one, nor through a symbolic link planted there), then renamed over `path`. A reader sees the
+// old file or the new one, never half of one, and a killed writer leaves at most that
+// temporary file, "<path>.tmp.<pid>". Returns why it failed, empty on success.
+std::string write_file_atomically(const std::filesystem::path& path, std::string_view text);
+
+}  // namespace perfduel::util
