@@ -171,7 +171,7 @@ case "$1" in
   no_output)
     extra_metric=$score_metric config
     run 3 -- compare --config gate.yaml -q --json report.json -b "$base" -n "$(faulty silent 3)"
-    expect_cause 'candidate run in round 3: metric "score": no match for regex "score: \(\\S\+\)" in the output'
+    expect_cause 'candidate run in round 3: metric "score": the run printed nothing on stdout, where the metric is read'
     expect_partial_report 4
     ;;
   malformed_json)

@@ -66,3 +66,9 @@ TEST_CASE("formatting helpers", "[text]") {
   CHECK(format_bytes(100.0 * 1024 * 1024) == "100.0 MiB");
   CHECK(format_bytes(512) == "512 B");
 }
+
+TEST_CASE("counted nouns: one round, not one rounds", "[text]") {
+  CHECK(counted(1, "round") == "1 round");
+  CHECK(counted(0, "round") == "0 rounds");
+  CHECK(counted(40, "measured round") == "40 measured rounds");
+}

@@ -414,7 +414,7 @@ std::string render_header(const Config& config, const DuelOutcome& outcome) {
   std::string verdict = overall_verdict(outcome);
   std::transform(verdict.begin(), verdict.end(), verdict.begin(),
                  [](char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); });
-  std::string rounds = fmt::format("{} measured rounds", analysis.measured_rounds);
+  std::string rounds = util::counted(analysis.measured_rounds, "measured round");
   if (analysis.dropped_rounds > 0) {
     rounds += fmt::format(" ({} dropped as warm-up)", analysis.dropped_rounds);
   }

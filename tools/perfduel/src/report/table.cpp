@@ -117,9 +117,9 @@ std::string headline(const RunSummary& summary) {
   std::string upper = verdict;
   std::transform(upper.begin(), upper.end(), upper.begin(),
                  [](char c) { return static_cast<char>(std::toupper(c)); });
-  return fmt::format("verdict: {} after {} rounds in {} ({}); exit code {}", upper,
-                     outcome.analysis.measured_rounds, util::format_seconds(outcome.elapsed_seconds), reason,
-                     to_int(summary.exit_code));
+  return fmt::format("verdict: {} after {} in {} ({}); exit code {}", upper,
+                     util::counted(outcome.analysis.measured_rounds, "round"),
+                     util::format_seconds(outcome.elapsed_seconds), reason, to_int(summary.exit_code));
 }
 
 std::vector<std::string> notes(const RunSummary& summary) {

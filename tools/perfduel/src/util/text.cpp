@@ -244,4 +244,8 @@ std::string format_percent(double fraction, int decimals) {
   return fmt::format("{:+.{}f} %", fraction * 100.0, decimals);
 }
 
+std::string counted(long long count, std::string_view noun) {
+  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
+}
+
 }  // namespace perfduel::util

@@ -41,6 +41,9 @@ std::vector<std::string> split_lines(std::string_view text);
 // A duration in seconds as a short human string ("1.23 ms", "4.5 s", "2 min 3 s").
 std::string format_seconds(double seconds);
 
+// `count` and `noun`, the noun in the plural unless `count` is 1: "1 round", "40 rounds".
+std::string counted(long long count, std::string_view noun);
+
 // A byte count as a short human string ("12.3 MiB").
 std::string format_bytes(double bytes);
 
