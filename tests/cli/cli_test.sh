@@ -128,8 +128,9 @@ YAML
     [ "$(json '.config.metrics.score.tolerance' pass.json)" = "0.2" ] || fail "pass.json config tolerance"
     [ "$(json '.metrics[] | select(.name == "score") | .ci' pass.json)" = "$(json '.metrics[] | select(.name == "score") | .ci')" ] ||
       fail "the interval changed with the settings"
-    # The options override the file; below the change the verdict is a regression again.
-    run 1 analyze report.json --config pass.yaml --tolerance score=5%
+    # The options override the file; below the change the verdict is a regression again. (An
+    # option takes one value: the report may come after it.)
+    run 1 analyze --config pass.yaml --tolerance score=5% report.json
     expect_out '^score .* regression$'
     expect_out 'settings from pass.yaml, --tolerance: score: tolerance 5 % \(was 0 %\)$'
     # A threshold the interval cannot reach, from a file or an option: undecided.
