@@ -128,12 +128,17 @@ YAML
     [ "$(json '.config.metrics.score.tolerance' pass.json)" = "0.2" ] || fail "pass.json config tolerance"
     [ "$(json '.metrics[] | select(.name == "score") | .ci' pass.json)" = "$(json '.metrics[] | select(.name == "score") | .ci')" ] ||
       fail "the interval changed with the settings"
-    # The options override the file; below the change the verdict is a regression again.
-    run 1 analyze report.json --config pass.yaml --tolerance score=5%
+    # The options override the file; below the change the verdict is a regression again. (An
+    # option takes one value: the report may come after it.)
+    run 1 analyze --config pass.yaml --tolerance score=5% report.json
     expect_out '^score .* regression$'
     expect_out 'settings from pass.yaml, --tolerance: score: tolerance 5 % \(was 0 %\)$'
-    run 77 analyze report.json --config pass.yaml --threshold 1%
+    # A threshold the interval cannot reach, from a file or an option: undecided.
+    printf 'metrics:\n  score: {tolerance: 20%%, threshold: 0.5%%}\n' >narrow.yaml
+    run 77 analyze report.json --config narrow.yaml
+    expect_out '^score .* inconclusive$'
     expect_out "the report's runs ended before every gated metric settled with these settings"
+    run 77 analyze report.json --config pass.yaml --threshold 0.5%
     # What made the runs cannot change: an error naming the key, nothing written.
     printf 'metrics:\n  score: {regex: "time: ([0-9.]+)"}\n' >bad.yaml
     run 2 analyze report.json --config bad.yaml --json bad.json

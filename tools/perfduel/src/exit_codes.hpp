@@ -9,7 +9,7 @@ enum class ExitCode : int {
   regression = 1,        // at least one gated metric is significantly worse
   usage = 2,             // bad command line or configuration
   benchmark_failed = 3,  // a run crashed, exited non-zero, timed out or lacked a metric
-  inconclusive = 77,     // the budget ran out before the confidence intervals were narrow enough
+  inconclusive = 77,     // the budget ran out before every gated metric settled
   interrupted = 130,     // SIGINT, SIGTERM or SIGHUP; children killed, the partial report written
 };
 

@@ -16,7 +16,7 @@ constexpr const char* k_exit_codes_help = R"(Exit codes:
   1    regression: a gated metric is significantly worse
   2    usage or configuration error
   3    a benchmark run failed (crash, non-zero exit, timeout, missing metric)
-  77   inconclusive: budget spent before the intervals were narrow enough (CTest skip)
+  77   inconclusive: budget spent before every gated metric settled (CTest skip)
   130  interrupted (SIGINT/SIGTERM/SIGHUP): children killed, partial report written)";
 
 }  // namespace

@@ -124,6 +124,7 @@ void add_analyze_command(CLI::App& app, int& exit_code) {
             : fmt::format("{}, as in the configuration", setting.key);
     command->add_option(setting.option, setting.values, what)
         ->expected(1)
+        ->allow_extra_args(false)  // one value per --option; a report named after it stays positional
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   }
   add_output_options(*command, options->outputs);

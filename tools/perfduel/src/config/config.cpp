@@ -87,16 +87,18 @@ std::string yaml_quoted(const std::string& value) {
   return fmt::format("\"{}\"", escaped);
 }
 
-// The hint for a value on line `line` of `lines` (0-based) that starts with a YAML indicator
-// at `column`, or before it (`where`): `value starting with "%" must be quoted (write
-// threshold: "%5"; ...)`. Nothing when no plain value starts with an indicator there.
 struct QuotingHint {
   int column = 0;  // 0-based, of the indicator
   std::string message;
 };
+
 // Where the indicator may be: at the mark (a node's mark is its start), or up to it (a syntax
 // error may be found further into the value: "| 5", "*,").
 enum class IndicatorAt { mark, up_to_mark };
+
+// The hint for a value on line `line` of `lines` (0-based) that starts with a YAML indicator
+// at `column`, or before it (`where`): `value starting with "%" must be quoted (write
+// threshold: "%5"; ...)`. Nothing when no plain value starts with an indicator there.
 std::optional<QuotingHint> quoting_hint(const std::vector<std::string>& lines, int line, int column,
                                         IndicatorAt where) {
   if (line < 0 || static_cast<std::size_t>(line) >= lines.size() || column < 0) {

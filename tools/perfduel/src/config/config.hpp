@@ -79,7 +79,9 @@ struct MetricSpec {
   Direction direction = Direction::lower_is_better;
   Gating gating = Gating::report_only;
   double threshold = 0.02;  // target full width of the relative-change interval
-  double tolerance = 0.0;   // changes within ±tolerance count as no change (report-only: threshold / 2)
+  // A change not shown to exceed ±tolerance is no change (Verdict::no_change); report-only
+  // metrics default to threshold / 2.
+  double tolerance = 0.0;
   Estimator estimator = Estimator::mean;
   MissingBenchmark missing = MissingBenchmark::report;  // a glob's benchmarks on one side only
 };

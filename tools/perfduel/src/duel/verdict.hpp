@@ -16,8 +16,10 @@
 namespace perfduel {
 
 enum class Verdict {
-  pending,       // still sampling
-  no_change,     // settled (interval narrow enough, or inside the tolerance band) without leaving the band
+  pending,  // still sampling
+  // No change: the interval is narrower than the threshold and not entirely outside ±tolerance
+  // (it may cross a band edge), or the confidence sequence lies entirely inside ±tolerance.
+  no_change,
   improvement,   // interval entirely better than −tolerance
   regression,    // interval entirely worse than +tolerance
   inconclusive,  // budget spent before the metric settled
