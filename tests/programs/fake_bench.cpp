@@ -27,6 +27,7 @@ struct Options {
   bool crash = false;
   bool hang = false;
   std::string stderr_text;
+  double zero_chance = 0;  // chance that the printed score is 0 (a reading at its resolution)
 };
 
 [[noreturn]] void usage(const char* message) {
@@ -34,7 +35,7 @@ struct Options {
                "fake_bench: %s\n"
                "usage: fake_bench [--work MILLIONS] [--noise SIGMA] [--alloc-mib N] [--score X]\n"
                "                  [--format plain|json|gbench|none] [--exit N] [--crash] [--hang]\n"
-               "                  [--stderr TEXT] [--tag ANY]\n",
+               "                  [--stderr TEXT] [--tag ANY] [--zero-chance P]\n",
                message);
   std::exit(2);
 }
@@ -69,6 +70,8 @@ Options parse(int argc, char** argv) {
       options.stderr_text = value();
     } else if (arg == "--tag") {
       value();  // lets a test find its own processes
+    } else if (arg == "--zero-chance") {
+      options.zero_chance = std::stod(value());
     } else {
       usage(("unknown argument " + arg).c_str());
     }
@@ -119,7 +122,16 @@ int main(int argc, char** argv) {
   const auto checksum =
       burn(work) + (memory.empty() ? 0 : static_cast<unsigned char>(memory[memory.size() / 2]));
 
-  const double score = options.score >= 0 ? options.score : work;
+  double score = options.score >= 0 ? options.score : work;
+  // A score that reads 0 in some runs, as CPU time does below one scheduler tick.
+  if (options.zero_chance > 0) {
+    std::mt19937_64 rng(
+        static_cast<std::uint64_t>(::getpid()) * 0x9E3779B97F4A7C15ULL ^
+        static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+    if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < options.zero_chance) {
+      score = 0;
+    }
+  }
   if (options.format == "plain") {
     std::printf("checksum %llu\nscore: %.6f\n", static_cast<unsigned long long>(checksum), score);
   } else if (options.format == "json") {
