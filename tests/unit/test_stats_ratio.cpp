@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "stats/descriptive.hpp"
 #include "stats/estimate.hpp"
 #include "stats/paired.hpp"
 #include "stats/ratio.hpp"
@@ -105,7 +106,7 @@ TEST_CASE("the ratio estimator batches autocorrelated rounds like the mean does"
 
 // Coverage of the fixed-sample interval on CPU-time readings quantized to a 4 ms tick (see
 // QuantizedModel): exponential true times (27 % of readings at 0) and log-normal ones around
-// 3 ms with a shared per-round factor (23 % at 0), each A/A and with a true +10 % change of the
+// 3 ms with a shared per-round factor (25 % at 0), each A/A and with a true +10 % change of the
 // mean. Batching is off so that the interval itself is measured, not the widening that
 // batching adds while independence is unproven.
 TEST_CASE("the ratio interval covers at the nominal rate on quantized readings with zeros",
@@ -141,7 +142,7 @@ TEST_CASE("the ratio interval covers at the nominal rate on quantized readings w
 }
 
 TEST_CASE("the ratio interval detects a true +10 % change of quantized readings", "[stats][zeros]") {
-  // 1,000 rounds of the log-normal model (about 23 % zeros): the standard error of ln R̂ is
+  // 1,000 rounds of the log-normal model (about 25 % zeros): the standard error of ln R̂ is
   // about 0.027, so +10 % (0.095) lies 3.5 standard errors out and the 95 % interval should
   // exclude 0 in about 93 % of samples; the mean log-ratio cannot even be computed here.
   constexpr int k_trials = 300;
@@ -154,4 +155,15 @@ TEST_CASE("the ratio interval detects a true +10 % change of quantized readings"
     detected += e.status == EstimateStatus::ok && e.ci.lo > 0 ? 1 : 0;
   }
   CHECK(detected / double{k_trials} > 0.85);
+}
+
+TEST_CASE("the lower bound of a proportion is Wilson's", "[stats][zeros]") {
+  // The textbook 95 % Wilson interval of 5 in 10 is [0.2366, 0.7634]: its lower end is the
+  // one-sided 97.5 % bound.
+  CHECK(proportion_lower_bound(5, 10, 0.975) == Approx(0.2366).margin(1e-4));
+  // The zero rule's level: 10 of 10 is just enough to call "more than half", 9 of 10 is not.
+  CHECK(proportion_lower_bound(10, 10, 0.999) == Approx(0.5116).margin(1e-4));
+  CHECK(proportion_lower_bound(9, 10, 0.999) < 0.5);
+  CHECK(proportion_lower_bound(0, 10, 0.999) == 0.0);
+  CHECK(proportion_lower_bound(0, 0, 0.999) == 0.0);
 }

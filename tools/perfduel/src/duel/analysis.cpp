@@ -119,11 +119,11 @@ std::string first_unusable(const PairedSeries& series, std::size_t metric, Unusa
 // lower bound of that side's share of zeros (stats::proportion_lower_bound) lies above ½.
 // That is after 10 rounds when every run reads 0, about 20 when nine in ten do. A bound
 // rather than the plain share, since the rule is looked at after every round: "more than half
-// of the runs so far", looked at from round 10 to 150, refuses 8.6 % of sound metrics whose
+// of the runs so far", looked at from round 10 to 150, refuses 8.7 % of sound metrics whose
 // runs read 0 one time in four (a lucky early streak on one of two sides); the bound refuses
-// none at up to 30 % zeros, 2 % at 50 %, 63 % at 60 % and all at 90 % (docs/validation.md,
-// "Zero readings"). Before k_zero_rule_rounds, a metric that has read 0 cannot settle. A
-// report-only metric is shown without a ratio instead.
+// none at up to 30 % zeros, 0.01 % at 40 %, 2 % at 50 %, 63 % at 60 % and all at 90 %
+// (docs/validation.md, "Zero readings"). Before k_zero_rule_rounds, a metric that has read 0
+// cannot settle. A report-only metric is shown without a ratio instead.
 
 // Readings of one metric's paired series that are not positive.
 struct Readings {
@@ -182,7 +182,7 @@ std::string resolution_of(const MetricSpec& spec, const Readings& readings) {
       break;
     case MetricSource::counter:
     case MetricSource::valgrind:
-      what = "a count of events: the runs cause fewer than one";
+      what = "a count of events: most runs cause none";
       break;
     default:
       what = "a value the program reports";
