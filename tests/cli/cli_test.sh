@@ -316,6 +316,42 @@ YAML
     expect_err 'metric "score": baseline value 0 in round 1; a ratio needs positive values'
     [ "$(json '.runs | length')" -ge 2 ] || fail "finished runs not kept"
     ;;
+  zero_readings_use_ratio_of_means)
+    # A metric allowed to read 0 (here a parsed score with "zeros: allowed"; built in for
+    # user_time) that reads 0 in about one run in ten is estimated as the ratio of means, and
+    # every output says so, instead of failing the duel.
+    cat >gate.yaml <<YAML
+min_rounds: 10
+max_rounds: 400
+max_seconds: 60
+warmup: 1
+metrics:
+  score: {regex: 'score: ([0-9.]+)', zeros: allowed, threshold: 40%, tolerance: 20%}
+YAML
+    args=(compare --config gate.yaml --seed 5 --json report.json -b "$fb --work 0.2 --noise 0.02 --zero-chance 0.1"
+          -n "$fb --work 0.2 --noise 0.02 --zero-chance 0.1")
+    # No verdict is promised (the budget may run out: 77); a failure (3) or refusal (2) is wrong.
+    run_either 0 77 "${args[@]}"
+    [ "$(json '.metrics[] | select(.name == "score") | .estimator.name')" = "ratio" ] || fail "estimator not ratio"
+    expect_out 'note: score: [0-9]+ of [0-9]+ baseline and [0-9]+ of [0-9]+ candidate runs read 0, at its resolution: change estimated as the ratio of means'
+    ;;
+  mostly_zero_readings_are_refused)
+    # Most runs at 0: the metric is measured below its resolution. Refused (exit 2) within about
+    # 20 rounds with a message naming the metric, the counts and the resolution; the report keeps
+    # the runs and says exit code 2.
+    cat >gate.yaml <<YAML
+min_rounds: 10
+max_rounds: 400
+warmup: 1
+metrics:
+  score: {regex: 'score: ([0-9.]+)', zeros: allowed, threshold: 40%}
+YAML
+    run 2 compare --config gate.yaml --seed 6 --json report.json -b "$fb --work 0.2 --zero-chance 0.9" \
+        -n "$fb --work 0.2 --zero-chance 0.9"
+    expect_err '^perfduel: error: metric "score": [0-9]+ of [0-9]+ baseline and [0-9]+ of [0-9]+ candidate runs read 0: most runs are below its resolution \(a value the program reports'
+    [ "$(json .exit_code)" = 2 ] || fail "report exit code $(json .exit_code)"
+    [ "$(json .measured_rounds)" -le 40 ] || fail "refused only after $(json .measured_rounds) rounds"
+    ;;
   config_errors_name_file_and_line)
     printf 'min_rounds: 10\nwarmup_runs: 3\n' >gate.yaml
     run 2 compare --config gate.yaml -b "$fb" -n "$fb"

@@ -38,8 +38,9 @@ struct Options {
   std::string counter_file;
   long fault_on = 0;
   long fault_every = 0;
-  double flood_mib = 16;  // --fault flood: how much output
-  int fault_code = 1;     // --fault exit: the exit code
+  double flood_mib = 16;   // --fault flood: how much output
+  int fault_code = 1;      // --fault exit: the exit code
+  double zero_chance = 0;  // chance that the printed score is 0 (a reading at its resolution)
 };
 
 [[noreturn]] void usage(const char* message) {
@@ -47,7 +48,7 @@ struct Options {
                "fake_bench: %s\n"
                "usage: fake_bench [--work MILLIONS] [--noise SIGMA] [--alloc-mib N] [--score X]\n"
                "                  [--format plain|json|gbench|none] [--exit N] [--crash] [--hang]\n"
-               "                  [--stderr TEXT] [--tag ANY]\n"
+               "                  [--stderr TEXT] [--tag ANY] [--zero-chance P]\n"
                "                  [--fault MODE [--counter FILE] [--on K | --every N] [--flood-mib N] "
                "[--fault-code N]]\n"
                "fault modes: segv kill abort exit hang orphan daemon flood silent malformed text nan\n"
@@ -98,6 +99,8 @@ Options parse(int argc, char** argv) {
       options.flood_mib = std::stod(value());
     } else if (arg == "--tag") {
       value();  // lets a test find its own processes
+    } else if (arg == "--zero-chance") {
+      options.zero_chance = std::stod(value());
     } else {
       usage(("unknown argument " + arg).c_str());
     }
@@ -256,7 +259,16 @@ int main(int argc, char** argv) {
   const auto checksum =
       burn(work) + (memory.empty() ? 0 : static_cast<unsigned char>(memory[memory.size() / 2]));
 
-  const double score = options.score >= 0 ? options.score : work;
+  double score = options.score >= 0 ? options.score : work;
+  // A score that reads 0 in some runs, as CPU time does below one scheduler tick.
+  if (options.zero_chance > 0) {
+    std::mt19937_64 rng(
+        static_cast<std::uint64_t>(::getpid()) * 0x9E3779B97F4A7C15ULL ^
+        static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+    if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < options.zero_chance) {
+      score = 0;
+    }
+  }
   if (fault == "flood") {
     const std::string line(1023, 'x');
     for (double written = 0; written < options.flood_mib * 1024 * 1024; written += 1024) {

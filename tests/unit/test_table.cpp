@@ -180,7 +180,9 @@ TEST_CASE("the table's headers and legend say what each number is", "[report]") 
   // Estimators that differ are each named, with their metrics.
   fixture.config.metrics[1].estimator = Estimator::median;
   fixture.outcome.analysis.metrics[1].spec.estimator = Estimator::median;
+  fixture.outcome.analysis.metrics[1].estimator = Estimator::median;
   fixture.outcome.analysis.metrics[3].spec.estimator = Estimator::min;
+  fixture.outcome.analysis.metrics[3].estimator = Estimator::min;
   text = format_table(fixture.summary);
   lines = util::split_lines(text);
   CHECK_THAT(lines[0], Catch::Contains("  change (mean, median, min)  "));
@@ -191,6 +193,15 @@ TEST_CASE("the table's headers and legend say what each number is", "[report]") 
                              "of each round's ratio (estimator median), with its sign-test interval"));
   CHECK_THAT(text, Catch::Contains("\nchange, interval of max_rss: candidate / baseline − 1 from each side's "
                                    "fastest runs per batch of rounds (estimator min)"));
+
+  // A metric whose zeros are allowed and that read 0 is estimated by the ratio of means, though
+  // its configuration says mean: the label follows what was used.
+  fixture.outcome.analysis.metrics[2].estimator = Estimator::ratio;
+  text = format_table(fixture.summary);
+  CHECK_THAT(util::split_lines(text)[0], Catch::Contains("  change (mean, median, ratio, min)  "));
+  CHECK_THAT(text,
+             Catch::Contains("\nchange, interval of system_time: candidate / baseline − 1 from the ratio "
+                             "of the two sides' means (estimator ratio"));
 }
 
 TEST_CASE("a duel that failed before its first measured round shows the cause, not a table", "[report]") {

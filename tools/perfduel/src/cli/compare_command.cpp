@@ -245,10 +245,12 @@ int run_compare(const CompareOptions& options) {
   // Through perfduel-exec the floor is the stub's, not ours: nothing to warn about.
   summary.environment.driver_peak_rss_bytes = rss_gated ? 0.0 : read_own_peak_rss();
   summary.outcome = &outcome;
-  summary.exit_code = exit_code_for(outcome.end, outcome.analysis.verdict, config.on_inconclusive);
+  summary.exit_code = outcome.end == DuelEnd::benchmark_failed
+                          ? outcome.failure_code
+                          : exit_code_for(outcome.end, outcome.analysis.verdict, config.on_inconclusive);
   write_outputs(summary, options.outputs);
   if (outcome.end == DuelEnd::benchmark_failed) {
-    throw Error(outcome.failure, ExitCode::benchmark_failed);
+    throw Error(outcome.failure, outcome.failure_code);
   }
   if (outcome.end == DuelEnd::interrupted) {
     throw Error(

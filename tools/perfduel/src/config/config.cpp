@@ -28,8 +28,8 @@ const std::vector<std::string> k_top_level_keys{
     "min_batches", "best_of",    "stability_limit", "retries"};
 const std::vector<std::string> k_command_keys{"command", "shell", "working_directory", "env"};
 const std::vector<std::string> k_metric_keys{
-    "threshold",    "tolerance",        "gate",  "direction", "estimator", "unit",    "regex",
-    "json_pointer", "google_benchmark", "field", "catch2",    "missing",   "counter", "valgrind"};
+    "threshold",        "tolerance", "gate",   "direction", "estimator", "unit",     "regex", "json_pointer",
+    "google_benchmark", "field",     "catch2", "missing",   "counter",   "valgrind", "zeros"};
 const std::vector<std::string> k_builtin_metrics{"wall_time", "user_time", "system_time", "max_rss"};
 constexpr util::NameTable<CountedEvent, 4> k_counted_events{{{CountedEvent::instructions, "instructions"},
                                                              {CountedEvent::cycles, "cycles"},
@@ -52,6 +52,7 @@ constexpr util::NameTable<Stopping, 3> k_stopping_names{
     {{Stopping::hybrid, "hybrid"}, {Stopping::width, "width"}, {Stopping::anytime, "anytime"}}};
 constexpr util::NameTable<Correction, 2> k_correction_names{
     {{Correction::bonferroni, "bonferroni"}, {Correction::holm, "holm"}}};
+constexpr util::NameTable<Zeros, 2> k_zeros_names{{{Zeros::allowed, "allowed"}, {Zeros::error, "error"}}};
 constexpr util::NameTable<InconclusivePolicy, 3> k_inconclusive_names{{{InconclusivePolicy::skip, "skip"},
                                                                        {InconclusivePolicy::fail, "fail"},
                                                                        {InconclusivePolicy::pass, "pass"}}};
@@ -475,6 +476,9 @@ void read_metric_settings(const Reader& reader, const YAML::Node& node, MetricSp
   if (node["estimator"]) {
     metric.estimator = reader.choice(node["estimator"], "estimator", stats::k_estimator_names);
   }
+  if (node["zeros"]) {
+    metric.zeros = reader.choice(node["zeros"], "zeros", k_zeros_names);
+  }
   if (node["unit"]) {
     metric.unit = reader.scalar(node["unit"], "unit");
   } else if (metric.source == MetricSource::google_benchmark) {
@@ -879,6 +883,22 @@ bool is_benchmark_pattern(const MetricSpec& metric) {
          util::is_glob(metric.benchmark);
 }
 
+bool zeros_allowed(const MetricSpec& metric) {
+  if (metric.zeros) {
+    return *metric.zeros == Zeros::allowed;
+  }
+  switch (metric.source) {
+    case MetricSource::user_time:
+    case MetricSource::system_time:
+      return true;
+    case MetricSource::counter:
+    case MetricSource::valgrind:
+      return metric.event == CountedEvent::branch_misses || metric.event == CountedEvent::cache_misses;
+    default:
+      return false;
+  }
+}
+
 std::vector<const MetricSpec*> Config::gated_metrics() const {
   std::vector<const MetricSpec*> gated;
   for (const auto& metric : metrics) {
@@ -1091,6 +1111,9 @@ std::string config_to_json(const Config& config) {
     }
     if (is_benchmark_pattern(metric) && metric.missing == MissingBenchmark::error) {
       item["missing"] = "error";
+    }
+    if (metric.zeros) {
+      item["zeros"] = util::name_of(k_zeros_names, *metric.zeros);
     }
     metrics[metric.name] = item;
   }

@@ -65,6 +65,12 @@ enum class Correction { bonferroni, holm };
 // What an inconclusive verdict does to the exit status.
 enum class InconclusivePolicy { skip, fail, pass };
 
+// What a reading of 0 means for a metric whose change is a ratio.
+enum class Zeros {
+  allowed,  // a measurement at its resolution: the ratio of means is used (duel/analysis.cpp)
+  error,    // a fault (a parser that read the wrong number): the duel fails, exit code 3
+};
+
 // How the command is started.
 enum class Launch { direct, shell };
 
@@ -84,7 +90,16 @@ struct MetricSpec {
   double tolerance = 0.0;
   Estimator estimator = Estimator::mean;
   MissingBenchmark missing = MissingBenchmark::report;  // a glob's benchmarks on one side only
+  std::optional<Zeros> zeros;                           // `zeros:`; empty: by source (zeros_allowed)
 };
+
+// Whether a reading of 0 is a measurement of `metric` rather than a fault: as configured with
+// `zeros:`, else by source. Allowed for user and system CPU time (the kernel splits a run's CPU
+// time between the two per scheduler tick, so a short run can read 0 in either) and for counted
+// branch and cache misses (a short run may cause none). An error for wall time, max RSS,
+// counted instructions and cycles (a run that ran cannot read 0) and for every value parsed from
+// the program's output (a 0 there is what the program printed or the pattern captured).
+bool zeros_allowed(const MetricSpec& metric);
 
 // How `cpus:` / --cpus asked for pinning: chosen by perfduel (machine/pinning), off, or a list.
 enum class CpuMode { automatic, none, list };

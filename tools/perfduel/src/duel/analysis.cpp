@@ -79,12 +79,18 @@ bool all_positive(const std::vector<double>& values) {
   return std::all_of(values.begin(), values.end(), [](double v) { return v > 0 && std::isfinite(v); });
 }
 
-// The first round whose value is not positive, for the error message.
-std::string first_non_positive(const PairedSeries& series, std::size_t metric) {
+// Which values the error message looks for.
+enum class Unusable {
+  non_positive,  // zero, negative or not finite
+  invalid,       // negative or not finite (zeros are allowed)
+};
+
+// The first round whose value is `unusable`, for the error message.
+std::string first_unusable(const PairedSeries& series, std::size_t metric, Unusable unusable) {
   for (std::size_t i = 0; i < series.rounds.size(); ++i) {
     for (const auto* side : {&series.baseline, &series.candidate}) {
       const double value = (*side)[metric][i];
-      if (!(value > 0) || !std::isfinite(value)) {
+      if (!(value > 0 || (value == 0 && unusable == Unusable::invalid)) || !std::isfinite(value)) {
         return fmt::format(
             "{} value {} in round {}",
             util::name_of(k_side_names, side == &series.baseline ? Side::baseline : Side::candidate), value,
@@ -93,6 +99,100 @@ std::string first_non_positive(const PairedSeries& series, std::size_t metric) {
     }
   }
   return "a non-positive value";
+}
+
+// ---- Metrics that may read 0 at their resolution (zeros_allowed). ----
+//
+// The mean log-ratio has no value once a run reads 0, so such a metric is estimated as the
+// ratio of the two sides' means (stats/ratio.hpp) from the first 0 on. Only then: while every
+// run is positive the mean log-ratio stays, since it is the validated default, is robust to
+// the occasional slow run that dominates an arithmetic mean, and is what a user who never
+// sees a 0 expects. The switch is a function of the runs, so re-analysing a report repeats it.
+// Both estimate the same change for a multiplicative slow-down; on identical programs both
+// centre on 0.
+//
+// The zero rule: a metric most of whose runs read 0 is measured below its resolution; its
+// mean is then known only through the few runs that happened to catch a tick, and its
+// interval would say little about the program. So a gated metric is refused, ending the duel
+// with exit code 2 (a configuration that cannot work: the runs are too short for the metric),
+// once the runs show that more than half of one side's readings are 0: the one-sided 99.9 %
+// lower bound of that side's share of zeros (stats::proportion_lower_bound) lies above ½.
+// That is after 10 rounds when every run reads 0, about 20 when nine in ten do. A bound
+// rather than the plain share, since the rule is looked at after every round: "more than half
+// of the runs so far", looked at from round 10 to 150, refuses 8.7 % of sound metrics whose
+// runs read 0 one time in four (a lucky early streak on one of two sides); the bound refuses
+// none at up to 30 % zeros, 0.01 % at 40 %, 2 % at 50 %, 63 % at 60 % and all at 90 %
+// (docs/validation.md, "Zero readings"). Before k_zero_rule_rounds, a metric that has read 0
+// cannot settle. A report-only metric is shown without a ratio instead.
+
+// Readings of one metric's paired series that are not positive.
+struct Readings {
+  std::size_t zeros_baseline = 0;
+  std::size_t zeros_candidate = 0;
+  bool invalid = false;  // a negative or non-finite value: a fault whatever the metric
+  double smallest_positive = std::numeric_limits<double>::infinity();
+  bool any_zero() const { return zeros_baseline + zeros_candidate > 0; }
+};
+
+Readings readings_of(const std::vector<double>& a, const std::vector<double>& b) {
+  Readings readings;
+  for (const auto* side : {&a, &b}) {
+    for (const double value : *side) {
+      if (value == 0) {
+        ++(side == &a ? readings.zeros_baseline : readings.zeros_candidate);
+      } else if (value > 0 && std::isfinite(value)) {
+        readings.smallest_positive = std::min(readings.smallest_positive, value);
+      } else {
+        readings.invalid = true;
+      }
+    }
+  }
+  return readings;
+}
+
+// Whether the zero rule refuses the metric: either side's share of zeros over `rounds` is
+// above ½ at k_zero_rule_confidence.
+bool mostly_zero(const Readings& readings, std::size_t rounds) {
+  const std::size_t zeros = std::max(readings.zeros_baseline, readings.zeros_candidate);
+  return rounds >= static_cast<std::size_t>(k_zero_rule_rounds) &&
+         stats::proportion_lower_bound(zeros, rounds, k_zero_rule_confidence) > 0.5;
+}
+
+std::string format_reading(double value, const std::string& unit) {
+  if (unit == "s") {
+    return util::format_seconds(value);
+  }
+  return unit.empty() ? fmt::format("{:.6g}", value) : fmt::format("{:.6g} {}", value, unit);
+}
+
+// "7 of 12 baseline and 1 of 12 candidate runs read 0 s".
+std::string zero_counts(const Readings& readings, std::size_t rounds, const std::string& unit) {
+  return fmt::format("{} of {} baseline and {} of {} candidate runs read {}", readings.zeros_baseline, rounds,
+                     readings.zeros_candidate, rounds, format_reading(0, unit));
+}
+
+// What limits the resolution of `spec`, for the zero rule's message.
+std::string resolution_of(const MetricSpec& spec, const Readings& readings) {
+  std::string what;
+  switch (spec.source) {
+    case MetricSource::user_time:
+    case MetricSource::system_time:
+      what =
+          "the kernel splits each run's CPU time between user and system time per scheduler tick (1–10 ms)";
+      break;
+    case MetricSource::counter:
+    case MetricSource::valgrind:
+      what = "a count of events: most runs cause none";
+      break;
+    default:
+      what = "a value the program reports";
+      break;
+  }
+  if (std::isfinite(readings.smallest_positive)) {
+    what += fmt::format("; the smallest reading above 0 was {}",
+                        format_reading(readings.smallest_positive, spec.unit));
+  }
+  return what;
 }
 
 // ---- Statistics options: detected warm-up, anytime stopping, Holm's step-down. ----
@@ -183,7 +283,7 @@ std::optional<stats::Interval> confidence_sequence(const Config& config, int min
 void apply_anytime(const Config& config, int min_rounds, MetricResult& result, const std::vector<double>& a,
                    const std::vector<double>& b) {
   auto& estimate = result.estimate;
-  if (result.spec.estimator != Estimator::mean) {
+  if (result.estimator != Estimator::mean) {
     estimate.note +=
         std::string(estimate.note.empty() ? "" : "; ") +
         "anytime stopping uses the confidence sequence of the mean only; this interval is fixed-sample";
@@ -281,7 +381,8 @@ void apply_holm(const Config& config, Analysis& analysis, Finality finality) {
 }
 
 // The estimator settings of one metric at interval level `confidence`.
-stats::EstimatorOptions estimator_options(const Config& config, const MetricSpec& spec, double confidence) {
+stats::EstimatorOptions estimator_options(const Config& config, const MetricSpec& spec, Estimator estimator,
+                                          double confidence) {
   stats::EstimatorOptions options;
   options.confidence = confidence;
   options.autocorrelation_limit = config.autocorrelation_limit;
@@ -290,7 +391,7 @@ stats::EstimatorOptions estimator_options(const Config& config, const MetricSpec
   options.stability_limit = config.stability_limit;
   options.null_band = {std::log1p(-std::min(spec.tolerance, 0.999)), std::log1p(spec.tolerance)};
   options.decision_sigma_level =
-      spec.estimator == Estimator::median ? k_median_decision_sigma_level : k_decision_sigma_level;
+      estimator == Estimator::median ? k_median_decision_sigma_level : k_decision_sigma_level;
   return options;
 }
 
@@ -303,13 +404,15 @@ struct Levels {
 
 // Estimates one metric from its paired series and judges it: width rule, and in hybrid mode
 // the confidence sequence too, whichever settles it first.
-MetricResult analyze_metric(const Config& config, const MetricSpec& spec, const Levels& levels,
-                            const std::vector<double>& a, const std::vector<double>& b, int min_rounds,
-                            bool enough_rounds) {
+MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estimator estimator,
+                            const Levels& levels, const std::vector<double>& a, const std::vector<double>& b,
+                            int min_rounds, bool enough_rounds) {
   MetricResult result;
   result.spec = spec;
+  result.estimator = estimator;
   result.confidence = levels.interval;
-  result.estimate = stats::estimate(spec.estimator, a, b, estimator_options(config, spec, levels.interval));
+  result.estimate =
+      stats::estimate(estimator, a, b, estimator_options(config, spec, estimator, levels.interval));
   if (config.stopping == Stopping::anytime) {
     apply_anytime(config, min_rounds, result, a, b);
   }
@@ -347,8 +450,8 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, const 
       }
       break;
     case Stopping::hybrid: {
-      if (spec.estimator != Estimator::mean) {
-        break;  // no confidence sequence for the median or the minimum: the width rule alone
+      if (estimator != Estimator::mean) {
+        break;  // no confidence sequence for the median, the minimum or the ratio: the width rule alone
       }
       const auto sequence = confidence_sequence(config, min_rounds, estimate, a, b, levels.sequence);
       if (!sequence) {
@@ -403,10 +506,25 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   // least a tenth of the threshold, puts three runs of one side within T/100 with a chance of
   // about 3·(0.1)²·∫φ³ ≈ 0.3 %, of both sides below 10⁻⁵ (and at σ ≈ T/3 below 10⁻⁷).
   // The confidence sequence's burn-in follows the same minimum.
+  // A metric that has read 0 needs k_zero_rule_rounds, so that the zero rule has judged it
+  // before it settles.
+  std::vector<Readings> readings;
+  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
+    readings.push_back(readings_of(series.baseline[m], series.candidate[m]));
+  }
   const auto min_rounds_of = [&](std::size_t m) {
+    if (readings[m].any_zero()) {
+      return std::max(config.min_rounds, k_zero_rule_rounds);
+    }
     return is_deterministic(series.baseline[m], series.candidate[m], config.metrics[m].threshold)
                ? std::min(config.min_rounds, k_deterministic_min_rounds)
                : config.min_rounds;
+  };
+  // The estimator of each metric: the ratio of means once a metric whose zeros are allowed read 0.
+  const auto estimator_of = [&](std::size_t m) {
+    const MetricSpec& spec = config.metrics[m];
+    return readings[m].any_zero() && !readings[m].invalid && zeros_allowed(spec) ? Estimator::ratio
+                                                                                 : spec.estimator;
   };
   bool enough_rounds = true;  // every gated metric has its minimum rounds
   for (std::size_t m = 0; m < config.metrics.size(); ++m) {
@@ -421,11 +539,11 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   // rule's interval and the confidence sequence (k_sequence_share).
   const std::size_t gated_count = config.gated_metrics().size();
   const bool hybrid = config.stopping == Stopping::hybrid;
-  // Only the mean has a confidence sequence; the median and the minimum keep all of α for the
-  // width rule.
-  const auto levels_of = [&](const MetricSpec& spec) {
+  // Only the mean has a confidence sequence; the median, the minimum and the ratio keep all of α
+  // for the width rule.
+  const auto levels_of = [&](const MetricSpec& spec, Estimator estimator) {
     const std::size_t count = spec.gating == Gating::gated ? gated_count : 1;
-    if (!hybrid || spec.estimator != Estimator::mean) {
+    if (!hybrid || estimator != Estimator::mean) {
       return Levels{per_metric_confidence(config.confidence, count, 1.0), 0};
     }
     return Levels{per_metric_confidence(config.confidence, count, 1.0 - k_sequence_share),
@@ -454,22 +572,44 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     MetricResult result;
     const int min_rounds = min_rounds_of(m);
     const bool metric_enough = measured >= min_rounds;
-    if (all_positive(a) && all_positive(b)) {
-      result = analyze_metric(config, spec, levels_of(spec), a, b, min_rounds, metric_enough);
+    const Readings& read = readings[m];
+    const Estimator estimator = estimator_of(m);
+    const auto rounds = static_cast<std::size_t>(measured);
+    const bool usable_zeros = zeros_allowed(spec) && !mostly_zero(read, rounds);
+    if (!read.invalid && (!read.any_zero() || usable_zeros)) {
+      result = analyze_metric(config, spec, estimator, levels_of(spec, estimator), a, b, min_rounds,
+                              metric_enough);
+      if (read.any_zero()) {
+        analysis.notes.push_back(fmt::format(
+            "{}: {}, at its resolution: change estimated as the ratio of means (delta-method interval)",
+            spec.name, zero_counts(read, rounds, spec.unit)));
+      }
     } else {
-      const auto where = first_non_positive(series, m);
+      if (gated && !read.invalid && zeros_allowed(spec)) {
+        throw Error(fmt::format("metric \"{}\": {}: most runs are below its resolution ({}). Make "
+                                "each run longer (repeat the work inside the benchmark), or gate another "
+                                "metric (wall_time, counted instructions)",
+                                spec.name, zero_counts(read, rounds, spec.unit), resolution_of(spec, read)),
+                    ExitCode::usage);
+      }
+      const auto where = first_unusable(series, m, read.invalid ? Unusable::invalid : Unusable::non_positive);
       if (gated) {
-        throw Error(
-            fmt::format("metric \"{}\": {}; a ratio needs positive values (is the metric read correctly?)",
-                        spec.name, where),
-            ExitCode::benchmark_failed);
+        throw Error(fmt::format("metric \"{}\": {}; a ratio needs positive values (is the metric read "
+                                "correctly?{})",
+                                spec.name, where,
+                                read.invalid ? "" : " if 0 is a valid reading, set \"zeros: allowed\""),
+                    ExitCode::benchmark_failed);
       }
       // Report-only metrics such as system time of a short program are often exactly zero;
       // they are shown without a ratio rather than stopping the gate.
       result.spec = spec;
-      result.confidence = levels_of(spec).interval;
+      result.estimator = estimator;
+      result.confidence = levels_of(spec, estimator).interval;
       result.has_ratio = false;
-      result.estimate.note = fmt::format("no ratio: {}", where);
+      result.estimate.note =
+          read.invalid || !zeros_allowed(spec)
+              ? fmt::format("no ratio: {}", where)
+              : fmt::format("no ratio: {}, below its resolution", zero_counts(read, rounds, spec.unit));
     }
     result.estimate.rounds = a.size();
     result.min_rounds = min_rounds;

@@ -29,6 +29,9 @@ struct RunRecord {
 
 struct MetricResult {
   MetricSpec spec;
+  // The estimator used: spec.estimator, or Estimator::ratio once a metric whose zeros are
+  // allowed (zeros_allowed) has read 0 (see analysis.cpp).
+  Estimator estimator = Estimator::mean;
   double confidence = 0;       // per-metric level after the multiple-comparison correction
   double baseline_median = 0;  // in the metric's own unit
   double candidate_median = 0;
@@ -54,6 +57,12 @@ struct MetricResult {
 // The minimum rounds of a metric whose runs are (near-)deterministic so far (is_deterministic).
 constexpr int k_deterministic_min_rounds = 3;
 
+// The zero rule (see analysis.cpp) acts from this many measured rounds on: a gated metric
+// shown (at 99.9 %) to read 0 in more than half of one side's runs is refused, exit code 2.
+// Before, a metric that has read 0 cannot settle.
+constexpr int k_zero_rule_rounds = 10;
+constexpr double k_zero_rule_confidence = 0.999;
+
 // Whether every value of `baseline` and, separately, of `candidate` lies within a relative span
 // of `threshold` / 100 (max / min − 1), as counted instructions do; false for fewer than two
 // values per side. See analysis.cpp for why such a metric may settle after fewer rounds.
@@ -72,7 +81,9 @@ struct Analysis {
 // Analyses all runs so far: pairs each measured round, estimates every metric, applies the
 // multiple-comparison correction and the verdict rules. Pure: the same `config` and `runs`
 // always give the same Analysis, so a saved report re-analyses to the same verdict.
-// Throws perfduel::Error when a value cannot be used (zero or negative where a log is taken).
+// Throws perfduel::Error when a value cannot be used: exit code 3 for a negative or non-finite
+// value, or a 0 in a metric whose zeros are not allowed (zeros_allowed); exit code 2 when most
+// runs of a gated metric read 0, below its resolution (the zero rule, k_zero_rule_rounds).
 Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality finality);
 
 }  // namespace perfduel

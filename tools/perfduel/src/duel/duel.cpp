@@ -363,6 +363,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
     } catch (const Error& e) {
       outcome.end = DuelEnd::benchmark_failed;
       outcome.failure = e.what();
+      outcome.failure_code = e.exit_code();
       break;
     }
   }
@@ -374,6 +375,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
   } catch (const Error& e) {
     outcome.end = DuelEnd::benchmark_failed;
     outcome.failure = e.what();
+    outcome.failure_code = e.exit_code();
   }
   return std::move(outcome);
 }

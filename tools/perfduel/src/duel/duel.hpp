@@ -8,6 +8,7 @@
 #include "config/config.hpp"
 #include "duel/analysis.hpp"
 #include "duel/metric_expansion.hpp"
+#include "exit_codes.hpp"
 #include "run/executor.hpp"
 
 namespace perfduel {
@@ -30,6 +31,9 @@ struct DuelOutcome {
   // Processes that runs left running after they ended (killed then), and the first such run.
   int left_behind = 0;
   std::string left_behind_first;
+  // The exit code of `failure`: 3 for a failing run or an unusable value, 2 when the analysis
+  // refused the configuration (a gated metric measured below its resolution).
+  ExitCode failure_code = ExitCode::benchmark_failed;
   double elapsed_seconds = 0;
   std::uint64_t seed = 0;  // the seed actually used for the run order
   // CPUs the warm-up runs kept busy, (user+sys)/wall of the busiest one; 0 without warm-up.

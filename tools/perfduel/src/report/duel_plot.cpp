@@ -281,7 +281,7 @@ std::pair<std::string, std::string> subtitle(const MetricResult& result) {
   const auto& spec = result.spec;
   std::string what =
       fmt::format("medians {} → {} · change: {}", format_value(result.baseline_median, spec.unit),
-                  format_value(result.candidate_median, spec.unit), estimator_phrase(spec.estimator));
+                  format_value(result.candidate_median, spec.unit), estimator_phrase(result.estimator));
   std::string how;
   if (result.estimate.status == stats::EstimateStatus::ok) {
     how += fmt::format("{:.4g} % interval · ", 100 * result.confidence);

@@ -45,6 +45,7 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
   json["rounds"] = result.estimate.rounds;
   const auto& estimate = result.estimate;
   json["estimator"] = {
+      {"name", util::name_of(stats::k_estimator_names, result.estimator)},
       {"batch_size", estimate.batch_size},
       {"batches", estimate.batches},
       {"lag1", std::isfinite(estimate.lag1) ? nlohmann::ordered_json(estimate.lag1) : nullptr},

@@ -12,8 +12,8 @@ namespace {
 std::vector<Estimator> estimators_in_use(const Analysis& analysis) {
   std::vector<Estimator> estimators;
   for (const auto& result : analysis.metrics) {
-    if (std::find(estimators.begin(), estimators.end(), result.spec.estimator) == estimators.end()) {
-      estimators.push_back(result.spec.estimator);
+    if (std::find(estimators.begin(), estimators.end(), result.estimator) == estimators.end()) {
+      estimators.push_back(result.estimator);
     }
   }
   return estimators;
@@ -31,6 +31,9 @@ std::string estimator_sentence(Estimator estimator) {
     case Estimator::min:
       return "candidate / baseline − 1 from each side's fastest runs per batch of rounds (estimator min), "
              "with its interval across batches";
+    case Estimator::ratio:
+      return "candidate / baseline − 1 from the ratio of the two sides' means (estimator ratio, taken when a "
+             "metric reads 0), with its delta-method interval";
   }
   return "";
 }
@@ -39,7 +42,7 @@ std::string estimator_sentence(Estimator estimator) {
 std::string metrics_of(const Analysis& analysis, Estimator estimator) {
   std::vector<std::string> names;
   for (const auto& result : analysis.metrics) {
-    if (result.spec.estimator == estimator) {
+    if (result.estimator == estimator) {
       names.push_back(result.spec.name);
     }
   }
@@ -85,6 +88,8 @@ std::string estimator_phrase(Estimator estimator) {
       return "median of paired ratios";
     case Estimator::min:
       return "ratio of the best runs";
+    case Estimator::ratio:
+      return "ratio of means";
   }
   return "";
 }

@@ -22,6 +22,9 @@ std::string metric_progress(const MetricResult& result) {
     return fmt::format("{} …", spec.name);
   }
   std::string text = fmt::format("{} {}", spec.name, util::format_percent(result.change));
+  if (result.estimator == Estimator::ratio) {
+    text += " (ratio of means)";  // the metric read 0: not the mean log-ratio of the others
+  }
   if (result.settled_by != SettledBy::none) {
     return text + fmt::format(" {} ({})", to_string(result.verdict), to_string(result.settled_by));
   }

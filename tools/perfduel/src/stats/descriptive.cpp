@@ -6,6 +6,8 @@
 #include <numeric>
 #include <vector>
 
+#include <boost/math/distributions/normal.hpp>
+
 namespace perfduel::stats {
 
 namespace {
@@ -52,6 +54,18 @@ double quantile(std::span<const double> x, double p) {
   const auto above = std::min(below + 1, sorted.size() - 1);
   const double fraction = position - static_cast<double>(below);
   return sorted[below] + fraction * (sorted[above] - sorted[below]);
+}
+
+double proportion_lower_bound(std::size_t count, std::size_t n, double confidence) {
+  if (n == 0) {
+    return 0;
+  }
+  const double z = boost::math::quantile(boost::math::normal(), confidence);
+  const double trials = static_cast<double>(n);
+  const double p = static_cast<double>(count) / trials;
+  const double center = p + z * z / (2 * trials);
+  const double spread = z * std::sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials));
+  return std::max(0.0, (center - spread) / (1 + z * z / trials));
 }
 
 }  // namespace perfduel::stats

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <span>
 
 namespace perfduel::stats {
@@ -19,5 +20,12 @@ double median(std::span<const double> x);
 // Quantile `p` in [0, 1] of `x` by linear interpolation between order statistics
 // (Hyndman & Fan type 7, the R and NumPy default); NaN when empty.
 double quantile(std::span<const double> x, double p);
+
+// One-sided lower confidence bound at `confidence` for a proportion seen `count` times in `n`
+// trials: the lower end of Wilson's score interval (Wilson 1927), with z the one-sided normal
+// quantile. Chosen over the normal-approximation bound, which collapses to p̂ at 0 or n
+// successes and is far too optimistic for the small n it is asked about, and over the exact
+// Clopper-Pearson bound, which needs a beta quantile and errs conservative. 0 when n is 0.
+double proportion_lower_bound(std::size_t count, std::size_t n, double confidence);
 
 }  // namespace perfduel::stats

@@ -9,6 +9,7 @@
 #include "stats/autocorrelation.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/multiple.hpp"
+#include "stats/ratio.hpp"
 #include "stats/robust.hpp"
 
 namespace perfduel::stats {
@@ -110,6 +111,45 @@ void estimate_median(std::span<const double> d, const EstimatorOptions& options,
       batching.settled || batching.provisional ? EstimateStatus::ok : EstimateStatus::insufficient_data;
 }
 
+// Ratio of means with the delta method's interval (stats/ratio.hpp), for series that may hold
+// zeros. Batching works on the linearised values as the mean's does on log-ratios; when it
+// batches, the ratio is taken over the batched rounds only (the newest n mod q wait, as in
+// batch_means), so that the centre and the batches describe the same runs.
+void estimate_ratio(std::span<const double> baseline, std::span<const double> candidate,
+                    const EstimatorOptions& options, Estimate& result) {
+  auto ratio = ratio_of_means(baseline, candidate);
+  if (!ratio) {
+    result.note = ratio.error();
+    return;
+  }
+  const Batching batching = apply_batching(ratio->influence, options, result);
+  std::vector<double> units = ratio->influence;
+  if (batching.batch_size > 1) {
+    const std::size_t used = batching.batches * batching.batch_size;
+    ratio = ratio_of_means(baseline.first(used), candidate.first(used));
+    if (!ratio) {
+      result.note = ratio.error();
+      return;
+    }
+    units = batch_means(ratio->influence, batching.batch_size);
+  }
+  const auto interval = t_interval(units, options.confidence);
+  if (!interval) {
+    result.note = "needs at least 2 rounds for an interval";
+    return;
+  }
+  result.sequential_allowance = sequential_allowance(units.size(), options);
+  result.spread_inflation = batching.residual_inflation * result.sequential_allowance;
+  result.center = ratio->log_ratio;
+  const double half = (interval->ci.hi - interval->mean) * result.spread_inflation;
+  result.ci = {result.center - half, result.center + half};
+  const double n = static_cast<double>(units.size());
+  result.p_value = t_test_p_value(result.center, interval->stddev * result.spread_inflation / std::sqrt(n),
+                                  n - 1.0, options.null_band);
+  result.status =
+      batching.settled || batching.provisional ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+}
+
 void estimate_min(std::span<const double> baseline, std::span<const double> candidate,
                   std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
   result.lag1 = lag1_autocorrelation(d);
@@ -147,6 +187,16 @@ void estimate_min(std::span<const double> baseline, std::span<const double> cand
 Estimate estimate(Estimator estimator, std::span<const double> baseline, std::span<const double> candidate,
                   const EstimatorOptions& options) {
   Estimate result;
+  if (estimator == Estimator::ratio) {
+    result.rounds = baseline.size();
+    result.batches = baseline.size();
+    if (baseline.size() < 2) {
+      result.note = "needs at least 2 rounds for an interval";
+      return result;
+    }
+    estimate_ratio(baseline, candidate, options, result);
+    return result;
+  }
   auto d = log_ratios(baseline, candidate);
   if (!d) {
     // The caller checks values before; should one slip through, say so instead of guessing.
@@ -170,6 +220,8 @@ Estimate estimate(Estimator estimator, std::span<const double> baseline, std::sp
     case Estimator::min:
       estimate_min(baseline, candidate, *d, options, result);
       break;
+    case Estimator::ratio:
+      break;  // handled above: it takes no log of single runs
   }
   return result;
 }

@@ -52,7 +52,8 @@ struct Estimate {
 };
 
 // Estimates the change with `estimator` from the paired series `baseline` and `candidate`
-// (round i of each belong together; all values positive, already checked by the caller).
+// (round i of each belong together; all values positive, already checked by the caller; for
+// Estimator::ratio zero or positive, with a positive sum on each side).
 Estimate estimate(Estimator estimator, std::span<const double> baseline, std::span<const double> candidate,
                   const EstimatorOptions& options);
 

@@ -9,10 +9,14 @@ enum class Estimator {
   mean,    // mean of the log-ratios with a t interval (batched when autocorrelated)
   median,  // median of the log-ratios with a sign-test interval
   min,     // mean of the best runs per batch on each side (the tim method)
+  ratio,   // ratio of the two sides' means with a delta-method interval (stats/ratio.hpp); the
+           // analysis switches to it for a metric that reads 0 at its resolution
 };
 
-// Names as written in configurations: "mean", "median", "min".
-constexpr util::NameTable<Estimator, 3> k_estimator_names{
-    {{Estimator::mean, "mean"}, {Estimator::median, "median"}, {Estimator::min, "min"}}};
+// Names as written in configurations and reports: "mean", "median", "min", "ratio".
+constexpr util::NameTable<Estimator, 4> k_estimator_names{{{Estimator::mean, "mean"},
+                                                           {Estimator::median, "median"},
+                                                           {Estimator::min, "min"},
+                                                           {Estimator::ratio, "ratio"}}};
 
 }  // namespace perfduel::stats
