@@ -57,6 +57,8 @@ TEST_CASE("tail_lines keeps the last lines", "[text]") {
 TEST_CASE("formatting helpers", "[text]") {
   CHECK(format_percent(0.031) == "+3.10 %");
   CHECK(format_percent(-0.5, 1) == "-50.0 %");
+  CHECK(format_percent(99.99) == "+9999.00 %");
+  CHECK(format_percent(23316731564810.835) == "+2.33e+15 %");
   CHECK(format_seconds(0.00123) == "1.23 ms");
   CHECK(format_seconds(2.5) == "2.500 s");
   // Minutes and seconds are rounded together: 239.6 s was once "3 min 60 s".

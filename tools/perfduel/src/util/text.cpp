@@ -241,7 +241,13 @@ std::string format_bytes(double bytes) {
 }
 
 std::string format_percent(double fraction, int decimals) {
-  return fmt::format("{:+.{}f} %", fraction * 100.0, decimals);
+  const double percent = fraction * 100.0;
+  // An interval of a few wild rounds can reach +10^15 %: three significant digits say as much
+  // and keep the column narrow.
+  if (std::abs(percent) >= 1e5) {
+    return fmt::format("{:+.3g} %", percent);
+  }
+  return fmt::format("{:+.{}f} %", percent, decimals);
 }
 
 std::string counted(long long count, std::string_view noun) {
