@@ -290,6 +290,19 @@ TEST_CASE("unknown keys are rejected with a suggestion", "[config]") {
                     "gate.yaml:3: unknown key \"enviroment\" (did you mean \"env\"?)");
 }
 
+// Found by fuzzing (tests/fuzz/corpus/config/complex_key.yaml): YAML's "? key" syntax allows a
+// list or a mapping as a key, which escaped as yaml-cpp's bad-conversion exception.
+TEST_CASE("a key that is a list or mapping is rejected with its line", "[config]") {
+  CHECK_THROWS_WITH(parse("? [a, b]\n: 1\n"),
+                    "gate.yaml:1: a key in the configuration must be a plain name, not a list or mapping");
+  CHECK_THROWS_WITH(parse("metrics:\n  ? {a: 1}\n  : {regex: 'x(1)', gate: true}\n"),
+                    "gate.yaml:2: a key in \"metrics\" must be a plain name, not a list or mapping");
+  CHECK_THROWS_WITH(parse("metrics:\n  wall_time:\n    ? [gate]\n    : true\n"),
+                    "gate.yaml:3: a key in metric \"wall_time\" must be a plain name, not a list or mapping");
+  CHECK_THROWS_WITH(parse("baseline:\n  command: ./a\n  env:\n    ? [A]\n    : 1\n"),
+                    "gate.yaml:4: a key in \"env\" must be a plain name, not a list or mapping");
+}
+
 TEST_CASE("a bad enum value lists the choices", "[config]") {
   CHECK_THROWS_WITH(parse("warmup: 2\norder: shuffled\n"),
                     "gate.yaml:2: \"order\" must be one of random, abba, not \"shuffled\"");

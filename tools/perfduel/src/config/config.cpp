@@ -70,14 +70,23 @@ class Reader {
       fail(map, fmt::format("{} must be a mapping of keys to values", where));
     }
     for (const auto& item : map) {
-      const auto key = item.first.as<std::string>();
-      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) {
+      const auto name = key(item.first, where);
+      if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) {
         continue;
       }
-      const auto suggestion = util::closest_match(key, allowed);
-      fail(item.first, suggestion ? fmt::format("unknown key \"{}\" (did you mean \"{}\"?)", key, *suggestion)
-                                  : fmt::format("unknown key \"{}\" in {}", key, where));
+      const auto suggestion = util::closest_match(name, allowed);
+      fail(item.first, suggestion
+                           ? fmt::format("unknown key \"{}\" (did you mean \"{}\"?)", name, *suggestion)
+                           : fmt::format("unknown key \"{}\" in {}", name, where));
     }
+  }
+
+  // The text of the mapping key `node` in `where`; YAML also allows a list or a mapping as a key.
+  std::string key(const YAML::Node& node, const std::string& where) const {
+    if (!node.IsScalar()) {
+      fail(node, fmt::format("a key in {} must be a plain name, not a list or mapping", where));
+    }
+    return node.Scalar();
   }
 
   std::string scalar(const YAML::Node& node, const std::string& key) const {
@@ -187,7 +196,7 @@ CommandSpec read_command(const Reader& reader, const YAML::Node& node, const std
       reader.fail(env, "\"env\" must be a mapping of variable names to values");
     }
     for (const auto& item : env) {
-      command.environment[item.first.as<std::string>()] = reader.scalar(item.second, "env");
+      command.environment[reader.key(item.first, "\"env\"")] = reader.scalar(item.second, "env");
     }
   }
   return command;
@@ -215,7 +224,7 @@ MetricSpec builtin_metric(const std::string& name) {
 
 // The entry of metric `key` in `config`: the built-in one, or a new gated one.
 MetricSpec& metric_entry(const Reader& reader, const YAML::Node& key, Config& config, bool builtin) {
-  const auto name = key.as<std::string>();
+  const auto name = reader.key(key, "\"metrics\"");
   const auto same_name = [&](const MetricSpec& m) { return m.name == name; };
   if (builtin) {
     return *std::find_if(config.metrics.begin(), config.metrics.end(), same_name);
@@ -330,7 +339,7 @@ void read_metric_settings(const Reader& reader, const YAML::Node& node, MetricSp
 }
 
 void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& node, Config& config) {
-  const auto name = key.as<std::string>();
+  const auto name = reader.key(key, "\"metrics\"");
   const bool builtin =
       std::find(k_builtin_metrics.begin(), k_builtin_metrics.end(), name) != k_builtin_metrics.end();
   MetricSpec& metric = metric_entry(reader, key, config, builtin);
