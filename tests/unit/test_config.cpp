@@ -292,6 +292,14 @@ TEST_CASE("unknown keys are rejected with a suggestion", "[config]") {
 
 // Found by fuzzing (tests/fuzz/corpus/config/complex_key.yaml): YAML's "? key" syntax allows a
 // list or a mapping as a key, which escaped as yaml-cpp's bad-conversion exception.
+// Found by fuzzing (tests/fuzz/corpus/config/not_utf8.yaml): a Latin-1 byte was accepted, then
+// writing the JSON report (which holds the configuration) threw nlohmann's UTF-8 error.
+TEST_CASE("a configuration that is not UTF-8 is rejected with its line", "[config]") {
+  CHECK_THROWS_WITH(parse("min_rounds: 20\nmetrics:\n  caf\xE9: {regex: 'x(1)', gate: true}\n"),
+                    "gate.yaml:3: not valid UTF-8 (byte 30); save the file as UTF-8");
+  CHECK(parse("metrics:\n  caf\xC3\xA9: {regex: 'x(1)', gate: true}\n").metrics.back().name == "caf\xC3\xA9");
+}
+
 TEST_CASE("a key that is a list or mapping is rejected with its line", "[config]") {
   CHECK_THROWS_WITH(parse("? [a, b]\n: 1\n"),
                     "gate.yaml:1: a key in the configuration must be a plain name, not a list or mapping");

@@ -59,3 +59,18 @@ TEST_CASE("formatting helpers", "[text]") {
   CHECK(format_bytes(100.0 * 1024 * 1024) == "100.0 MiB");
   CHECK(format_bytes(512) == "512 B");
 }
+
+TEST_CASE("invalid_utf8_offset finds the first byte that is not UTF-8", "[text]") {
+  CHECK_FALSE(invalid_utf8_offset(""));
+  CHECK_FALSE(invalid_utf8_offset("plain ASCII\n"));
+  CHECK_FALSE(
+      invalid_utf8_offset("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF"));  // é € 😀 U+10FFFF
+  CHECK(invalid_utf8_offset("ab\xFF") == 2u);                                              // never in UTF-8
+  CHECK(invalid_utf8_offset("caf\xE9!") == 3u);                                            // Latin-1 é
+  CHECK(invalid_utf8_offset("x\xC3") == 1u);                                               // cut short
+  CHECK(invalid_utf8_offset("\xC0\xAF") == 0u);                                            // overlong '/'
+  CHECK(invalid_utf8_offset("\xE0\x80\xAF") == 0u);      // overlong, three bytes
+  CHECK(invalid_utf8_offset("\xED\xA0\x80") == 0u);      // surrogate U+D800
+  CHECK(invalid_utf8_offset("\xF4\x90\x80\x80") == 0u);  // above U+10FFFF
+  CHECK(invalid_utf8_offset("\xE2\x82(") == 0u);         // bad continuation byte
+}

@@ -563,6 +563,12 @@ Config parse_config(const std::string& text, const std::string& origin) {
   Config config = default_config();
   config.origin = origin;
   const Reader reader(origin);
+  // YAML is Unicode, and the configuration is copied into the JSON report, which must be UTF-8.
+  if (const auto offset = util::invalid_utf8_offset(text)) {
+    const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*offset), '\n') + 1;
+    throw Error(
+        fmt::format("{}:{}: not valid UTF-8 (byte {}); save the file as UTF-8", origin, line, *offset + 1));
+  }
   YAML::Node root;
   try {
     root = YAML::Load(text);
