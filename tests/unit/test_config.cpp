@@ -300,6 +300,19 @@ TEST_CASE("a configuration that is not UTF-8 is rejected with its line", "[confi
   CHECK(parse("metrics:\n  caf\xC3\xA9: {regex: 'x(1)', gate: true}\n").metrics.back().name == "caf\xC3\xA9");
 }
 
+// Found by fuzzing (tests/fuzz/corpus/config/nul_byte.yaml): yaml-cpp reads "c\x01\0_time" as
+// bytes that are not UTF-8, so the report could not be written.
+TEST_CASE("a configuration with a control character is rejected with its line", "[config]") {
+  using namespace std::string_literals;
+  CHECK_THROWS_WITH(parse("metrics:\n  t: {google_benchmark: BM_x, field: c\x01\0_time}\n"s),
+                    "gate.yaml:2: control character 0x01 (byte 48); YAML allows only tabs, line breaks and "
+                    "printable text");
+  CHECK_THROWS_WITH(parse("seed: 1\x7f\n"),
+                    "gate.yaml:1: control character 0x7F (byte 8); YAML allows only tabs, "
+                    "line breaks and printable text");
+  CHECK(parse("seed:\t1\r\nwarmup: 2\r\n").warmup == 2);
+}
+
 TEST_CASE("a key that is a list or mapping is rejected with its line", "[config]") {
   CHECK_THROWS_WITH(parse("? [a, b]\n: 1\n"),
                     "gate.yaml:1: a key in the configuration must be a plain name, not a list or mapping");

@@ -559,16 +559,37 @@ Config default_config() {
   return config;
 }
 
+namespace {
+
+// YAML is printable Unicode text, and the configuration is copied into the JSON report, which
+// must be UTF-8. yaml-cpp takes any bytes and turns a NUL into bytes that are not UTF-8.
+void check_characters(const std::string& text, const std::string& origin) {
+  const auto line_of = [&](std::size_t offset) {
+    return std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1;
+  };
+  if (const auto offset = util::invalid_utf8_offset(text)) {
+    throw Error(fmt::format("{}:{}: not valid UTF-8 (byte {}); save the file as UTF-8", origin,
+                            line_of(*offset), *offset + 1));
+  }
+  const auto control = std::find_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == '\x7f';
+  });
+  if (control != text.end()) {
+    const auto offset = static_cast<std::size_t>(control - text.begin());
+    throw Error(
+        fmt::format("{}:{}: control character 0x{:02X} (byte {}); YAML allows only tabs, line breaks and "
+                    "printable text",
+                    origin, line_of(offset), static_cast<unsigned char>(*control), offset + 1));
+  }
+}
+
+}  // namespace
+
 Config parse_config(const std::string& text, const std::string& origin) {
   Config config = default_config();
   config.origin = origin;
   const Reader reader(origin);
-  // YAML is Unicode, and the configuration is copied into the JSON report, which must be UTF-8.
-  if (const auto offset = util::invalid_utf8_offset(text)) {
-    const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*offset), '\n') + 1;
-    throw Error(
-        fmt::format("{}:{}: not valid UTF-8 (byte {}); save the file as UTF-8", origin, line, *offset + 1));
-  }
+  check_characters(text, origin);
   YAML::Node root;
   try {
     root = YAML::Load(text);
