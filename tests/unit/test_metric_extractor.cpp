@@ -211,3 +211,13 @@ TEST_CASE("non-JSON stdout is reported for Google Benchmark metrics", "[metrics]
       extract_one(gbench_metric("sum", "BM_sum/1024", "real_time"), "").error() ==
       R"(metric "sum": stdout is not valid JSON (starts with ""); pass --benchmark_format=json to the benchmark)");
 }
+
+// Found by fuzzing (tests/fuzz/corpus/json_pointer_metric/empty_token_into_array.txt): the
+// pointer "/" into an array made nlohmann's contains() throw, an internal error of perfduel.
+TEST_CASE("a JSON pointer with a token that cannot index an array finds nothing", "[metrics]") {
+  CHECK(extract_one(pointer_metric("t", "/"), "[\"a\", 740]").error() ==
+        "metric \"t\": the JSON output has nothing at /");
+  CHECK(extract_one(pointer_metric("t", "/x/"), "{\"x\": [1, 2]}").error() ==
+        "metric \"t\": the JSON output has nothing at /x/");
+  CHECK(*extract_one(pointer_metric("t", "/"), "{\"\": 4}") == 4.0);
+}

@@ -30,10 +30,19 @@ Value from_regex(const MetricSpec& metric, const std::regex& regex, const std::s
 
 Value from_json_pointer(const MetricSpec& metric, const nlohmann::json& document) {
   const nlohmann::json::json_pointer pointer(metric.pattern);
-  if (!document.contains(pointer)) {
+  const nlohmann::json* found = nullptr;
+  try {
+    // contains() itself throws for some pointers, e.g. "/" (an empty token) into an array.
+    if (document.contains(pointer)) {
+      found = &document.at(pointer);
+    }
+  } catch (const nlohmann::json::exception&) {
+    found = nullptr;
+  }
+  if (found == nullptr) {
     return Value::failure(fmt::format("the JSON output has nothing at {}", metric.pattern));
   }
-  const auto& value = document.at(pointer);
+  const auto& value = *found;
   if (!value.is_number()) {
     return Value::failure(
         fmt::format("the JSON output has {} at {}, not a number", value.dump(), metric.pattern));
