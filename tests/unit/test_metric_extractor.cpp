@@ -221,3 +221,14 @@ TEST_CASE("a JSON pointer with a token that cannot index an array finds nothing"
         "metric \"t\": the JSON output has nothing at /x/");
   CHECK(*extract_one(pointer_metric("t", "/"), "{\"\": 4}") == 4.0);
 }
+
+// Found by fuzzing (tests/fuzz/corpus/google_benchmark/name_not_a_string.json): a field of the
+// wrong type threw nlohmann's type_error out of the extractor, an internal error of perfduel.
+TEST_CASE("Google Benchmark JSON with a field of the wrong type fails the metric", "[metrics]") {
+  for (const char* out : {R"({"benchmarks": [{"name": 5, "real_time": 1}]})", R"({"benchmarks": [7]})",
+                          R"({"benchmarks": [{"name": "BM_x", "error_occurred": "yes", "real_time": 1}]})"}) {
+    const auto value = extract_one(gbench_metric("t", "BM_x", "real_time"), out);
+    REQUIRE_FALSE(value);
+    CHECK_THAT(value.error(), Catch::StartsWith("metric \"t\": the output is not Google Benchmark's JSON: "));
+  }
+}

@@ -66,7 +66,7 @@ double seconds_per_unit(const std::string& unit) {
 // Google Benchmark's JSON: {"benchmarks": [{"name", "run_type", "real_time", "cpu_time",
 // "time_unit", <counters>...}]}. With --benchmark_repetitions the same name appears once per
 // repetition; their median is taken so that one repetition's hiccup does not decide.
-Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& document) {
+Value from_google_benchmark_checked(const MetricSpec& metric, const nlohmann::json& document) {
   if (!document.contains("benchmarks") || !document["benchmarks"].is_array()) {
     return Value::failure(
         "the output is JSON but not Google Benchmark's (no \"benchmarks\" array); "
@@ -106,6 +106,16 @@ Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& docu
         fmt::format("no benchmark named \"{}\" in the output (found: {})", metric.benchmark, known));
   }
   return stats::median(values);
+}
+
+// As above; a field of the wrong type (a number as "name", a string as "error_occurred") is the
+// metric's failure, not an exception out of the duel.
+Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& document) {
+  try {
+    return from_google_benchmark_checked(metric, document);
+  } catch (const nlohmann::json::exception& e) {
+    return Value::failure(fmt::format("the output is not Google Benchmark's JSON: {}", e.what()));
+  }
 }
 
 // Catch2's XML: the mean of the benchmark named like the metric's; a name found in several
