@@ -152,7 +152,9 @@ nlohmann::ordered_json read_report_json(const std::filesystem::path& path) {
   return json;
 }
 
-SavedReport report_from_json(const nlohmann::ordered_json& json, const std::string& origin) {
+namespace {
+
+SavedReport read_report(const nlohmann::ordered_json& json, const std::string& origin) {
   if (!json.is_object()) {
     throw Error(fmt::format("{}: not a JSON report (is it the file written by compare --json?)", origin));
   }
@@ -227,6 +229,17 @@ SavedReport report_from_json(const nlohmann::ordered_json& json, const std::stri
     report.runs.push_back(std::move(run));
   }
   return report;
+}
+
+}  // namespace
+
+SavedReport report_from_json(const nlohmann::ordered_json& json, const std::string& origin) {
+  try {
+    return read_report(json, origin);
+  } catch (const nlohmann::json::exception& e) {
+    // A section of the wrong type, e.g. "benchmarks": {"new": "x"}.
+    throw Error(fmt::format("{}: the report is malformed: {}", origin, e.what()));
+  }
 }
 
 SavedReport load_report(const std::filesystem::path& path) {
