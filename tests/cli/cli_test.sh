@@ -304,6 +304,20 @@ YAML
     run 3 compare --config gate.yaml -b "$fb --work 1 --format json" -n "$fb --work 1 --format json"
     expect_err 'metric "score": the JSON output has nothing at /result/points'
     expect_out '^  \| \{"checksum": [0-9]+, "result": \{"score": 1\.0+\}\}$'
+    # Output that is not UTF-8 (a Latin-1 program) reaches the report through the error: the
+    # report is still written, the bytes replaced.
+    cat >gate.yaml <<'YAML'
+warmup: 0
+baseline: {command: 'printf "score: 1\351t\351\n"', shell: true}
+candidate: {command: 'printf "score: 1\351t\351\n"', shell: true}
+metrics:
+  score: {regex: 'score: (\S+)'}
+YAML
+    run 3 compare --config gate.yaml --json report.json
+    expect_err 'metric "score": regex "score: \(\\S\+\)" captured "1'
+    [ "$(json .verdict)" = "error" ] || fail "no report of a run with non-UTF-8 output"
+    [ "$(json .error)" = 'candidate run in round 1: metric "score": regex "score: (\S+)" captured "1�t�", which is not a number' ] ||
+      fail "report error $(json .error)"
     ;;
   zero_value_is_reported)
     cat >gate.yaml <<YAML

@@ -117,6 +117,25 @@ TEST_CASE("Catch2 output that is not its XML says to pass -r xml", "[suite]") {
   CHECK_THAT(truncated.error(), Catch::StartsWith("Catch2's XML output is malformed at byte"));
 }
 
+// Found by fuzzing (tests/fuzz/corpus/catch2_results/mean_not_a_number.xml): a mean that is no
+// number was read as 0 s, so the metric failed later as "value 0" instead of saying why.
+TEST_CASE("a Catch2 mean that is not a number fails its benchmark", "[suite]") {
+  const auto benchmarks = read_catch2_benchmarks(
+      "<Catch name=\"x\"><Group name=\"x\"><TestCase name=\"t\">"
+      "<BenchmarkResults name=\"a\"><mean value=\"abc\"/></BenchmarkResults>"
+      "<BenchmarkResults name=\"b\"><mean value=\"12.5x\"/></BenchmarkResults>"
+      "<BenchmarkResults name=\"c\"><mean/></BenchmarkResults>"
+      "<BenchmarkResults name=\"d\"><mean value=\" 250 \"/></BenchmarkResults>"
+      "</TestCase></Group></Catch>");
+  REQUIRE(benchmarks);
+  REQUIRE(benchmarks->size() == 4);
+  CHECK(benchmarks->at(0).failure == "its mean is \"abc\", not a number");
+  CHECK(benchmarks->at(1).failure == "its mean is \"12.5x\", not a number");
+  CHECK(benchmarks->at(2).failure == "its mean is \"\", not a number");
+  CHECK(benchmarks->at(3).failure.empty());
+  CHECK(benchmarks->at(3).mean_seconds == Approx(250e-9));
+}
+
 TEST_CASE("catch2 metric: the mean in seconds; an unknown name lists the ones there are", "[suite]") {
   const std::vector<MetricSpec> specs{pattern_metric("s", MetricSource::catch2, "sort 512"),
                                       pattern_metric("missing", MetricSource::catch2, "sort 4096")};

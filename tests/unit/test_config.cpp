@@ -338,6 +338,40 @@ TEST_CASE("unknown keys are rejected with a suggestion", "[config]") {
                     "gate.yaml:3: unknown key \"enviroment\" (did you mean \"env\"?)");
 }
 
+// Found by fuzzing (tests/fuzz/corpus/config/complex_key.yaml): YAML's "? key" syntax allows a
+// list or a mapping as a key, which escaped as yaml-cpp's bad-conversion exception.
+// Found by fuzzing (tests/fuzz/corpus/config/not_utf8.yaml): a Latin-1 byte was accepted, then
+// writing the JSON report (which holds the configuration) threw nlohmann's UTF-8 error.
+TEST_CASE("a configuration that is not UTF-8 is rejected with its line", "[config]") {
+  CHECK_THROWS_WITH(parse("min_rounds: 20\nmetrics:\n  caf\xE9: {regex: 'x(1)', gate: true}\n"),
+                    "gate.yaml:3: not valid UTF-8 (byte 30); save the file as UTF-8");
+  CHECK(parse("metrics:\n  caf\xC3\xA9: {regex: 'x(1)', gate: true}\n").metrics.back().name == "caf\xC3\xA9");
+}
+
+// Found by fuzzing (tests/fuzz/corpus/config/nul_byte.yaml): yaml-cpp reads "c\x01\0_time" as
+// bytes that are not UTF-8, so the report could not be written.
+TEST_CASE("a configuration with a control character is rejected with its line", "[config]") {
+  using namespace std::string_literals;
+  CHECK_THROWS_WITH(parse("metrics:\n  t: {google_benchmark: BM_x, field: c\x01\0_time}\n"s),
+                    "gate.yaml:2: control character 0x01 (byte 48); YAML allows only tabs, line breaks and "
+                    "printable text");
+  CHECK_THROWS_WITH(parse("seed: 1\x7f\n"),
+                    "gate.yaml:1: control character 0x7F (byte 8); YAML allows only tabs, "
+                    "line breaks and printable text");
+  CHECK(parse("seed:\t1\r\nwarmup: 2\r\n").warmup == 2);
+}
+
+TEST_CASE("a key that is a list or mapping is rejected with its line", "[config]") {
+  CHECK_THROWS_WITH(parse("? [a, b]\n: 1\n"),
+                    "gate.yaml:1: a key in the configuration must be a plain name, not a list or mapping");
+  CHECK_THROWS_WITH(parse("metrics:\n  ? {a: 1}\n  : {regex: 'x(1)', gate: true}\n"),
+                    "gate.yaml:2: a key in \"metrics\" must be a plain name, not a list or mapping");
+  CHECK_THROWS_WITH(parse("metrics:\n  wall_time:\n    ? [gate]\n    : true\n"),
+                    "gate.yaml:3: a key in metric \"wall_time\" must be a plain name, not a list or mapping");
+  CHECK_THROWS_WITH(parse("baseline:\n  command: ./a\n  env:\n    ? [A]\n    : 1\n"),
+                    "gate.yaml:4: a key in \"env\" must be a plain name, not a list or mapping");
+}
+
 TEST_CASE("a bad enum value lists the choices", "[config]") {
   CHECK_THROWS_WITH(parse("warmup: 2\norder: shuffled\n"),
                     "gate.yaml:2: \"order\" must be one of random, abba, not \"shuffled\"");

@@ -215,3 +215,24 @@ TEST_CASE("non-JSON stdout is reported for Google Benchmark metrics", "[metrics]
   CHECK(extract_one(gbench_metric("sum", "BM_sum/1024", "real_time"), " \n").error() ==
         R"(metric "sum": the run printed nothing on stdout, where the metric is read)");
 }
+
+// Found by fuzzing (tests/fuzz/corpus/json_pointer_metric/empty_token_into_array.txt): the
+// pointer "/" into an array made nlohmann's contains() throw, an internal error of perfduel.
+TEST_CASE("a JSON pointer with a token that cannot index an array finds nothing", "[metrics]") {
+  CHECK(extract_one(pointer_metric("t", "/"), "[\"a\", 740]").error() ==
+        "metric \"t\": the JSON output has nothing at /");
+  CHECK(extract_one(pointer_metric("t", "/x/"), "{\"x\": [1, 2]}").error() ==
+        "metric \"t\": the JSON output has nothing at /x/");
+  CHECK(*extract_one(pointer_metric("t", "/"), "{\"\": 4}") == 4.0);
+}
+
+// Found by fuzzing (tests/fuzz/corpus/google_benchmark/name_not_a_string.json): a field of the
+// wrong type threw nlohmann's type_error out of the extractor, an internal error of perfduel.
+TEST_CASE("Google Benchmark JSON with a field of the wrong type fails the metric", "[metrics]") {
+  for (const char* out : {R"({"benchmarks": [{"name": 5, "real_time": 1}]})", R"({"benchmarks": [7]})",
+                          R"({"benchmarks": [{"name": "BM_x", "error_occurred": "yes", "real_time": 1}]})"}) {
+    const auto value = extract_one(gbench_metric("t", "BM_x", "real_time"), out);
+    REQUIRE_FALSE(value);
+    CHECK_THAT(value.error(), Catch::StartsWith("metric \"t\": the output is not Google Benchmark's JSON: "));
+  }
+}

@@ -74,3 +74,18 @@ TEST_CASE("counted nouns: one round, not one rounds", "[text]") {
   CHECK(counted(0, "round") == "0 rounds");
   CHECK(counted(40, "measured round") == "40 measured rounds");
 }
+
+TEST_CASE("invalid_utf8_offset finds the first byte that is not UTF-8", "[text]") {
+  CHECK_FALSE(invalid_utf8_offset(""));
+  CHECK_FALSE(invalid_utf8_offset("plain ASCII\n"));
+  CHECK_FALSE(
+      invalid_utf8_offset("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF"));  // é € 😀 U+10FFFF
+  CHECK(invalid_utf8_offset("ab\xFF") == 2u);                                              // never in UTF-8
+  CHECK(invalid_utf8_offset("caf\xE9!") == 3u);                                            // Latin-1 é
+  CHECK(invalid_utf8_offset("x\xC3") == 1u);                                               // cut short
+  CHECK(invalid_utf8_offset("\xC0\xAF") == 0u);                                            // overlong '/'
+  CHECK(invalid_utf8_offset("\xE0\x80\xAF") == 0u);      // overlong, three bytes
+  CHECK(invalid_utf8_offset("\xED\xA0\x80") == 0u);      // surrogate U+D800
+  CHECK(invalid_utf8_offset("\xF4\x90\x80\x80") == 0u);  // above U+10FFFF
+  CHECK(invalid_utf8_offset("\xE2\x82(") == 0u);         // bad continuation byte
+}

@@ -191,14 +191,23 @@ class Reader {
       fail(map, fmt::format("{} must be a mapping of keys to values", where));
     }
     for (const auto& item : map) {
-      const auto key = item.first.as<std::string>();
-      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) {
+      const auto name = key(item.first, where);
+      if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) {
         continue;
       }
-      const auto suggestion = util::closest_match(key, allowed);
-      fail(item.first, suggestion ? fmt::format("unknown key \"{}\" (did you mean \"{}\"?)", key, *suggestion)
-                                  : fmt::format("unknown key \"{}\" in {}", key, where));
+      const auto suggestion = util::closest_match(name, allowed);
+      fail(item.first, suggestion
+                           ? fmt::format("unknown key \"{}\" (did you mean \"{}\"?)", name, *suggestion)
+                           : fmt::format("unknown key \"{}\" in {}", name, where));
     }
+  }
+
+  // The text of the mapping key `node` in `where`; YAML also allows a list or a mapping as a key.
+  std::string key(const YAML::Node& node, const std::string& where) const {
+    if (!node.IsScalar()) {
+      fail(node, fmt::format("a key in {} must be a plain name, not a list or mapping", where));
+    }
+    return node.Scalar();
   }
 
   std::string scalar(const YAML::Node& node, const std::string& key) const {
@@ -275,9 +284,32 @@ class Reader {
   std::vector<std::string> m_lines;
 };
 
+// YAML is printable Unicode text, and the configuration is copied into the JSON report, which
+// must be UTF-8. yaml-cpp takes any bytes and turns a NUL into bytes that are not UTF-8.
+void check_characters(const std::string& text, const std::string& origin) {
+  const auto line_of = [&](std::size_t offset) {
+    return std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1;
+  };
+  if (const auto offset = util::invalid_utf8_offset(text)) {
+    throw Error(fmt::format("{}:{}: not valid UTF-8 (byte {}); save the file as UTF-8", origin,
+                            line_of(*offset), *offset + 1));
+  }
+  const auto control = std::find_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == '\x7f';
+  });
+  if (control != text.end()) {
+    const auto offset = static_cast<std::size_t>(control - text.begin());
+    throw Error(
+        fmt::format("{}:{}: control character 0x{:02X} (byte {}); YAML allows only tabs, line breaks and "
+                    "printable text",
+                    origin, line_of(offset), static_cast<unsigned char>(*control), offset + 1));
+  }
+}
+
 // The YAML document `text`. Throws perfduel::Error "<origin>:<line>: malformed YAML: ...", or
 // with the quoting hint when the error is at a value that starts with an indicator.
 YAML::Node load_yaml(const std::string& text, const std::string& origin) {
+  check_characters(text, origin);
   try {
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
@@ -326,7 +358,7 @@ CommandSpec read_command(const Reader& reader, const YAML::Node& node, const std
       reader.fail(env, "\"env\" must be a mapping of variable names to values");
     }
     for (const auto& item : env) {
-      command.environment[item.first.as<std::string>()] = reader.scalar(item.second, "env");
+      command.environment[reader.key(item.first, "\"env\"")] = reader.scalar(item.second, "env");
     }
   }
   return command;
@@ -354,7 +386,7 @@ MetricSpec builtin_metric(const std::string& name) {
 
 // The entry of metric `key` in `config`: the built-in one, or a new gated one.
 MetricSpec& metric_entry(const Reader& reader, const YAML::Node& key, Config& config, bool builtin) {
-  const auto name = key.as<std::string>();
+  const auto name = reader.key(key, "\"metrics\"");
   const auto same_name = [&](const MetricSpec& m) { return m.name == name; };
   if (builtin) {
     return *std::find_if(config.metrics.begin(), config.metrics.end(), same_name);
@@ -487,7 +519,7 @@ void read_metric_settings(const Reader& reader, const YAML::Node& node, MetricSp
 }
 
 void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& node, Config& config) {
-  const auto name = key.as<std::string>();
+  const auto name = reader.key(key, "\"metrics\"");
   const bool builtin =
       std::find(k_builtin_metrics.begin(), k_builtin_metrics.end(), name) != k_builtin_metrics.end();
   MetricSpec& metric = metric_entry(reader, key, config, builtin);

@@ -131,7 +131,10 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
 }
 
 void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_json& json) {
-  if (const auto error = util::write_file_atomically(path, json.dump(2) + "\n"); !error.empty()) {
+  // A benchmark's output need not be UTF-8 (a Latin-1 program), and it reaches the report in
+  // error messages and excerpts: such bytes become U+FFFD rather than losing the report.
+  const auto text = json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  if (const auto error = util::write_file_atomically(path, text); !error.empty()) {
     throw Error(fmt::format("{}: cannot write the report: {}", path.string(), error));
   }
 }
@@ -152,7 +155,9 @@ nlohmann::ordered_json read_report_json(const std::filesystem::path& path) {
   return json;
 }
 
-SavedReport report_from_json(const nlohmann::ordered_json& json, const std::string& origin) {
+namespace {
+
+SavedReport read_report(const nlohmann::ordered_json& json, const std::string& origin) {
   if (!json.is_object()) {
     throw Error(fmt::format("{}: not a JSON report (is it the file written by compare --json?)", origin));
   }
@@ -227,6 +232,17 @@ SavedReport report_from_json(const nlohmann::ordered_json& json, const std::stri
     report.runs.push_back(std::move(run));
   }
   return report;
+}
+
+}  // namespace
+
+SavedReport report_from_json(const nlohmann::ordered_json& json, const std::string& origin) {
+  try {
+    return read_report(json, origin);
+  } catch (const nlohmann::json::exception& e) {
+    // A section of the wrong type, e.g. "benchmarks": {"new": "x"}.
+    throw Error(fmt::format("{}: the report is malformed: {}", origin, e.what()));
+  }
 }
 
 SavedReport load_report(const std::filesystem::path& path) {

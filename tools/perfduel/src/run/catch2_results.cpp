@@ -1,6 +1,5 @@
 #include "run/catch2_results.hpp"
 
-#include <cmath>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -58,12 +57,14 @@ util::Expected<std::vector<Catch2Benchmark>> read_catch2_benchmarks(const std::s
     if (const pugi::xml_node failed = node.child("failed")) {
       benchmark.failure = failed.attribute("message").as_string("failed");
     } else if (const pugi::xml_node mean = node.child("mean")) {
-      const double nanoseconds = mean.attribute("value").as_double(std::nan(""));
-      if (!std::isfinite(nanoseconds)) {
+      // Not pugixml's as_double, which reads text that is no number as 0.
+      const auto nanoseconds = util::parse_double(mean.attribute("value").as_string());
+      if (nanoseconds) {
+        benchmark.mean_seconds = *nanoseconds * 1e-9;
+      } else {
         benchmark.failure =
             fmt::format("its mean is \"{}\", not a number", mean.attribute("value").as_string());
       }
-      benchmark.mean_seconds = nanoseconds * 1e-9;
     } else {
       // Catch2 writes <mean> when the benchmark ends; without it the run stopped inside it.
       benchmark.failure = "no <mean> in its results (did the benchmark end?)";

@@ -30,10 +30,19 @@ Value from_regex(const MetricSpec& metric, const std::regex& regex, const std::s
 
 Value from_json_pointer(const MetricSpec& metric, const nlohmann::json& document) {
   const nlohmann::json::json_pointer pointer(metric.pattern);
-  if (!document.contains(pointer)) {
+  const nlohmann::json* found = nullptr;
+  try {
+    // contains() itself throws for some pointers, e.g. "/" (an empty token) into an array.
+    if (document.contains(pointer)) {
+      found = &document.at(pointer);
+    }
+  } catch (const nlohmann::json::exception&) {
+    found = nullptr;
+  }
+  if (found == nullptr) {
     return Value::failure(fmt::format("the JSON output has nothing at {}", metric.pattern));
   }
-  const auto& value = document.at(pointer);
+  const auto& value = *found;
   if (!value.is_number()) {
     return Value::failure(
         fmt::format("the JSON output has {} at {}, not a number", value.dump(), metric.pattern));
@@ -61,7 +70,7 @@ std::optional<double> seconds_per_unit(const std::string& unit) {
 // Google Benchmark's JSON: {"benchmarks": [{"name", "run_type", "real_time", "cpu_time",
 // "time_unit", <counters>...}]}. With --benchmark_repetitions the same name appears once per
 // repetition; their median is taken so that one repetition's hiccup does not decide.
-Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& document) {
+Value from_google_benchmark_checked(const MetricSpec& metric, const nlohmann::json& document) {
   if (!document.contains("benchmarks") || !document["benchmarks"].is_array()) {
     return Value::failure(
         "the output is JSON but not Google Benchmark's (no \"benchmarks\" array); "
@@ -107,6 +116,16 @@ Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& docu
         fmt::format("no benchmark named \"{}\" in the output (found: {})", metric.benchmark, known));
   }
   return stats::median(values);
+}
+
+// As above; a field of the wrong type (a number as "name", a string as "error_occurred") is the
+// metric's failure, not an exception out of the duel.
+Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& document) {
+  try {
+    return from_google_benchmark_checked(metric, document);
+  } catch (const nlohmann::json::exception& e) {
+    return Value::failure(fmt::format("the output is not Google Benchmark's JSON: {}", e.what()));
+  }
 }
 
 // Catch2's XML: the mean of the benchmark named like the metric's; a name found in several

@@ -27,6 +27,10 @@ std::optional<std::string> closest_match(std::string_view word, const std::vecto
 // `text` without leading and trailing blanks.
 std::string_view trim(std::string_view text);
 
+// The offset of the first byte of `text` that is not part of well-formed UTF-8 (no overlong
+// forms, surrogates or code points above U+10FFFF), or nothing when all of it is.
+std::optional<std::size_t> invalid_utf8_offset(std::string_view text);
+
 // The last `max_lines` lines of `text` (at most `max_bytes`), for showing a benchmark's stderr.
 std::string tail_lines(std::string_view text, std::size_t max_lines, std::size_t max_bytes = 4096);
 
