@@ -361,6 +361,21 @@ TEST_CASE("a configuration with a control character is rejected with its line", 
   CHECK(parse("seed:\t1\r\nwarmup: 2\r\n").warmup == 2);
 }
 
+// Found by fuzzing (tests/fuzz/corpus/config/escape_not_utf8.yaml): yaml-cpp decodes "\_" (a
+// no-break space) in a double-quoted value to the single byte 0xA0, which is not UTF-8, and the
+// report that copies the configuration could not be written.
+TEST_CASE("a value whose escapes decode to bytes that are not UTF-8 is rejected", "[config]") {
+  CHECK_THROWS_WITH(
+      parse("baseline:\n  command: ./a\n  env: {X: \"a\\_b\"}\n"),
+      "gate.yaml:3: \"env\" is not UTF-8 once its escapes are decoded; write the character itself "
+      "or \\u followed by its code (\\u00A0 for \\_)");
+  CHECK_THROWS_WITH(parse("metrics:\n  \"w\\Nt\": {regex: 'x(1)'}\n"),
+                    Catch::StartsWith("gate.yaml:2: a key in \"metrics\" is not UTF-8 once its escapes"));
+  CHECK(parse("baseline:\n  command: ./a\n  env: {X: \"a\\u00A0b\"}\n").baseline->environment.at("X") ==
+        "a\xC2\xA0"
+        "b");
+}
+
 TEST_CASE("a key that is a list or mapping is rejected with its line", "[config]") {
   CHECK_THROWS_WITH(parse("? [a, b]\n: 1\n"),
                     "gate.yaml:1: a key in the configuration must be a plain name, not a list or mapping");

@@ -207,6 +207,7 @@ class Reader {
     if (!node.IsScalar()) {
       fail(node, fmt::format("a key in {} must be a plain name, not a list or mapping", where));
     }
+    check_decoded(node, "a key in " + where);
     return node.Scalar();
   }
 
@@ -217,7 +218,19 @@ class Reader {
     if (node.Scalar().empty() && hint(node)) {
       fail(node, "");  // "!5", "|5": text the user wrote, read as an empty value
     }
+    check_decoded(node, "\"" + key + "\"");
     return node.Scalar();
+  }
+
+  // The file is UTF-8 (check_characters), but yaml-cpp decodes some escapes of a double-quoted
+  // value ("\_", "\N", "\L", "\P") to single bytes that are not: refused here, or the report
+  // that copies the configuration could not be written.
+  void check_decoded(const YAML::Node& node, const std::string& what) const {
+    if (util::invalid_utf8_offset(node.Scalar())) {
+      fail(node, fmt::format("{} is not UTF-8 once its escapes are decoded; write the character itself or "
+                             "\\u followed by its code (\\u00A0 for \\_)",
+                             what));
+    }
   }
 
   template <typename T>
