@@ -1,6 +1,7 @@
 #include "stats/estimate.hpp"
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include <boost/math/distributions/normal.hpp>
@@ -65,12 +66,11 @@ double widened_p_value(double p_value, double factor) {
   return 2.0 * boost::math::cdf(boost::math::complement(normal, z / factor));
 }
 
-// Mean of d with a Student-t interval, on batch means when the rounds are autocorrelated
-// (Pilot). The default: efficient for the near-normal log-ratios of run times.
-void estimate_mean(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
-  const Batching batching = apply_batching(d, options, result);
-  const std::vector<double> units =
-      batching.batch_size > 1 ? batch_means(d, batching.batch_size) : std::vector<double>(d.begin(), d.end());
+// The t interval of `units` (paired log-ratios, batch means or a ratio's linearised values),
+// widened by the batching's residual inflation and the stopping allowance, around `center`
+// (default: the mean of `units`), with its p-value against the null band.
+void settle_t_estimate(std::span<const double> units, std::optional<double> center, const Batching& batching,
+                       const EstimatorOptions& options, Estimate& result) {
   const auto interval = t_interval(units, options.confidence);
   if (!interval) {
     result.note = "needs at least 2 rounds for an interval";
@@ -78,14 +78,23 @@ void estimate_mean(std::span<const double> d, const EstimatorOptions& options, E
   }
   result.sequential_allowance = sequential_allowance(units.size(), options);
   result.spread_inflation = batching.residual_inflation * result.sequential_allowance;
-  result.center = interval->mean;
+  result.center = center.value_or(interval->mean);
   const double half = (interval->ci.hi - interval->mean) * result.spread_inflation;
-  result.ci = {interval->mean - half, interval->mean + half};
+  result.ci = {result.center - half, result.center + half};
   const double n = static_cast<double>(units.size());
-  result.p_value = t_test_p_value(interval->mean, interval->stddev * result.spread_inflation / std::sqrt(n),
+  result.p_value = t_test_p_value(result.center, interval->stddev * result.spread_inflation / std::sqrt(n),
                                   n - 1.0, options.null_band);
   result.status =
       batching.settled || batching.provisional ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+}
+
+// Mean of d with a Student-t interval, on batch means when the rounds are autocorrelated
+// (Pilot). The default: efficient for the near-normal log-ratios of run times.
+void estimate_mean(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
+  const Batching batching = apply_batching(d, options, result);
+  const std::vector<double> units =
+      batching.batch_size > 1 ? batch_means(d, batching.batch_size) : std::vector<double>(d.begin(), d.end());
+  settle_t_estimate(units, std::nullopt, batching, options, result);
 }
 
 // Median of d with the sign-test interval; on batch medians when autocorrelated, since the
@@ -133,21 +142,7 @@ void estimate_ratio(std::span<const double> baseline, std::span<const double> ca
     }
     units = batch_means(ratio->influence, batching.batch_size);
   }
-  const auto interval = t_interval(units, options.confidence);
-  if (!interval) {
-    result.note = "needs at least 2 rounds for an interval";
-    return;
-  }
-  result.sequential_allowance = sequential_allowance(units.size(), options);
-  result.spread_inflation = batching.residual_inflation * result.sequential_allowance;
-  result.center = ratio->log_ratio;
-  const double half = (interval->ci.hi - interval->mean) * result.spread_inflation;
-  result.ci = {result.center - half, result.center + half};
-  const double n = static_cast<double>(units.size());
-  result.p_value = t_test_p_value(result.center, interval->stddev * result.spread_inflation / std::sqrt(n),
-                                  n - 1.0, options.null_band);
-  result.status =
-      batching.settled || batching.provisional ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+  settle_t_estimate(units, ratio->log_ratio, batching, options, result);
 }
 
 void estimate_min(std::span<const double> baseline, std::span<const double> candidate,
