@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -119,15 +120,21 @@ TEST_CASE("several processes recording at once lose nothing", "[history]") {
     REQUIRE(pid >= 0);
     if (pid == 0) {
       // Every child opens the still-missing file itself, so schema creation races too.
-      bool ok = true;
+      // A failing child says why on stderr, which the test log keeps.
       auto store = SqliteStore::open(path, CreateFile::yes);
-      ok = store.ok();
-      for (int r = 0; ok && r < k_records; ++r) {
-        ok = store.value()
-                 .append(sample_record("metric_" + std::to_string(p), r, "2026-11-01T00:00:00Z"))
-                 .ok();
+      if (!store) {
+        std::fprintf(stderr, "child %d: %s\n", p, store.error().c_str());
+        ::_exit(1);
       }
-      ::_exit(ok ? 0 : 1);
+      for (int r = 0; r < k_records; ++r) {
+        auto appended =
+            store.value().append(sample_record("metric_" + std::to_string(p), r, "2026-11-01T00:00:00Z"));
+        if (!appended) {
+          std::fprintf(stderr, "child %d, record %d: %s\n", p, r, appended.error().c_str());
+          ::_exit(1);
+        }
+      }
+      ::_exit(0);
     }
     children.push_back(pid);
   }

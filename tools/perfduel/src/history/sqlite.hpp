@@ -71,6 +71,9 @@ class Database {
   // The message of the last failure on this connection.
   std::string error_message() const { return sqlite3_errmsg(m_database.get()); }
 
+  // The primary result code of the last failure on this connection (SQLITE_BUSY, ...).
+  int error_code() const { return sqlite3_errcode(m_database.get()) & 0xff; }
+
  private:
   struct Closer {
     void operator()(sqlite3* database) const { sqlite3_close_v2(database); }

@@ -1,5 +1,8 @@
 #include "history/sqlite_store.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include <fmt/core.h>
 
 #include "history/schema.hpp"
@@ -44,6 +47,32 @@ class Transaction {
   Database& m_database;
   bool m_open = false;
 };
+
+// WAL lets readers work while a writer appends; it is a property of the file, kept once set.
+// The switch needs the file to itself, and SQLite does not wait on its busy handler for that:
+// when several processes open a new file at once, the others' reads make it fail at once with
+// SQLITE_BUSY. So it is tried again until one process has switched (the others then see
+// "wal" and skip it), for as long as any other lock is waited for.
+util::Expected<Done> switch_to_wal(Database& database) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(k_busy_timeout_ms);
+  for (;;) {
+    {
+      // Scoped: an unfinished statement would keep a read open and block the switch below.
+      auto mode = database.prepare("PRAGMA journal_mode");
+      if (!mode) {
+        return fail<Done>(mode.error());
+      }
+      if (auto row = mode.value().step(); row && *row && mode.value().column_text(0) == "wal") {
+        return Done{};
+      }
+    }
+    auto switched = database.execute("PRAGMA journal_mode = WAL");
+    if (switched || database.error_code() != SQLITE_BUSY || std::chrono::steady_clock::now() >= deadline) {
+      return switched;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
 
 // Schema 1 to 2: one machine fingerprint. Records made from a report described the machine
 // with uname's three kernel words, records made with --metric with the release alone, so
@@ -213,8 +242,7 @@ util::Expected<SqliteStore> SqliteStore::open(const std::filesystem::path& path,
     }
   }
 
-  // WAL lets readers work while a writer appends; it is a property of the file, kept once set.
-  if (auto wal = database.execute("PRAGMA journal_mode = WAL"); !wal) {
+  if (auto wal = switch_to_wal(database); !wal) {
     return fail<SqliteStore>(store.located("cannot switch to WAL mode: " + wal.error()));
   }
   if (auto settings = database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL"); !settings) {
