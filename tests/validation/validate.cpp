@@ -50,7 +50,7 @@ using Rng = std::mt19937_64;
 
 constexpr double k_lambda = 0.010;  // nominal run time, seconds (drives the drift clock)
 constexpr int k_max_rounds = 1000;  // simulated budget (the driver's default is 2000)
-constexpr int k_min_rounds = 20;
+int g_min_rounds = 20;              // the gates' min_rounds (--min-rounds)
 
 enum class Kind { iid, drift, pareto, ar1_shared, ar1_side, bimodal };
 
@@ -209,7 +209,7 @@ struct GateResult {
 Config gate_config(const NoiseModel& model, Estimator estimator, Stopping stopping, int metric_count,
                    Correction correction) {
   Config config;
-  config.min_rounds = k_min_rounds;
+  config.min_rounds = g_min_rounds;
   config.max_rounds = k_max_rounds;
   config.stopping = stopping;
   config.correction = correction;
@@ -306,7 +306,7 @@ GateResult simulate_welch(const NoiseModel& model, double delta, std::uint64_t s
     }
     a.push_back(std::log(va));
     b.push_back(std::log(vb));
-    if (static_cast<int>(a.size()) >= k_min_rounds) {
+    if (static_cast<int>(a.size()) >= g_min_rounds) {
       w = stats::welch(a, b, 0.95);
       const double width =
           allowance
@@ -588,7 +588,7 @@ ModelSummary validate_model(std::size_t index, const Options& options) {
     }
     const Tally& aa = tallies[0];
     if (method == Method::gate_hybrid) {
-      fixed_n = std::max(k_min_rounds, static_cast<int>(std::lround(aa.mean_rounds())));
+      fixed_n = std::max(g_min_rounds, static_cast<int>(std::lround(aa.mean_rounds())));
       summary.default_false_alarm = aa.false_alarm();
       summary.default_false_alarms = aa.regressions + aa.improvements;
       summary.aa_gates = aa.gates;
@@ -902,7 +902,7 @@ constexpr double k_tick = 0.004;
 // rule ends it as the driver would (exit code 2).
 GateResult simulate_quantized_gate(const QuantizedCase& c, double delta, std::uint64_t seed) {
   Config config;
-  config.min_rounds = k_min_rounds;
+  config.min_rounds = g_min_rounds;
   config.max_rounds = k_max_rounds;
   MetricSpec spec;
   spec.name = "user_time";
@@ -1090,13 +1090,15 @@ int main(int argc, char** argv) {
       options.sections = split(value());
     } else if (arg == "--trace") {
       options.trace = value();
+    } else if (arg == "--min-rounds") {
+      g_min_rounds = std::max(2, std::stoi(value()));
     } else if (arg == "--real-repeats") {
       options.real_repeats = std::stoi(value());
     } else {
       std::cerr
           << "usage: perfduel_validate [--gates N] [--detection-gates N] [--models a,b,...] [--threads N]\n"
              "                         [--real PERFDUEL DRIFT_PROGRAM] [--real-rounds N] [--real-seconds S]\n"
-             "                         [--real-repeats R]\n"
+             "                         [--real-repeats R] [--min-rounds N]\n"
              "                         [--methods default,width,median,min,anytime,cbdr,a-then-b]\n"
              "                         [--sections models,family,drift,zeros] [--trace FILE.csv]\n";
       return 2;
@@ -1111,7 +1113,7 @@ int main(int argc, char** argv) {
       "## Simulated gates\n\nα = 0.05 (95 % intervals), min rounds {}, budget {} rounds, one warm-up round, "
       "random order per round. A/A: {} gates per model and method; detection: {} gates per δ. "
       "Seeds fixed (gate i of model m and δ j uses the same machine for every method).\n",
-      k_min_rounds, k_max_rounds, options.gates, options.detection_gates);
+      g_min_rounds, k_max_rounds, options.gates, options.detection_gates);
   std::vector<ModelSummary> summaries;
   if (selected(options.sections, "models")) {
     for (std::size_t m = 0; m < k_models.size(); ++m) {

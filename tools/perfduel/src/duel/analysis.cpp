@@ -246,6 +246,12 @@ int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector
   return static_cast<int>(drop);
 }
 
+// The burn-in of a metric's confidence sequence, in the units it runs over: rounds, or batches
+// once the log-ratios needed batching.
+int sequence_burn_in(const Config& config, int burn_in_rounds, const stats::Estimate& estimate) {
+  return std::max(estimate.batch_size > 1 ? config.min_batches : burn_in_rounds, 2);
+}
+
 // The asymptotic confidence sequence (stats/sequential.hpp) of a `mean` metric at `confidence`,
 // in log-ratio space, or nullopt before its burn-in. It stays valid however often it is looked
 // at, so the duel may stop the moment it leaves (or, with a tolerance, lies inside) the band.
@@ -255,7 +261,7 @@ int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector
 // residual-correlation factor of the batching decision (and, while batching is not yet
 // possible, the AR(1) widening at the upper bound of r1) applies to the sequence as to the
 // interval; the stopping allowance does not (a sequence needs none).
-std::optional<stats::Interval> confidence_sequence(const Config& config, int min_rounds,
+std::optional<stats::Interval> confidence_sequence(const Config& config, int burn_in_rounds,
                                                    const stats::Estimate& estimate,
                                                    const std::vector<double>& a, const std::vector<double>& b,
                                                    double confidence) {
@@ -265,8 +271,7 @@ std::optional<stats::Interval> confidence_sequence(const Config& config, int min
   }
   const std::vector<double> units =
       estimate.batch_size > 1 ? stats::batch_means(*d, estimate.batch_size) : *d;
-  const auto burn_in =
-      static_cast<std::size_t>(std::max(estimate.batch_size > 1 ? config.min_batches : min_rounds, 2));
+  const auto burn_in = static_cast<std::size_t>(sequence_burn_in(config, burn_in_rounds, estimate));
   const auto sequence =
       stats::asymptotic_confidence_sequence(units, confidence, burn_in, static_cast<double>(burn_in));
   if (!sequence) {
@@ -280,8 +285,8 @@ std::optional<stats::Interval> confidence_sequence(const Config& config, int min
 // Anytime mode: the confidence sequence at the metric's full level replaces the fixed-sample
 // interval. The `median` and `min` estimators keep their fixed-sample intervals (there is no
 // confidence sequence for them here), which the note says.
-void apply_anytime(const Config& config, int min_rounds, MetricResult& result, const std::vector<double>& a,
-                   const std::vector<double>& b) {
+void apply_anytime(const Config& config, int burn_in_rounds, MetricResult& result,
+                   const std::vector<double>& a, const std::vector<double>& b) {
   auto& estimate = result.estimate;
   if (result.estimator != Estimator::mean) {
     estimate.note +=
@@ -292,11 +297,11 @@ void apply_anytime(const Config& config, int min_rounds, MetricResult& result, c
   if (estimate.status != stats::EstimateStatus::ok) {
     return;
   }
-  const auto sequence = confidence_sequence(config, min_rounds, estimate, a, b, result.confidence);
+  const auto sequence = confidence_sequence(config, burn_in_rounds, estimate, a, b, result.confidence);
   if (!sequence) {
     estimate.status = stats::EstimateStatus::insufficient_data;
     estimate.note = fmt::format("anytime: burn-in of {} {} not reached",
-                                std::max(estimate.batch_size > 1 ? config.min_batches : min_rounds, 2),
+                                sequence_burn_in(config, burn_in_rounds, estimate),
                                 estimate.batch_size > 1 ? "batches" : "rounds");
     return;
   }
@@ -406,7 +411,7 @@ struct Levels {
 // the confidence sequence too, whichever settles it first.
 MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estimator estimator,
                             const Levels& levels, const std::vector<double>& a, const std::vector<double>& b,
-                            int min_rounds, bool enough_rounds) {
+                            int burn_in_rounds, bool enough_rounds) {
   MetricResult result;
   result.spec = spec;
   result.estimator = estimator;
@@ -414,7 +419,7 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
   result.estimate =
       stats::estimate(estimator, a, b, estimator_options(config, spec, estimator, levels.interval));
   if (config.stopping == Stopping::anytime) {
-    apply_anytime(config, min_rounds, result, a, b);
+    apply_anytime(config, burn_in_rounds, result, a, b);
   }
   const auto& estimate = result.estimate;
   if (estimate.status == stats::EstimateStatus::unstable) {
@@ -453,7 +458,7 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
       if (estimator != Estimator::mean) {
         break;  // no confidence sequence for the median, the minimum or the ratio: the width rule alone
       }
-      const auto sequence = confidence_sequence(config, min_rounds, estimate, a, b, levels.sequence);
+      const auto sequence = confidence_sequence(config, burn_in_rounds, estimate, a, b, levels.sequence);
       if (!sequence) {
         break;
       }
@@ -512,13 +517,17 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   for (std::size_t m = 0; m < config.metrics.size(); ++m) {
     readings.push_back(readings_of(series.baseline[m], series.candidate[m]));
   }
+  std::vector<bool> deterministic;
+  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
+    deterministic.push_back(
+        !readings[m].any_zero() &&
+        is_deterministic(series.baseline[m], series.candidate[m], config.metrics[m].threshold));
+  }
   const auto min_rounds_of = [&](std::size_t m) {
     if (readings[m].any_zero()) {
       return std::max(config.min_rounds, k_zero_rule_rounds);
     }
-    return is_deterministic(series.baseline[m], series.candidate[m], config.metrics[m].threshold)
-               ? std::min(config.min_rounds, k_deterministic_min_rounds)
-               : config.min_rounds;
+    return deterministic[m] ? std::min(config.min_rounds, k_deterministic_min_rounds) : config.min_rounds;
   };
   // The estimator of each metric: the ratio of means once a metric whose zeros are allowed read 0.
   const auto estimator_of = [&](std::size_t m) {
@@ -577,7 +586,11 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     const auto rounds = static_cast<std::size_t>(measured);
     const bool usable_zeros = zeros_allowed(spec) && !mostly_zero(read, rounds);
     if (!read.invalid && (!read.any_zero() || usable_zeros)) {
-      result = analyze_metric(config, spec, estimator, levels_of(spec, estimator), a, b, min_rounds,
+      // A deterministic metric's sequence may start with its minimum rounds; any other's needs
+      // k_sequence_burn_in_rounds, however low min_rounds is set.
+      const int burn_in_rounds =
+          deterministic[m] ? min_rounds : std::max(min_rounds, k_sequence_burn_in_rounds);
+      result = analyze_metric(config, spec, estimator, levels_of(spec, estimator), a, b, burn_in_rounds,
                               metric_enough);
       if (read.any_zero()) {
         analysis.notes.push_back(fmt::format(
