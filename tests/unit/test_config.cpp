@@ -6,24 +6,16 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
+#include "config_helpers.hpp"
 #include "error.hpp"
 
 using namespace perfduel;
+using perfduel::testing::metric;
 
 namespace {
 
 Config parse(const std::string& text) {
   return parse_config(text, "gate.yaml");
-}
-
-const MetricSpec& metric(const Config& config, const std::string& name) {
-  for (const auto& spec : config.metrics) {
-    if (spec.name == name) {
-      return spec;
-    }
-  }
-  FAIL("no metric named " << name);
-  throw;  // not reached: FAIL throws
 }
 
 std::vector<std::string> metric_names(const Config& config) {

@@ -10,12 +10,14 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
+#include "config_helpers.hpp"
 #include "duel/analysis.hpp"
 #include "duel/verdict.hpp"
 #include "error.hpp"
 #include "report/json_report.hpp"
 
 using namespace perfduel;
+using perfduel::testing::metric;
 
 namespace {
 
@@ -31,16 +33,6 @@ Config saved_config() {
       "  wall_time: {gate: false}\n"
       "  score: {regex: 'score: ([0-9.]+)', threshold: 20%}\n",
       "report.json (config)");
-}
-
-const MetricSpec& metric(const Config& config, const std::string& name) {
-  for (const auto& spec : config.metrics) {
-    if (spec.name == name) {
-      return spec;
-    }
-  }
-  FAIL("no metric named " << name);
-  throw;  // not reached: FAIL throws
 }
 
 // Runs of every metric of `config`: the candidate's values `change` higher than the

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "config/metric_units.hpp"
 #include "error.hpp"
 #include "util/glob.hpp"
 #include "util/name_table.hpp"
@@ -382,17 +383,17 @@ MetricSpec builtin_metric(const std::string& name) {
   metric.name = name;
   if (name == "wall_time") {
     metric.source = MetricSource::wall_time;
-    metric.unit = "s";
+    metric.unit = k_unit_seconds;
     metric.gating = Gating::gated;
   } else if (name == "user_time") {
     metric.source = MetricSource::user_time;
-    metric.unit = "s";
+    metric.unit = k_unit_seconds;
   } else if (name == "system_time") {
     metric.source = MetricSource::system_time;
-    metric.unit = "s";
+    metric.unit = k_unit_seconds;
   } else {
     metric.source = MetricSource::max_rss;
-    metric.unit = "B";
+    metric.unit = k_unit_bytes;
   }
   return metric;
 }
@@ -454,7 +455,7 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
     metric.source = MetricSource::catch2;
     metric.benchmark = reader.scalar(benchmark, "catch2");
     metric.field = "mean";
-    metric.unit = "s";
+    metric.unit = k_unit_seconds;
     ++sources;
   }
   if (const auto counter = node["counter"]) {
@@ -493,12 +494,12 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
 // other field is a user counter, a plain number.
 std::string google_benchmark_unit(const std::string& field) {
   if (field == "real_time" || field == "cpu_time") {
-    return "s";
+    return k_unit_seconds;
   }
   if (field == "bytes_per_second") {
-    return "B/s";
+    return k_unit_bytes_per_second;
   }
-  return field == "items_per_second" ? "items/s" : "";
+  return field == "items_per_second" ? k_unit_items_per_second : "";
 }
 
 // The gate and estimator settings of a metric.

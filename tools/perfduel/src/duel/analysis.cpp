@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "config/metric_units.hpp"
 #include "error.hpp"
 #include "stats/autocorrelation.hpp"
 #include "stats/changepoint.hpp"
@@ -159,7 +160,7 @@ bool mostly_zero(const Readings& readings, std::size_t rounds) {
 }
 
 std::string format_reading(double value, const std::string& unit) {
-  if (unit == "s") {
+  if (unit == k_unit_seconds) {
     return util::format_seconds(value);
   }
   return unit.empty() ? fmt::format("{:.6g}", value) : fmt::format("{:.6g} {}", value, unit);

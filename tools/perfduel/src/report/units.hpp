@@ -2,17 +2,12 @@
 
 #include <string>
 
+#include "config/metric_units.hpp"
+
 namespace perfduel {
 
 // How the reports show a metric's values: scaled to their magnitude with the prefixes of the
 // metric's unit, the same in the table, the Markdown and the SVG axes.
-
-// The units perfduel gives the metrics it knows (config/config.cpp); any other unit is the
-// configuration's own and shown as written.
-inline constexpr const char* k_unit_seconds = "s";
-inline constexpr const char* k_unit_bytes = "B";
-inline constexpr const char* k_unit_bytes_per_second = "B/s";
-inline constexpr const char* k_unit_items_per_second = "items/s";
 
 // A scale to show values in: shown value = value × `factor`, followed by `name`.
 struct DisplayUnit {
