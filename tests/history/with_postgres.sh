@@ -42,7 +42,18 @@ trap 'exit 130' INT TERM
 
 # The server's user must be able to enter its working directory.
 cd "$dir" || exit 1
-if ! as_server "$bindir/initdb" -D "$dir/data" -U perfduel --auth=trust -E UTF8 --locale=C --no-sync \
+# PERFDUEL_TEST_PG_AUTH=password: the server asks for a password (SCRAM), which is then in
+# PERFDUEL_TEST_PG_PASSWORD and not in PERFDUEL_TEST_PG_URI; otherwise every connection is trusted.
+auth=--auth=trust
+if [ "${PERFDUEL_TEST_PG_AUTH:-trust}" = password ]; then
+  PERFDUEL_TEST_PG_PASSWORD="pd-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+  export PERFDUEL_TEST_PG_PASSWORD
+  printf '%s\n' "$PERFDUEL_TEST_PG_PASSWORD" >"$dir/pwfile"
+  [ "$(id -u)" = 0 ] && chown postgres "$dir/pwfile"
+  auth="--auth=scram-sha-256 --pwfile=$dir/pwfile"
+fi
+# shellcheck disable=SC2086 # $auth is one or two options
+if ! as_server "$bindir/initdb" -D "$dir/data" -U perfduel $auth -E UTF8 --locale=C --no-sync \
   >"$dir/initdb.log" 2>&1; then
   echo "initdb failed:"; cat "$dir/initdb.log"; exit 1
 fi
