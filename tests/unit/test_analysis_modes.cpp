@@ -224,6 +224,9 @@ TEST_CASE("a small min_rounds does not shorten the confidence sequence's burn-in
   CHECK_FALSE(early.can_stop);
   CHECK(early.metrics[0].settled_by == SettledBy::none);
   CHECK_FALSE(early.metrics[0].sequence);
+  CHECK(has_note(early,
+                 "; the sequence from round 20 (min_rounds 3 applies to the width rule and to "
+                 "deterministic metrics)"));
   // ... but a deterministic one is, from its third round.
   const std::vector<double> three(3, 1.0);
   const Analysis exact =

@@ -570,8 +570,13 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
                        per_metric_confidence(config.confidence, gated_count, k_sequence_share)};
     analysis.notes.push_back(fmt::format(
         "stopping: the width rule's interval at {:.4g} % or the confidence sequence at {:.4g} % per gated "
-        "metric, whichever settles first (α split {:.0f} : {:.0f}; mean estimator only)",
-        100 * split.interval, 100 * split.sequence, 100 * (1 - k_sequence_share), 100 * k_sequence_share));
+        "metric, whichever settles first (α split {:.0f} : {:.0f}; mean estimator only){}",
+        100 * split.interval, 100 * split.sequence, 100 * (1 - k_sequence_share), 100 * k_sequence_share,
+        config.min_rounds < k_sequence_burn_in_rounds
+            ? fmt::format("; the sequence from round {} (min_rounds {} applies to the width rule and to "
+                          "deterministic metrics)",
+                          k_sequence_burn_in_rounds, config.min_rounds)
+            : ""));
   }
 
   for (std::size_t m = 0; m < config.metrics.size(); ++m) {
