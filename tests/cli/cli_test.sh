@@ -104,12 +104,12 @@ YAML
   analyze_redecides_with_other_settings)
     # A duel with a real +10 % difference (a score with 2 % noise per run, so that the machine's
     # load cannot move it), re-decided from its runs: at a tolerance above the change it passes,
-    # below it fails; a threshold the interval cannot reach leaves it undecided. 80 rounds: with
-    # 40, a lag-1 autocorrelation estimate above 0.3 by chance (about 1 duel in 100) left the
-    # no-change undecided.
+    # below it fails; a threshold the interval cannot reach leaves it undecided. 200 rounds
+    # (about 1.5 s): at 80, a lag-1 autocorrelation estimate above 0.2 by chance (3 duels in 150)
+    # asked for batches that 80 rounds cannot fill, and the no-change stayed undecided.
     cat >gate.yaml <<'YAML'
-min_rounds: 80
-max_rounds: 80
+min_rounds: 200
+max_rounds: 200
 stopping: width
 metrics:
   wall_time: {gate: false}
@@ -121,7 +121,7 @@ YAML
     run 0 analyze report.json --config pass.yaml --json pass.json
     expect_out '^score .* no-change$'
     expect_out '^note: re-analysis of report.json with settings from pass.yaml: score: tolerance 20 % \(was 0 %\)$'
-    expect_out '^verdict: NO-CHANGE after 80 rounds'
+    expect_out '^verdict: NO-CHANGE after 200 rounds'
     [ "$(json .verdict pass.json)" = "no-change" ] || fail "pass.json verdict $(json .verdict pass.json)"
     [ "$(json .reanalysis.of pass.json)" = "report.json" ] || fail "pass.json reanalysis.of"
     [ "$(json '.reanalysis.settings_from | join(",")' pass.json)" = "pass.yaml" ] || fail "pass.json settings_from"
