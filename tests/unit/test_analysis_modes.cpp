@@ -6,10 +6,12 @@
 
 #include <catch2/catch.hpp>
 
+#include "analysis_helpers.hpp"
 #include "duel/analysis.hpp"
 #include "stats/estimate.hpp"
 
 using namespace perfduel;
+using perfduel::testing::has_note;
 
 namespace {
 
@@ -48,11 +50,6 @@ std::vector<double> shifted(const std::vector<double>& baseline, double shift, d
     out.push_back(v * std::exp(shift + noise(rng)));
   }
   return out;
-}
-
-bool has_note(const Analysis& analysis, const std::string& text) {
-  return std::any_of(analysis.notes.begin(), analysis.notes.end(),
-                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
 }
 
 }  // namespace

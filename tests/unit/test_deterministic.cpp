@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "analysis_helpers.hpp"
 #include "duel/analysis.hpp"
 #include "stats/autocorrelation.hpp"
 #include "stats/estimate.hpp"
@@ -14,6 +15,7 @@
 #include "stats/sequential.hpp"
 
 using namespace perfduel;
+using perfduel::testing::runs_of;
 
 namespace {
 
@@ -30,16 +32,6 @@ Config config_of(std::vector<MetricSpec> metrics, int min_rounds = 20) {
   config.metrics = std::move(metrics);
   config.min_rounds = min_rounds;
   return config;
-}
-
-// Measured rounds 0..n−1 of one metric.
-std::vector<RunRecord> runs_of(const std::vector<double>& baseline, const std::vector<double>& candidate) {
-  std::vector<RunRecord> runs;
-  for (std::size_t round = 0; round < baseline.size(); ++round) {
-    runs.push_back({static_cast<int>(round), Side::baseline, false, {baseline[round]}});
-    runs.push_back({static_cast<int>(round), Side::candidate, false, {candidate[round]}});
-  }
-  return runs;
 }
 
 }  // namespace

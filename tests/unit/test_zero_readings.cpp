@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "analysis_helpers.hpp"
 #include "config/config.hpp"
 #include "duel/analysis.hpp"
 #include "error.hpp"
@@ -15,6 +16,8 @@
 using namespace perfduel;
 using perfduel::test::quantized_rounds;
 using perfduel::test::QuantizedModel;
+using perfduel::testing::has_note;
+using perfduel::testing::runs_of;
 
 namespace {
 
@@ -26,21 +29,6 @@ MetricSpec gated(const std::string& name, MetricSource source, double threshold 
   spec.threshold = threshold;
   spec.unit = source == MetricSource::regex ? "" : "s";
   return spec;
-}
-
-// Measured rounds 0..n−1 of one metric.
-std::vector<RunRecord> make_runs(const std::vector<double>& baseline, const std::vector<double>& candidate) {
-  std::vector<RunRecord> runs;
-  for (std::size_t round = 0; round < baseline.size(); ++round) {
-    runs.push_back({static_cast<int>(round), Side::baseline, false, {baseline[round]}});
-    runs.push_back({static_cast<int>(round), Side::candidate, false, {candidate[round]}});
-  }
-  return runs;
-}
-
-bool has_note(const Analysis& analysis, const std::string& text) {
-  return std::any_of(analysis.notes.begin(), analysis.notes.end(),
-                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
 }
 
 // `rounds` rounds of CPU-time readings in 4 ms ticks; the first `zeros` baseline runs read 0.
@@ -107,7 +95,7 @@ TEST_CASE("a CPU time that reads 0 is estimated as the ratio of means and says s
   config.metrics = {gated("user_time", MetricSource::user_time, 2.0)};
   config.min_rounds = 3;
   auto [a, b] = ticks(12, 2);
-  const Analysis analysis = analyze(config, make_runs(a, b), Finality::final);
+  const Analysis analysis = analyze(config, runs_of(a, b), Finality::final);
   const MetricResult& result = analysis.metrics[0];
   CHECK(result.estimator == Estimator::ratio);
   CHECK(result.has_ratio);
@@ -127,7 +115,7 @@ TEST_CASE("a CPU time that reads 0 is estimated as the ratio of means and says s
 
   SECTION("without a zero the mean log-ratio stays") {
     a[0] = a[1] = 0.004;
-    const Analysis positive = analyze(config, make_runs(a, b), Finality::final);
+    const Analysis positive = analyze(config, runs_of(a, b), Finality::final);
     CHECK(positive.metrics[0].estimator == Estimator::mean);
     CHECK(positive.metrics[0].min_rounds == 3);
   }
@@ -146,13 +134,13 @@ TEST_CASE("the zero rule refuses a gated metric shown to read mostly 0", "[analy
   config.min_rounds = 3;
   // 9 of 9 rounds at 0: too early to judge, and too early to settle.
   const auto [a9, b9] = ticks(9, 9);
-  const Analysis early = analyze(config, make_runs(a9, b9), Finality::ongoing);
+  const Analysis early = analyze(config, runs_of(a9, b9), Finality::ongoing);
   CHECK_FALSE(early.metrics[0].enough_rounds);
   CHECK_FALSE(early.can_stop);
   // 10 of 10: refused with exit code 2, naming metric, counts and resolution.
   const auto [a, b] = ticks(10, 10);
   try {
-    analyze(config, make_runs(a, b), Finality::ongoing);
+    analyze(config, runs_of(a, b), Finality::ongoing);
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.exit_code() == ExitCode::usage);
@@ -166,15 +154,15 @@ TEST_CASE("the zero rule refuses a gated metric shown to read mostly 0", "[analy
   }
   // 9 of 10 may still be luck at 99.9 %; 18 of 20 is not; 12 of 20 is not shown to be most.
   const auto [a10, b10] = ticks(10, 9);
-  CHECK_NOTHROW(analyze(config, make_runs(a10, b10), Finality::ongoing));
+  CHECK_NOTHROW(analyze(config, runs_of(a10, b10), Finality::ongoing));
   const auto [a20, b20] = ticks(20, 18);
-  CHECK_THROWS_AS(analyze(config, make_runs(a20, b20), Finality::ongoing), Error);
+  CHECK_THROWS_AS(analyze(config, runs_of(a20, b20), Finality::ongoing), Error);
   const auto [a12, b12] = ticks(20, 12);
-  CHECK_NOTHROW(analyze(config, make_runs(a12, b12), Finality::ongoing));
+  CHECK_NOTHROW(analyze(config, runs_of(a12, b12), Finality::ongoing));
 
   SECTION("a report-only metric is shown without a ratio instead") {
     config.metrics[0].gating = Gating::report_only;
-    const Analysis analysis = analyze(config, make_runs(a, b), Finality::final);
+    const Analysis analysis = analyze(config, runs_of(a, b), Finality::final);
     CHECK_FALSE(analysis.metrics[0].has_ratio);
     CHECK(analysis.metrics[0].estimate.note ==
           "no ratio: 10 of 10 baseline and 0 of 10 candidate runs read 0 s, below its resolution");
@@ -188,7 +176,7 @@ TEST_CASE("a 0 where zeros are not allowed, or a negative value, stays a failed 
   auto [a, b] = ticks(12, 1);
   const auto message_of = [&](const Config& c, const std::vector<double>& x, const std::vector<double>& y) {
     try {
-      analyze(c, make_runs(x, y), Finality::ongoing);
+      analyze(c, runs_of(x, y), Finality::ongoing);
     } catch (const Error& e) {
       CHECK(e.exit_code() == ExitCode::benchmark_failed);
       return std::string(e.what());
@@ -199,7 +187,7 @@ TEST_CASE("a 0 where zeros are not allowed, or a negative value, stays a failed 
         "metric \"score\": baseline value 0 in round 1; a ratio needs positive values (is the metric read "
         "correctly? if 0 is a valid reading, set \"zeros: allowed\")");
   config.metrics[0].zeros = Zeros::allowed;
-  CHECK(analyze(config, make_runs(a, b), Finality::ongoing).metrics[0].estimator == Estimator::ratio);
+  CHECK(analyze(config, runs_of(a, b), Finality::ongoing).metrics[0].estimator == Estimator::ratio);
   config.metrics[0] = gated("user_time", MetricSource::user_time);
   b[3] = -0.004;
   CHECK(

@@ -224,6 +224,29 @@ Config gate_config(const NoiseModel& model, Estimator estimator, Stopping stoppi
   return config;
 }
 
+// The final analysis of a gate's `runs`, as the driver makes it when the gate ends; `delta` is
+// the true change, for the coverage of the interval of metric 0. With several metrics, a false
+// alarm is any metric's decision.
+GateResult judged_gate(const Config& config, const std::vector<RunRecord>& runs, double delta) {
+  GateResult result;
+  const Analysis final_analysis = analyze(config, runs, Finality::final);
+  result.verdict = final_analysis.verdict;
+  result.rounds = final_analysis.measured_rounds;
+  const auto& metric = final_analysis.metrics.front();
+  result.has_ci = metric.estimate.status == stats::EstimateStatus::ok;
+  result.covered = result.has_ci && metric.estimate.ci.contains(std::log1p(delta));
+  result.batch_size = metric.estimate.batch_size;
+  result.lag1 = metric.estimate.lag1;
+  if (final_analysis.metrics.size() > 1) {
+    for (const auto& m : final_analysis.metrics) {
+      if (m.verdict == Verdict::regression || m.verdict == Verdict::improvement) {
+        result.verdict = m.verdict;
+      }
+    }
+  }
+  return result;
+}
+
 // One gate through perfduel::analyze, exactly as the driver does it: one warm-up round, then
 // rounds in random order, analysed after every round, stopping when the analysis says so or
 // the budget is spent, and a final analysis for the verdict. With several metrics, metric 0
@@ -245,7 +268,6 @@ GateResult simulate_gate(const Config& config, const NoiseModel& model, double d
     }
     return record;
   };
-  GateResult result;
   for (int round = 0; round <= k_max_rounds; ++round) {
     const bool warmup = round == 0;
     const bool candidate_first = machine.coin();
@@ -257,23 +279,7 @@ GateResult simulate_gate(const Config& config, const NoiseModel& model, double d
       break;
     }
   }
-  const Analysis final_analysis = analyze(config, runs, Finality::final);
-  result.verdict = final_analysis.verdict;
-  result.rounds = final_analysis.measured_rounds;
-  const auto& metric = final_analysis.metrics.front();
-  result.has_ci = metric.estimate.status == stats::EstimateStatus::ok;
-  result.covered = result.has_ci && metric.estimate.ci.contains(std::log1p(delta));
-  result.batch_size = metric.estimate.batch_size;
-  result.lag1 = metric.estimate.lag1;
-  // With several metrics, a false alarm is any metric's decision.
-  if (metric_count > 1) {
-    for (const auto& m : final_analysis.metrics) {
-      if (m.verdict == Verdict::regression || m.verdict == Verdict::improvement) {
-        result.verdict = m.verdict;
-      }
-    }
-  }
-  return result;
+  return judged_gate(config, runs, delta);
 }
 
 Verdict judge_welch(const stats::WelchComparison& w, double threshold, bool width_rule) {
@@ -933,12 +939,7 @@ GateResult simulate_quantized_gate(const QuantizedCase& c, double delta, std::ui
         break;
       }
     }
-    const Analysis final_analysis = analyze(config, runs, Finality::final);
-    result.verdict = final_analysis.verdict;
-    result.rounds = final_analysis.measured_rounds;
-    const auto& metric = final_analysis.metrics.front();
-    result.has_ci = metric.estimate.status == stats::EstimateStatus::ok;
-    result.covered = result.has_ci && metric.estimate.ci.contains(std::log1p(delta));
+    result = judged_gate(config, runs, delta);
   } catch (const Error&) {
     result.refused = true;
     result.verdict = Verdict::inconclusive;

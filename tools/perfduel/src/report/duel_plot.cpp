@@ -53,18 +53,6 @@ constexpr std::size_t k_max_text = 120;
 // (report/suite_chart.hpp) and panels only for the changed metrics, at most this many.
 constexpr std::size_t k_suite_panels = 8;
 
-// `text` cut to `limit` bytes at a UTF-8 character boundary, with "…" when cut.
-std::string shorten(const std::string& text, std::size_t limit) {
-  if (text.size() <= limit) {
-    return text;
-  }
-  std::size_t end = limit;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0U) == 0x80U) {
-    --end;
-  }
-  return text.substr(0, end) + "…";
-}
-
 // How many panels a row of the page holds: one for a lone panel, two for up to four, three
 // beyond, so that eight panels take three rows instead of one column 3,600 pixels tall.
 std::size_t grid_columns(std::size_t panels) {
@@ -223,7 +211,7 @@ std::string axis_label(double top, double bottom, const std::string& text) {
   const double middle = (top + bottom) / 2;
   return fmt::format(
       "<text x=\"18\" y=\"{0:.1f}\" transform=\"rotate(-90 18 {0:.1f})\" text-anchor=\"middle\">{1}</text>\n",
-      middle, svg::escape(shorten(text, 32)));
+      middle, svg::escape(util::shorten(text, 32)));
 }
 
 // The outline of a plot from `top` to `bottom`, from k_left to `right`.
@@ -319,7 +307,7 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
   svg += fmt::format(
       "<text x=\"{0}\" y=\"37\" font-size=\"11\" fill=\"#555\">{1}</text>\n"
       "<text x=\"{0}\" y=\"51\" font-size=\"11\" fill=\"#555\">{2}</text>\n",
-      k_left, svg::escape(shorten(what, fitting)), svg::escape(shorten(how, fitting)));
+      k_left, svg::escape(util::shorten(what, fitting)), svg::escape(util::shorten(how, fitting)));
 
   // Rounds on x, shared by both plots; ticks are whole rounds.
   const svg::LinearScale x(0.5, last_round + 0.5, k_left, right);
@@ -432,7 +420,7 @@ std::string render_header(const Config& config, const DuelOutcome& outcome) {
         "<path d=\"{}\" stroke=\"{}\" stroke-width=\"7\" stroke-linecap=\"{}\"/>"
         "<text x=\"32\" y=\"{}\"><tspan fill=\"{}\" font-weight=\"bold\">{}</tspan> {}</text>\n",
         marker_path(shape, 22, y - 4, 7), colour, line_cap(shape), y, colour, side,
-        svg::escape(shorten(words, k_max_text)));
+        svg::escape(util::shorten(words, k_max_text)));
   };
   svg += command_line(48, k_baseline_colour, Shape::dot, "baseline", config.baseline);
   svg += command_line(66, k_candidate_colour, Shape::square, "candidate", config.candidate);

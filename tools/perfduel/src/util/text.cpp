@@ -214,25 +214,26 @@ std::string tail_lines(std::string_view text, std::size_t max_lines, std::size_t
   return std::string(tail);
 }
 
+std::string shorten(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) {
+    return std::string(text);
+  }
+  std::size_t end = limit;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0U) == 0x80U) {
+    --end;
+  }
+  return std::string(text.substr(0, end)) + "…";
+}
+
 std::string excerpt_lines(std::string_view text, std::size_t edge_lines, std::size_t max_line) {
   const auto lines = split_lines(text);
-  const auto cut = [max_line](const std::string& line) {
-    if (line.size() <= max_line) {
-      return line;
-    }
-    std::size_t end = max_line;
-    while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0U) == 0x80U) {
-      --end;
-    }
-    return line.substr(0, end) + "…";
-  };
   std::string excerpt;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines.size() > 2 * edge_lines && i == edge_lines) {
       excerpt += fmt::format("… ({} lines left out) …\n", lines.size() - 2 * edge_lines);
       i = lines.size() - edge_lines;
     }
-    excerpt += cut(lines[i]) + "\n";
+    excerpt += shorten(lines[i], max_line) + "\n";
   }
   return excerpt;
 }

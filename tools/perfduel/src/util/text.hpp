@@ -34,6 +34,9 @@ std::optional<std::size_t> invalid_utf8_offset(std::string_view text);
 // The last `max_lines` lines of `text` (at most `max_bytes`), for showing a benchmark's stderr.
 std::string tail_lines(std::string_view text, std::size_t max_lines, std::size_t max_bytes = 4096);
 
+// `text` cut to at most `limit` bytes at a UTF-8 character boundary, with "…" added when cut.
+std::string shorten(std::string_view text, std::size_t limit);
+
 // An excerpt of `text` to show where something was looked for: all of it when it has at most
 // 2 × `edge_lines` lines, else the first and the last `edge_lines` with a line "… (N lines
 // left out) …" between; each line cut to `max_line` bytes (at a UTF-8 boundary, "…" added).
