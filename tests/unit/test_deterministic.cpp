@@ -2,6 +2,7 @@
 // constant difference, and the per-metric minimum rounds.
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,12 @@ using perfduel::testing::runs_of;
 
 namespace {
 
-MetricSpec gated(const std::string& name, double threshold = 0.02) {
+// A gated metric, by default counted instructions (the metrics the shortcut is for).
+MetricSpec gated(const std::string& name, double threshold = 0.02,
+                 MetricSource source = MetricSource::counter) {
   MetricSpec spec;
   spec.name = name;
+  spec.source = source;
   spec.gating = Gating::gated;
   spec.threshold = threshold;
   return spec;
@@ -103,13 +107,18 @@ TEST_CASE("every estimator copes with identical log-ratios", "[stats][determinis
   }
 }
 
-TEST_CASE("is_deterministic: every run of each side within T/100", "[analysis][deterministic]") {
-  CHECK(is_deterministic(std::vector<double>{5, 5, 5}, std::vector<double>{6, 6, 6}, 0.02));
-  // T/100 = 0.02 %: 1,000,000 and 1,000,200 are within it, 1,000,201 is not.
-  CHECK(is_deterministic(std::vector<double>{1e6, 1000200, 1e6}, std::vector<double>{2e6, 2e6}, 0.02));
-  CHECK_FALSE(is_deterministic(std::vector<double>{1e6, 1000201, 1e6}, std::vector<double>{2e6, 2e6}, 0.02));
-  CHECK_FALSE(is_deterministic(std::vector<double>{5}, std::vector<double>{5}, 0.02));
-  CHECK_FALSE(is_deterministic(std::vector<double>{0, 0}, std::vector<double>{0, 0}, 0.02));
+TEST_CASE("is_deterministic: every run of each side within a relative span", "[analysis][deterministic]") {
+  CHECK(is_deterministic(std::vector<double>{5, 5, 5}, std::vector<double>{6, 6, 6}, 0.0));
+  // A span of 0.02 % (T/100 at T = 2 %): 1,000,000 and 1,000,200 are within it, 1,000,201 is not.
+  CHECK(is_deterministic(std::vector<double>{1e6, 1000200, 1e6}, std::vector<double>{2e6, 2e6}, 0.0002));
+  CHECK_FALSE(
+      is_deterministic(std::vector<double>{1e6, 1000201, 1e6}, std::vector<double>{2e6, 2e6}, 0.0002));
+  CHECK_FALSE(is_deterministic(std::vector<double>{5}, std::vector<double>{5}, 0.0002));
+  CHECK_FALSE(is_deterministic(std::vector<double>{0, 0}, std::vector<double>{0, 0}, 0.0002));
+  // Through the metric: a counted one within T/100.
+  MetricSpec insns = gated("insns");
+  CHECK(is_deterministic(insns, std::vector<double>{1e6, 1000200, 1e6}, std::vector<double>{2e6, 2e6}));
+  CHECK_FALSE(is_deterministic(insns, std::vector<double>{1e6, 1000201, 1e6}, std::vector<double>{2e6, 2e6}));
 }
 
 TEST_CASE("identical counts on both sides are no change after 3 rounds", "[analysis][deterministic]") {
@@ -208,4 +217,112 @@ TEST_CASE("min_rounds below 3 stays in force for deterministic metrics", "[analy
   const auto analysis = analyze(config_of({gated("insns")}, 2), runs_of(counts, counts), Finality::ongoing);
   CHECK(analysis.metrics[0].min_rounds == 2);
   CHECK(analysis.can_stop);
+}
+
+TEST_CASE("only counts may be deterministic within T/100; other values to the bit; times never",
+          "[analysis][deterministic]") {
+  CHECK(determinism_of(gated("insns")) == Determinism::counted);
+  CHECK(determinism_of(gated("ir", 0.02, MetricSource::valgrind)) == Determinism::counted);
+  for (const MetricSource time :
+       {MetricSource::wall_time, MetricSource::user_time, MetricSource::system_time, MetricSource::catch2}) {
+    CHECK(determinism_of(gated("t", 0.02, time)) == Determinism::never);
+  }
+  CHECK(determinism_of(gated("rss", 0.02, MetricSource::max_rss)) == Determinism::bit_identical);
+  MetricSpec bench = gated("bench/BM_Sort", 0.02, MetricSource::google_benchmark);
+  for (const char* field : {"real_time", "cpu_time", "bytes_per_second", "items_per_second"}) {
+    bench.field = field;
+    CHECK(determinism_of(bench) == Determinism::never);
+  }
+  bench.field = "allocations";  // a user counter
+  CHECK(determinism_of(bench) == Determinism::bit_identical);
+  MetricSpec parsed = gated("score", 0.02, MetricSource::regex);
+  CHECK(determinism_of(parsed) == Determinism::bit_identical);
+  for (const char* unit : {"s", "ms", "us", "µs", "ns", "min", "h"}) {
+    parsed.unit = unit;
+    CHECK(determinism_of(parsed) == Determinism::never);
+  }
+  parsed.unit = "B";
+  CHECK(determinism_of(parsed) == Determinism::bit_identical);
+
+  // Bit-identical: equal runs qualify, one run off by one part in 10^9 does not.
+  const std::vector<double> rss(3, 104857600.0);
+  std::vector<double> moved = rss;
+  moved[1] *= 1 + 1e-9;
+  const MetricSpec max_rss = gated("max_rss", 0.02, MetricSource::max_rss);
+  CHECK(is_deterministic(max_rss, rss, rss));
+  CHECK_FALSE(is_deterministic(max_rss, rss, moved));
+  CHECK_FALSE(is_deterministic(gated("wall_time", 0.02, MetricSource::wall_time), rss, rss));
+}
+
+TEST_CASE("a wide wall-time threshold is not a count: min_rounds holds", "[analysis][deterministic]") {
+  // The duel that ended after 4 rounds: wall time gated at 1000 %, min_rounds 15, every run of
+  // each side within 10 % of the others. A time is never deterministic, so the minimum holds.
+  const Config config = config_of({gated("wall_time", 10.0, MetricSource::wall_time)}, 15);
+  const std::vector<double> a{0.0101, 0.0103, 0.0102, 0.0104, 0.0101, 0.0102, 0.0103,
+                              0.0101, 0.0102, 0.0103, 0.0102, 0.0101, 0.0104, 0.0102};
+  const std::vector<double> b{0.0102, 0.0101, 0.0103, 0.0102, 0.0104, 0.0101, 0.0102,
+                              0.0103, 0.0101, 0.0102, 0.0103, 0.0102, 0.0101, 0.0103};
+  for (std::size_t rounds = 3; rounds <= a.size(); ++rounds) {
+    const std::vector<double> first_a(a.begin(), a.begin() + static_cast<long>(rounds));
+    const std::vector<double> first_b(b.begin(), b.begin() + static_cast<long>(rounds));
+    const auto analysis = analyze(config, runs_of(first_a, first_b), Finality::ongoing);
+    INFO("rounds " << rounds);
+    CHECK(analysis.metrics[0].min_rounds == 15);
+    CHECK_FALSE(analysis.metrics[0].enough_rounds);
+    CHECK_FALSE(analysis.can_stop);
+  }
+  // The same values read as counts would have stopped at 3 rounds: the shortcut is still there.
+  const Config counted = config_of({gated("insns", 10.0)}, 15);
+  const std::vector<double> three_a(a.begin(), a.begin() + 3);
+  const std::vector<double> three_b(b.begin(), b.begin() + 3);
+  CHECK(analyze(counted, runs_of(three_a, three_b), Finality::ongoing).can_stop);
+}
+
+TEST_CASE("a wide wall-time gate keeps its error rate on A/A noise",
+          "[analysis][deterministic][simulation]") {
+  // Seeded A/A gates as the driver runs them (analysed after every round from the first):
+  // wall time gated at 1000 % with the default tolerance 0, min_rounds 15, noise of each run
+  // log-normal σ = 0.03 plus a slow AR(1) ρ = 0.5 per side (docs/validation.md, "ar1-side-0.5").
+  // Read as a time, no gate stops before round 15 and false alarms stay below α = 5 % (2.95 %).
+  // Read as a count (the old rule for every metric), 3 runs within 10 % end the gate at round 3,
+  // and the AR(1) noise that 3 rounds cannot see nearly doubles the false alarms (5.35 %).
+  const auto false_alarms = [](MetricSource source, int& fewest_rounds) {
+    const Config config = config_of({gated("wall_time", 10.0, source)}, 15);
+    std::mt19937_64 rng(20261125);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    int alarms = 0;
+    fewest_rounds = 1 << 30;
+    constexpr int k_gates = 2000;
+    for (int gate = 0; gate < k_gates; ++gate) {
+      double state_a = 0.03 * normal(rng);
+      double state_b = 0.03 * normal(rng);
+      std::vector<double> a;
+      std::vector<double> b;
+      const double innovation = 0.03 * std::sqrt(1 - 0.25);
+      Analysis analysis;
+      for (int round = 1; round <= 100; ++round) {
+        state_a = 0.5 * state_a + innovation * normal(rng);
+        state_b = 0.5 * state_b + innovation * normal(rng);
+        a.push_back(0.01 * std::exp(state_a));
+        b.push_back(0.01 * std::exp(state_b));
+        analysis = analyze(config, runs_of(a, b), Finality::ongoing);
+        if (analysis.can_stop) {
+          break;
+        }
+      }
+      const auto final = analyze(config, runs_of(a, b), Finality::final);
+      fewest_rounds = std::min(fewest_rounds, final.measured_rounds);
+      alarms += final.verdict == Verdict::regression || final.verdict == Verdict::improvement ? 1 : 0;
+    }
+    return static_cast<double>(alarms) / k_gates;
+  };
+  int time_rounds = 0;
+  const double as_time = false_alarms(MetricSource::wall_time, time_rounds);
+  int count_rounds = 0;
+  const double as_count = false_alarms(MetricSource::counter, count_rounds);
+  INFO("false alarms as a time " << as_time << " (fewest rounds " << time_rounds << "), as a count "
+                                 << as_count << " (fewest rounds " << count_rounds << ")");
+  CHECK(time_rounds >= 15);
+  CHECK(as_time <= 0.065);  // α = 5 %; 2,000 gates: 6.5 % is 3 binomial σ above it
+  CHECK(count_rounds == 3);
 }

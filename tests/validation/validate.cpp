@@ -253,7 +253,10 @@ GateResult judged_gate(const Config& config, const std::vector<RunRecord>& runs,
 // follows the model and the others are independent iid noise (the worst case for the
 // family-wise error of Bonferroni and Holm).
 GateResult simulate_gate(const Config& config, const NoiseModel& model, double delta, std::uint64_t seed,
-                         double lambda = k_lambda) {
+                         double lambda = k_lambda, int first_look = -1) {
+  // The driver analyses every round; before min_rounds no time-like metric can stop, so the
+  // simulation skips those analyses unless `first_look` asks for them.
+  first_look = first_look < 0 ? config.min_rounds : first_look;
   Machine machine(model, seed, lambda);
   std::normal_distribution<double> extra(0.0, 0.03);
   const std::size_t metric_count = config.metrics.size();
@@ -275,7 +278,7 @@ GateResult simulate_gate(const Config& config, const NoiseModel& model, double d
     const Side second = candidate_first ? Side::baseline : Side::candidate;
     runs.push_back(make_run(round, first, warmup));
     runs.push_back(make_run(round, second, warmup));
-    if (round >= config.min_rounds && analyze(config, runs, Finality::ongoing).can_stop) {
+    if (round >= first_look && analyze(config, runs, Finality::ongoing).can_stop) {
       break;
     }
   }
@@ -464,7 +467,7 @@ struct Options {
   int real_rounds = 4000;
   int real_repeats = 2;
   std::vector<std::string> methods;   // short names (method_key); empty: all
-  std::vector<std::string> sections;  // models, family, drift, zeros; empty: all
+  std::vector<std::string> sections;  // models, family, drift, zeros, wide; empty: all
   std::string trace;                  // CSV of every default-mode A/A gate, for diagnosis
 };
 
@@ -622,6 +625,53 @@ ModelSummary validate_model(std::size_t index, const Options& options) {
   }
   print_rounds_table(by_method, summary);
   return summary;
+}
+
+// A wall-time gate with a very wide threshold (1000 %), min_rounds 15, on A/A noise, analysed
+// after every round as the driver does: read as a time (the metric's source) it honours
+// min_rounds and keeps its error rate; read as a count (what the 3-round shortcut for counted
+// metrics does with runs within T/100), three rounds decide it.
+struct WideRow {
+  std::string model;
+  Tally as_time;
+  Tally as_count;
+};
+
+std::vector<WideRow> validate_wide(const Options& options) {
+  fmt::print(
+      "\n## Wide threshold: a time is not a count\n\nA/A gates, wall time gated at 1000 % (tolerance 0), "
+      "min_rounds 15, analysed after every round; {} gates per model. \"as a count\": the same values "
+      "with the shortcut of counted metrics (3 rounds once each side's runs lie within T/100).\n\n"
+      "| model | false alarm, as a time | fewest / mean rounds | false alarm, as a count | fewest / mean "
+      "rounds |\n|---|---|---|---|---|\n",
+      options.gates);
+  std::vector<WideRow> rows;
+  for (std::size_t m = 0; m < k_models.size(); ++m) {
+    const NoiseModel& model = k_models[m];
+    if (!selected(options.models, model.name)) {
+      continue;
+    }
+    WideRow row{model.name, {}, {}};
+    for (const MetricSource source : {MetricSource::wall_time, MetricSource::counter}) {
+      Config config = gate_config(model, Estimator::mean, Stopping::hybrid, 1, Correction::bonferroni);
+      config.min_rounds = 15;
+      config.metrics[0].threshold = 10.0;
+      config.metrics[0].source = source;
+      const Tally tally = run_gates(options.gates, [&](long i) {
+        return simulate_gate(config, model, 0.0, gate_seed(m, 20, i), k_lambda, 1);
+      });
+      (source == MetricSource::wall_time ? row.as_time : row.as_count) = tally;
+    }
+    const auto fewest = [](const Tally& t) {
+      return t.all_rounds.empty() ? 0 : *std::min_element(t.all_rounds.begin(), t.all_rounds.end());
+    };
+    fmt::print("| `{}` | {} | {} / {:.1f} | {} | {} / {:.1f} |\n", model.name, pct(row.as_time.false_alarm()),
+               fewest(row.as_time), row.as_time.mean_rounds(), pct(row.as_count.false_alarm()),
+               fewest(row.as_count), row.as_count.mean_rounds());
+    std::fflush(stdout);
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 // Family-wise false alarms with four gated metrics on identical programs.
@@ -1101,7 +1151,7 @@ int main(int argc, char** argv) {
              "                         [--real PERFDUEL DRIFT_PROGRAM] [--real-rounds N] [--real-seconds S]\n"
              "                         [--real-repeats R] [--min-rounds N]\n"
              "                         [--methods default,width,median,min,anytime,cbdr,a-then-b]\n"
-             "                         [--sections models,family,drift,zeros] [--trace FILE.csv]\n";
+             "                         [--sections models,family,drift,zeros,wide] [--trace FILE.csv]\n";
       return 2;
     }
   }
@@ -1136,6 +1186,10 @@ int main(int argc, char** argv) {
   if (selected(options.sections, "zeros")) {
     validate_zeros(options);
   }
+  std::vector<WideRow> wide;
+  if (selected(options.sections, "wide")) {
+    wide = validate_wide(options);
+  }
 
   fmt::print("\n## Targets\n\n| target | figure | met |\n|---|---|---|\n");
   // The exit status: a false-alarm target counts as missed only when the run can tell, i.e.
@@ -1151,6 +1205,19 @@ int main(int argc, char** argv) {
   for (const auto& s : summaries) {
     fmt::print("| false alarm ≤ 5.5 % (default), `{}` | {} | {} |\n", s.name, pct(s.default_false_alarm),
                check_rate(s.default_false_alarms, s.aa_gates, 0.055));
+  }
+  for (const auto& row : wide) {
+    const int fewest = row.as_time.all_rounds.empty()
+                           ? 0
+                           : *std::min_element(row.as_time.all_rounds.begin(), row.as_time.all_rounds.end());
+    fmt::print(
+        "| wide wall-time gate (1000 %), `{}`: false alarm ≤ 5.5 %, never before min_rounds 15 | {}, "
+        "fewest rounds {} | {} |\n",
+        row.model, pct(row.as_time.false_alarm()), fewest,
+        fewest < 15
+            ? "NO"
+            : check_rate(row.as_time.regressions + row.as_time.improvements, row.as_time.gates, 0.055));
+    missed |= fewest < 15 && row.as_time.gates > 0;
   }
   for (const auto& f : family) {
     fmt::print("| family-wise ≤ 5.5 % with 4 gated metrics, {} | {} | {} |\n", f.rule,

@@ -1,8 +1,10 @@
 #include "duel/analysis.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -483,15 +485,55 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
 
 }  // namespace
 
-bool is_deterministic(std::span<const double> baseline, std::span<const double> candidate, double threshold) {
+Determinism determinism_of(const MetricSpec& metric) {
+  static constexpr std::array<std::string_view, 7> k_time_units{"s", "ms", "us", "µs", "ns", "min", "h"};
+  static constexpr std::array<std::string_view, 4> k_gbench_time_fields{
+      "real_time", "cpu_time", "bytes_per_second", "items_per_second"};
+  const auto one_of = [](const auto& names, std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  switch (metric.source) {
+    case MetricSource::counter:
+    case MetricSource::valgrind:
+      return Determinism::counted;
+    case MetricSource::wall_time:
+    case MetricSource::user_time:
+    case MetricSource::system_time:
+    case MetricSource::catch2:
+      return Determinism::never;
+    case MetricSource::google_benchmark:
+      return one_of(k_gbench_time_fields, metric.field) ? Determinism::never : Determinism::bit_identical;
+    case MetricSource::regex:
+    case MetricSource::json_pointer:
+      return one_of(k_time_units, metric.unit) ? Determinism::never : Determinism::bit_identical;
+    case MetricSource::max_rss:
+      return Determinism::bit_identical;
+  }
+  return Determinism::never;
+}
+
+bool is_deterministic(std::span<const double> baseline, std::span<const double> candidate, double span) {
   const auto within = [&](std::span<const double> values) {
     if (values.size() < 2) {
       return false;
     }
     const auto [low, high] = std::minmax_element(values.begin(), values.end());
-    return *low > 0 && *high / *low - 1 <= threshold / 100;
+    return *low > 0 && *high / *low - 1 <= span;
   };
   return within(baseline) && within(candidate);
+}
+
+bool is_deterministic(const MetricSpec& metric, std::span<const double> baseline,
+                      std::span<const double> candidate) {
+  switch (determinism_of(metric)) {
+    case Determinism::counted:
+      return is_deterministic(baseline, candidate, metric.threshold / 100);
+    case Determinism::bit_identical:
+      return is_deterministic(baseline, candidate, 0.0);
+    case Determinism::never:
+      return false;
+  }
+  return false;
 }
 
 Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality finality) {
@@ -502,16 +544,19 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     analysis.dropped_rounds = drop_detected_warmup(config, series, analysis.notes);
   }
   const int measured = static_cast<int>(series.rounds.size());
-  // The minimum rounds guard against stopping on a lucky low variance. A metric whose runs are
-  // all (near-)deterministic on each side, as instruction counts are, has no variance to be
-  // lucky about: each side's runs all lie within a hundredth of the threshold of each other, so
-  // the interval is far inside the threshold whatever more rounds would bring, and three rounds
-  // (the fewest with a t interval of two degrees of freedom and a check that the first two
-  // were not a coincidence) are enough. One run off by more ends the shortcut for that metric:
-  // it needs the configured minimum again. Noise that would need the minimum rounds, σ of at
-  // least a tenth of the threshold, puts three runs of one side within T/100 with a chance of
-  // about 3·(0.1)²·∫φ³ ≈ 0.3 %, of both sides below 10⁻⁵ (and at σ ≈ T/3 below 10⁻⁷).
-  // The confidence sequence's burn-in follows the same minimum.
+  // The minimum rounds guard against stopping on a lucky low variance. A metric that counts,
+  // as instructions do, has no variance to be lucky about when each side's runs all lie within
+  // a hundredth of the threshold of each other: the interval is far inside the threshold
+  // whatever more rounds would bring, and three rounds (the fewest with a t interval of two
+  // degrees of freedom and a check that the first two were not a coincidence) are enough. One
+  // run off by more ends the shortcut for that metric: it needs the configured minimum again.
+  // Noise that would need the minimum rounds, σ of at least a tenth of the threshold, puts
+  // three runs of one side within T/100 with a chance of about 3·(0.1)²·∫φ³ ≈ 0.3 %, of both
+  // sides below 10⁻⁵ (and at σ ≈ T/3 below 10⁻⁷).
+  // That argument holds for a count, not for a time: a wide threshold (1000 %) would put noisy
+  // wall times "within T/100" and rest the verdict on three rounds of noise. So the shortcut is
+  // for counted metrics, and for values that are not times only when identical to the bit
+  // (determinism_of); a time honours min_rounds whatever its threshold.
   // A metric that has read 0 needs k_zero_rule_rounds, so that the zero rule has judged it
   // before it settles.
   std::vector<Readings> readings;
@@ -520,9 +565,8 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   }
   std::vector<bool> deterministic;
   for (std::size_t m = 0; m < config.metrics.size(); ++m) {
-    deterministic.push_back(
-        !readings[m].any_zero() &&
-        is_deterministic(series.baseline[m], series.candidate[m], config.metrics[m].threshold));
+    deterministic.push_back(!readings[m].any_zero() &&
+                            is_deterministic(config.metrics[m], series.baseline[m], series.candidate[m]));
   }
   const auto min_rounds_of = [&](std::size_t m) {
     if (readings[m].any_zero()) {
@@ -634,10 +678,12 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     result.min_rounds = min_rounds;
     result.enough_rounds = metric_enough;
     if (gated && metric_enough && min_rounds < config.min_rounds && finality == Finality::final) {
-      analysis.notes.push_back(fmt::format(
-          "{}: every run of each side within {:.3g} % of the others: deterministic, so {} rounds sufficed "
-          "(min_rounds {})",
-          spec.name, spec.threshold, min_rounds, config.min_rounds));
+      const std::string agreement =
+          determinism_of(spec) == Determinism::counted
+              ? fmt::format("every run of each side within {:.3g} % of the others", spec.threshold)
+              : std::string("every run of each side read the same value");
+      analysis.notes.push_back(fmt::format("{}: {}: deterministic, so {} rounds sufficed (min_rounds {})",
+                                           spec.name, agreement, min_rounds, config.min_rounds));
     }
     if (finality == Finality::final) {  // for the report only; sorting every round would cost O(n log n) each
       result.baseline_median = a.empty() ? 0.0 : stats::median(a);
