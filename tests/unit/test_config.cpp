@@ -735,3 +735,20 @@ TEST_CASE("retries default to none and are capped", "[config][retries]") {
   // The report's config section gives them back.
   CHECK(parse_config(config_to_json(parse("retries: 4\n")), "report").retries == 4);
 }
+
+TEST_CASE("a tolerance above 100 % is for lower-is-better metrics", "[config]") {
+  // "Fail only beyond 3× slower": a coarse gate for a very noisy benchmark.
+  CHECK(metric(parse("metrics: {wall_time: {threshold: 400%, tolerance: 200%}}"), "wall_time").tolerance ==
+        Approx(2.0));
+  CHECK(metric(parse("metrics: {wall_time: {tolerance: 1000%}}"), "wall_time").tolerance == Approx(10.0));
+  CHECK_THROWS_WITH(parse("metrics: {wall_time: {tolerance: 1001%}}"),
+                    "gate.yaml:1: \"tolerance\" must be between +0.00 % and +1000.00 %, not 1001%");
+  CHECK_THROWS_WITH(
+      parse("metrics:\n  rate:\n    regex: 'r: (\\S+)'\n    direction: higher\n    tolerance: 100%\n"),
+      "gate.yaml:5: \"tolerance\" of 100.00 % needs a lower-is-better metric: a higher-is-better "
+      "one cannot fall by 100 % or more, so its gate could never fail");
+  CHECK(
+      metric(parse("metrics:\n  rate:\n    regex: 'r: (\\S+)'\n    direction: higher\n    tolerance: 99%\n"),
+             "rate")
+          .tolerance == Approx(0.99));
+}

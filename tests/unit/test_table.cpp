@@ -219,6 +219,7 @@ TEST_CASE("a duel that failed before its first measured round shows the cause, n
       R"~(baseline run in round 1 (warm-up): metric "score": no match for regex "points: ([0-9]+)" in the output)~";
   outcome.failure_stderr = "";
   outcome.failure_stdout = "checksum 12\nscore: 3.000000\n";
+  outcome.failure_stdout_read = true;
   fixture.summary.exit_code = ExitCode::benchmark_failed;
   const auto text = format_table(fixture.summary);
   CHECK(text ==
@@ -262,4 +263,30 @@ TEST_CASE("a report-only metric's tiny certain change is no change, not a regres
       CHECK_THAT(text, Catch::Contains(" interval, changes within ±1.00 % count as no change\n"));
     }
   }
+}
+
+TEST_CASE("a run that failed shows the tails of its stderr and its stdout, each labelled", "[report]") {
+  Fixture fixture;
+  auto& outcome = fixture.outcome;
+  outcome.analysis = Analysis{};
+  outcome.end = DuelEnd::benchmark_failed;
+  outcome.elapsed_seconds = 0.004;
+  outcome.failure = "baseline run in round 1 (warm-up): exited with code 1";
+  fixture.summary.exit_code = ExitCode::benchmark_failed;
+  // A usage message on stdout, nothing on stderr (as a real library's benchmark does).
+  outcome.failure_stdout = "usage: bench [--size N]\n";
+  CHECK(format_table(fixture.summary) ==
+        "stdout of the failing run (last lines):\n"
+        "  | usage: bench [--size N]\n"
+        "verdict: ERROR after 0 rounds in 4.00 ms (" +
+            outcome.failure + "); exit code 3\n");
+  // Both: stderr first.
+  outcome.failure_stderr = "bench: unknown option --foo\n";
+  CHECK(format_table(fixture.summary) ==
+        "stderr of the failing run (last lines):\n"
+        "  | bench: unknown option --foo\n"
+        "stdout of the failing run (last lines):\n"
+        "  | usage: bench [--size N]\n"
+        "verdict: ERROR after 0 rounds in 4.00 ms (" +
+            outcome.failure + "); exit code 3\n");
 }

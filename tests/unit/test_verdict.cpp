@@ -107,3 +107,13 @@ TEST_CASE("exit codes of a finished duel", "[verdict]") {
   CHECK(exit_code_for(DuelEnd::time_budget, Verdict::inconclusive, InconclusivePolicy::fail) ==
         ExitCode::regression);
 }
+
+TEST_CASE("a tolerance above 100 % decides regressions beyond it; its better side is out of reach",
+          "[verdict]") {
+  // tolerance 200 %: fail only beyond 3× slower.
+  CHECK(verdict_outside_band({2.1, 2.5}, metric(2.0)) == Verdict::regression);
+  CHECK(verdict_outside_band({1.5, 2.5}, metric(2.0)) == Verdict::pending);
+  CHECK(verdict_outside_band({-0.9, -0.8}, metric(2.0)) == Verdict::pending);  // 10× faster: inside
+  CHECK(judge_sequence({-0.2, 1.9}, metric(2.0)) == Verdict::no_change);
+  CHECK(judge_sequence({-0.2, 2.1}, metric(2.0)) == Verdict::pending);
+}

@@ -36,6 +36,9 @@ constexpr util::NameTable<CountedEvent, 4> k_counted_events{{{CountedEvent::inst
                                                              {CountedEvent::cycles, "cycles"},
                                                              {CountedEvent::branch_misses, "branch-misses"},
                                                              {CountedEvent::cache_misses, "cache-misses"}}};
+// The widest tolerance: 1000 %, as the widest threshold (a lower-is-better metric only above
+// 100 %, see read_metric_settings).
+constexpr double k_max_tolerance = 10.0;
 // The default tolerance of a counted metric (see read_metric).
 constexpr double k_counted_tolerance = 0.001;
 // The default tolerance of a report-only metric, as a share of its threshold (see
@@ -508,7 +511,9 @@ void read_metric_settings(const Reader& reader, const YAML::Node& node, MetricSp
     metric.threshold = reader.fraction(node["threshold"], "threshold", 1e-6, 10.0);
   }
   if (node["tolerance"]) {
-    metric.tolerance = reader.fraction(node["tolerance"], "tolerance", 0.0, 1.0);
+    // Above 100 % only for a lower-is-better metric ("fail only beyond 3× slower": 200 %); the
+    // better side of such a band is out of reach, so only regressions beyond it are decided.
+    metric.tolerance = reader.fraction(node["tolerance"], "tolerance", 0.0, k_max_tolerance);
   }
   if (node["gate"]) {
     metric.gating = reader.boolean(node["gate"], "gate") ? Gating::gated : Gating::report_only;
@@ -518,6 +523,15 @@ void read_metric_settings(const Reader& reader, const YAML::Node& node, MetricSp
   } else if (metric.source == MetricSource::google_benchmark &&
              (metric.field == "bytes_per_second" || metric.field == "items_per_second")) {
     metric.direction = Direction::higher_is_better;  // a rate: more per second is faster
+  }
+  if (metric.direction == Direction::higher_is_better && metric.tolerance >= 1.0) {
+    const YAML::Node& where = node["tolerance"]   ? node["tolerance"]
+                              : node["direction"] ? node["direction"]
+                                                  : node;
+    reader.fail(where,
+                fmt::format("\"tolerance\" of {} needs a lower-is-better metric: a higher-is-better one "
+                            "cannot fall by 100 % or more, so its gate could never fail",
+                            util::format_percent(metric.tolerance).substr(1)));
   }
   if (node["estimator"]) {
     metric.estimator = reader.choice(node["estimator"], "estimator", stats::k_estimator_names);

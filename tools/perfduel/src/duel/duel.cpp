@@ -22,6 +22,8 @@ namespace {
 
 // The lines shown from each end of a run's stdout when a metric could not be read from it.
 constexpr std::size_t k_excerpt_edge_lines = 8;
+// The last lines of stderr and of stdout shown when a run failed.
+constexpr std::size_t k_tail_lines = 10;
 
 // One line saying how a run failed, or empty when it succeeded.
 std::string describe_failure(const RunResult& run, double timeout_seconds) {
@@ -117,7 +119,11 @@ class Duel {
             const RunResult& result, Retry retry) {
     m_outcome.end = DuelEnd::benchmark_failed;
     m_outcome.failure = describe_run(side, what, round, warmup) + ": " + cause;
-    m_outcome.failure_stderr = util::tail_lines(result.err, 10);
+    m_outcome.failure_stderr = util::tail_lines(result.err, k_tail_lines);
+    // A program that prints its usage or its own error on stdout (many do) says nothing on
+    // stderr: show both ends the user might look at.
+    m_outcome.failure_stdout = util::tail_lines(result.out, k_tail_lines);
+    m_outcome.failure_stdout_read = false;
     m_failed = true;
     m_retryable = retry == Retry::allowed;
   }
@@ -134,6 +140,7 @@ class Duel {
     m_outcome.failure.clear();
     m_outcome.failure_stderr.clear();
     m_outcome.failure_stdout.clear();
+    m_outcome.failure_stdout_read = false;
     m_failed = false;
     m_retryable = false;
   }
@@ -151,6 +158,7 @@ class Duel {
     fail(side, "", round, warmup, cause, result, retry);
     if (!result.out.empty()) {
       m_outcome.failure_stdout = util::excerpt_lines(result.out, k_excerpt_edge_lines);
+      m_outcome.failure_stdout_read = true;
       m_outcome.failure_stderr.clear();
     }
   }

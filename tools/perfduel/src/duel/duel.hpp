@@ -23,9 +23,11 @@ struct DuelOutcome {
   DuelEnd end = DuelEnd::decided;
   std::string failure;         // one-line cause when a run failed
   std::string failure_stderr;  // the tail of the failing run's stderr
-  // When a metric could not be read from the run's output: an excerpt of the stdout it was
-  // looked for in (failure_stderr is then empty unless stdout was).
+  // The tail of the failing run's stdout; when a metric could not be read from it
+  // (failure_stdout_read), an excerpt of both ends, and failure_stderr is then empty unless
+  // stdout was.
   std::string failure_stdout;
+  bool failure_stdout_read = false;
   // Failed runs whose round was played again (Config::retries), one line each, as `failure`.
   std::vector<std::string> retried;
   // Processes that runs left running after they ended (killed then), and the first such run.

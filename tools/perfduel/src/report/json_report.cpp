@@ -71,7 +71,8 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     json["error"] = outcome.failure;
     json["error_stderr"] = outcome.failure_stderr;
     if (!outcome.failure_stdout.empty()) {
-      json["error_stdout"] = outcome.failure_stdout;  // where a metric was looked for and not found
+      // The tail of the failing run's stdout, or where a metric was looked for and not found.
+      json["error_stdout"] = outcome.failure_stdout;
     }
   }
   json["end"] = to_string(outcome.end);

@@ -171,19 +171,24 @@ bool has_results(const RunSummary& summary) {
   return summary.outcome->analysis.measured_rounds > 0;
 }
 
-// What the failing run printed: the excerpt of the stdout its metrics were read from when
-// reading them failed, else the tail of its stderr; each line marked "  | ".
+// What the failing run printed, each line marked "  | ": the excerpt of the stdout its metrics
+// were read from when reading them failed; else the tail of its stderr, then the tail of its
+// stdout (a program may print its usage or its error on either).
 std::string failure_output(const DuelOutcome& outcome) {
-  const bool read_failed = !outcome.failure_stdout.empty();
-  const auto& output = read_failed ? outcome.failure_stdout : outcome.failure_stderr;
-  if (output.empty()) {
-    return "";
-  }
-  std::string text = read_failed ? "stdout of the failing run, which the metrics are read from:\n"
-                                 : "stderr of the failing run (last lines):\n";
-  for (const auto& line : util::split_lines(output)) {
-    text += "  | " + line + "\n";
-  }
+  std::string text;
+  const auto section = [&text](const char* title, const std::string& output) {
+    if (output.empty()) {
+      return;
+    }
+    text += title;
+    for (const auto& line : util::split_lines(output)) {
+      text += "  | " + line + "\n";
+    }
+  };
+  section("stderr of the failing run (last lines):\n", outcome.failure_stderr);
+  section(outcome.failure_stdout_read ? "stdout of the failing run, which the metrics are read from:\n"
+                                      : "stdout of the failing run (last lines):\n",
+          outcome.failure_stdout);
   return text;
 }
 
@@ -248,6 +253,10 @@ std::string format_markdown(const RunSummary& summary) {
     }
     return lines + "\n";
   };
+  const std::string printed = failure_output(*summary.outcome);
+  if (!printed.empty()) {
+    text += fmt::format("```text\n{}```\n\n", printed);
+  }
   if (!has_results(summary)) {
     return text + fmt::format("{}\n", headline(summary));
   }
