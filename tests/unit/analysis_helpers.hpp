@@ -24,7 +24,7 @@ inline std::vector<RunRecord> runs_of(const std::vector<double>& baseline,
 // Whether one of the analysis's notes contains `text`.
 inline bool has_note(const Analysis& analysis, const std::string& text) {
   return std::any_of(analysis.notes.begin(), analysis.notes.end(),
-                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
+                     [&](const Note& note) { return note.text.find(text) != std::string::npos; });
 }
 
 }  // namespace perfduel::testing

@@ -1,6 +1,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
@@ -93,12 +95,49 @@ TEST_CASE("the table's notes: interval level per gated metric, notes of the othe
   Fixture fixture;
   fixture.summary.pinning.cpus = {2, 3};
   fixture.summary.pinning.reason = "CPU 2,3: as requested (--cpus)";
-  fixture.outcome.analysis.notes = {"lag-1 autocorrelation 0.30: batched"};
-  const auto text = format_table(fixture.summary);
+  fixture.outcome.analysis.notes = {{NoteWeight::key, "lag-1 autocorrelation 0.30: batched"}};
+  const auto text = format_table(fixture.summary, Verbosity::verbose);
   CHECK_THAT(text, Catch::Contains("note: lag-1 autocorrelation 0.30: batched\n"));
   CHECK_THAT(text, Catch::Contains("note: wall_time: 95 % interval, threshold 2.00 % wide\n"));
   CHECK_THAT(text, Catch::Contains("note: system_time: a note that the table must not parse\n"));
   CHECK_THAT(text, Catch::Contains("note: runs pinned to CPU 2,3: as requested (--cpus)\n"));
+  CHECK_THAT(text, !Catch::Contains("more note"));
+  // By default only the key note, and a line saying where the others are.
+  const auto normal = format_table(fixture.summary);
+  CHECK_THAT(normal,
+             Catch::Contains("note: lag-1 autocorrelation 0.30: batched\n"
+                             "note: 4 more notes (settings, levels, how each metric settled): --verbose, "
+                             "or the JSON report\n"));
+  CHECK_THAT(normal, !Catch::Contains("pinned"));
+  // The Markdown folds the details away, and keeps them.
+  const auto markdown = format_markdown(fixture.summary);
+  CHECK_THAT(markdown, Catch::Contains("- lag-1 autocorrelation 0.30: batched\n\n<details><summary>4 more "
+                                       "notes</summary>\n\n"));
+  CHECK_THAT(markdown, Catch::Contains("- runs pinned to CPU 2,3: as requested (--cpus)\n"));
+}
+
+TEST_CASE("by default at most five note lines, the key ones first", "[report]") {
+  Fixture fixture;
+  for (int i = 1; i <= 7; ++i) {
+    fixture.outcome.analysis.notes.push_back({NoteWeight::key, fmt::format("key {}", i)});
+  }
+  fixture.summary.pinning = {};
+  const auto lines = util::split_lines(format_table(fixture.summary));
+  const auto count = std::count_if(lines.begin(), lines.end(),
+                                   [](const std::string& line) { return line.starts_with("note: "); });
+  CHECK(count == 5);
+  CHECK(std::find(lines.begin(), lines.end(), "note: key 4") != lines.end());
+  CHECK(std::find(lines.begin(), lines.end(), "note: key 5") == lines.end());
+  CHECK_THAT(format_table(fixture.summary), Catch::Contains("note: 6 more notes"));
+  // --verbose shows every one.
+  const auto verbose = util::split_lines(format_table(fixture.summary, Verbosity::verbose));
+  CHECK(std::find(verbose.begin(), verbose.end(), "note: key 7") != verbose.end());
+}
+
+TEST_CASE("the legend gives the intervals' confidence levels", "[report]") {
+  const Fixture fixture;
+  CHECK_THAT(format_table(fixture.summary), Catch::Contains("\ninterval: "));
+  CHECK_THAT(format_table(fixture.summary), Catch::Contains(" confidence for each gated metric"));
 }
 
 TEST_CASE("the headline names why the duel ended", "[report]") {
@@ -253,7 +292,7 @@ TEST_CASE("a report-only metric's tiny certain change is no change, not a regres
     RunSummary summary;
     summary.config = &config;
     summary.outcome = &outcome;
-    const auto text = format_table(summary);
+    const auto text = format_table(summary, Verbosity::verbose);
     const auto row = util::split_lines(text)[4];
     CHECK(row.starts_with("max_rss "));
     CHECK(row.ends_with(explicit_zero ? "  regression (info)" : "  no-change (info)"));

@@ -89,7 +89,7 @@ int run_analyze(const AnalyzeOptions& options) {
     note += fmt::format("; ignored: {} (a budget bounded the duel, not its analysis)",
                         fmt::join(reanalysis.ignored, ", "));
   }
-  outcome.analysis.notes.insert(outcome.analysis.notes.begin(), note);
+  outcome.analysis.notes.insert(outcome.analysis.notes.begin(), Note{NoteWeight::key, note});
 
   RunSummary summary;
   summary.config = &config;

@@ -20,6 +20,9 @@ void add_output_options(CLI::App& command, ReportOutputs& outputs) {
                      "write an SVG plot of every run and the change per round, one panel per metric");
   command.add_flag("--ctest-measurements", outputs.ctest_measurements,
                    "print <CTestMeasurement> tags so CDash shows the numbers");
+  command.add_flag("--verbose", outputs.verbose,
+                   "print every note under the table (levels, settings, how each metric settled), not only "
+                   "those that change how to read the verdict");
 }
 
 void check_output_paths(const ReportOutputs& outputs) {
@@ -49,7 +52,7 @@ void write_outputs(const RunSummary& summary, const ReportOutputs& outputs) {
   if (!outputs.json.empty()) {
     write_json_file(outputs.json, report_to_json(summary));
   }
-  fmt::print("{}", format_table(summary));
+  fmt::print("{}", format_table(summary, outputs.verbose ? Verbosity::verbose : Verbosity::normal));
   if (outputs.ctest_measurements) {
     fmt::print("{}", format_ctest_measurements(summary));
   }

@@ -14,9 +14,11 @@ struct ReportOutputs {
   std::string markdown;  // --markdown FILE
   std::string svg;       // --svg FILE
   bool ctest_measurements = false;
+  bool verbose = false;  // --verbose: every note in the table, not only the key ones
 };
 
-// Adds --json, --markdown, --svg and --ctest-measurements to `command`, filling `outputs`.
+// Adds --json, --markdown, --svg, --ctest-measurements and --verbose to `command`, filling
+// `outputs`.
 void add_output_options(CLI::App& command, ReportOutputs& outputs);
 
 // Fails (exit 2, naming the option and file) when a report file could not be written: its

@@ -204,7 +204,7 @@ std::string resolution_of(const MetricSpec& spec, const Readings& readings) {
 // phase in any gated metric: in either side's log run series (a cold cache slows one
 // binary) or in the log-ratios (a warm-up that does not cancel within a round). The whole
 // round goes, both sides, so pairs stay pairs. Returns the number dropped and says why.
-int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector<std::string>& notes) {
+int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector<Note>& notes) {
   std::size_t drop = 0;
   std::string where;
   double shift = 0;
@@ -243,9 +243,9 @@ int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector
     }
   }
   series.rounds.erase(series.rounds.begin(), series.rounds.begin() + cut);
-  notes.push_back(
-      fmt::format("warm-up detected: dropped the first {} measured rounds ({} {:+.1f} % against the rest)",
-                  drop, where, 100 * std::expm1(shift)));
+  notes.push_back({NoteWeight::key, fmt::format("warm-up detected: dropped the first {} measured rounds ({} "
+                                                "{:+.1f} % against the rest)",
+                                                drop, where, 100 * std::expm1(shift))});
   return static_cast<int>(drop);
 }
 
@@ -338,8 +338,9 @@ double per_metric_confidence(double confidence, std::size_t count, double share)
 void apply_holm(const Config& config, Analysis& analysis, Finality finality) {
   if (config.stopping == Stopping::anytime) {
     analysis.notes.push_back(
-        "correction: Holm requested, but anytime stopping decides with Bonferroni-level "
-        "confidence sequences");
+        {NoteWeight::detail,
+         "correction: Holm requested, but anytime stopping decides with Bonferroni-level "
+         "confidence sequences"});
     return;
   }
   std::vector<MetricResult*> gated;
@@ -357,10 +358,11 @@ void apply_holm(const Config& config, Analysis& analysis, Finality finality) {
       (1.0 - config.confidence) * (config.stopping == Stopping::hybrid ? 1.0 - k_sequence_share : 1.0);
   const auto rejected = stats::holm_rejections(p_values, alpha);
   const auto levels = stats::holm_levels(p_values, alpha);
-  analysis.notes.push_back(fmt::format(
-      "correction: Holm's step-down decides over {} gated metrics at family-wise {:.4g} % confidence; "
-      "intervals are shown at the Bonferroni level",
-      gated.size(), 100 * config.confidence));
+  analysis.notes.push_back(
+      {NoteWeight::key,
+       fmt::format("correction: Holm's step-down decides over {} gated metrics at family-wise {:.4g} % "
+                   "confidence; intervals are shown at the Bonferroni level",
+                   gated.size(), 100 * config.confidence)});
   for (std::size_t i = 0; i < gated.size(); ++i) {
     MetricResult& result = *gated[i];
     if (result.estimate.status != stats::EstimateStatus::ok || result.settled_by == SettledBy::sequence) {
@@ -373,9 +375,10 @@ void apply_holm(const Config& config, Analysis& analysis, Finality finality) {
                                                                                       : Verdict::improvement;
       if (!was_decided) {
         analysis.notes.push_back(
-            fmt::format("{}: {} by Holm (p = {:.3g} ≤ {:.3g}); its Bonferroni interval "
-                        "still touches the tolerance band",
-                        result.spec.name, to_string(result.verdict), result.estimate.p_value, levels[i]));
+            {NoteWeight::key,
+             fmt::format("{}: {} by Holm (p = {:.3g} ≤ {:.3g}); its Bonferroni interval still touches the "
+                         "tolerance band",
+                         result.spec.name, to_string(result.verdict), result.estimate.p_value, levels[i])});
       }
     } else if (was_decided) {
       // Cannot happen with consistent p-values (a Bonferroni exclusion is a Holm rejection);
@@ -484,6 +487,15 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
 }
 
 }  // namespace
+
+std::vector<std::string> note_texts(std::span<const Note> notes) {
+  std::vector<std::string> texts;
+  texts.reserve(notes.size());
+  for (const auto& note : notes) {
+    texts.push_back(note.text);
+  }
+  return texts;
+}
 
 Determinism determinism_of(const MetricSpec& metric) {
   static constexpr std::array<std::string_view, 7> k_time_units{"s", "ms", "us", "µs", "ns", "min", "h"};
@@ -604,23 +616,28 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
                   per_metric_confidence(config.confidence, count, k_sequence_share)};
   };
   if (gated_count > 1) {
-    analysis.notes.push_back(fmt::format(
-        "Bonferroni: {} gated metrics, each interval at {:.4g} % confidence (family-wise {:.4g} %)",
-        gated_count, 100 * per_metric_confidence(config.confidence, gated_count, 1.0),
-        100 * config.confidence));
+    analysis.notes.push_back(
+        {NoteWeight::detail,
+         fmt::format(
+             "Bonferroni: {} gated metrics, each interval at {:.4g} % confidence (family-wise {:.4g} %)",
+             gated_count, 100 * per_metric_confidence(config.confidence, gated_count, 1.0),
+             100 * config.confidence)});
   }
   if (hybrid) {
     const Levels split{per_metric_confidence(config.confidence, gated_count, 1.0 - k_sequence_share),
                        per_metric_confidence(config.confidence, gated_count, k_sequence_share)};
-    analysis.notes.push_back(fmt::format(
-        "stopping: the width rule's interval at {:.4g} % or the confidence sequence at {:.4g} % per gated "
-        "metric, whichever settles first (α split {:.0f} : {:.0f}; mean estimator only){}",
-        100 * split.interval, 100 * split.sequence, 100 * (1 - k_sequence_share), 100 * k_sequence_share,
-        config.min_rounds < k_sequence_burn_in_rounds
-            ? fmt::format("; the sequence from round {} (min_rounds {} applies to the width rule and to "
-                          "deterministic metrics)",
-                          k_sequence_burn_in_rounds, config.min_rounds)
-            : ""));
+    analysis.notes.push_back(
+        {NoteWeight::detail,
+         fmt::format(
+             "stopping: the width rule's interval at {:.4g} % or the confidence sequence at {:.4g} % per "
+             "gated "
+             "metric, whichever settles first (α split {:.0f} : {:.0f}; mean estimator only){}",
+             100 * split.interval, 100 * split.sequence, 100 * (1 - k_sequence_share), 100 * k_sequence_share,
+             config.min_rounds < k_sequence_burn_in_rounds
+                 ? fmt::format("; the sequence from round {} (min_rounds {} applies to the width rule and to "
+                               "deterministic metrics)",
+                               k_sequence_burn_in_rounds, config.min_rounds)
+                 : "")});
   }
 
   for (std::size_t m = 0; m < config.metrics.size(); ++m) {
@@ -643,9 +660,12 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
       result = analyze_metric(config, spec, estimator, levels_of(spec, estimator), a, b, burn_in_rounds,
                               metric_enough);
       if (read.any_zero()) {
-        analysis.notes.push_back(fmt::format(
-            "{}: {}, at its resolution: change estimated as the ratio of means (delta-method interval)",
-            spec.name, zero_counts(read, rounds, spec.unit)));
+        // The legend names the estimator of each metric; the counts are a detail.
+        analysis.notes.push_back(
+            {NoteWeight::detail,
+             fmt::format("{}: {}, at its resolution: change estimated as the ratio of means (delta-method "
+                         "interval)",
+                         spec.name, zero_counts(read, rounds, spec.unit))});
       }
     } else {
       if (gated && !read.invalid && zeros_allowed(spec)) {
@@ -682,8 +702,9 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
           determinism_of(spec) == Determinism::counted
               ? fmt::format("every run of each side within {:.3g} % of the others", spec.threshold)
               : std::string("every run of each side read the same value");
-      analysis.notes.push_back(fmt::format("{}: {}: deterministic, so {} rounds sufficed (min_rounds {})",
-                                           spec.name, agreement, min_rounds, config.min_rounds));
+      analysis.notes.push_back(
+          {NoteWeight::detail, fmt::format("{}: {}: deterministic, so {} rounds sufficed (min_rounds {})",
+                                           spec.name, agreement, min_rounds, config.min_rounds)});
     }
     if (finality == Finality::final) {  // for the report only; sorting every round would cost O(n log n) each
       result.baseline_median = a.empty() ? 0.0 : stats::median(a);
@@ -694,7 +715,12 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
       }
     }
     if (gated && !result.estimate.note.empty()) {
-      analysis.notes.push_back(fmt::format("{}: {}", spec.name, result.estimate.note));
+      // Why a metric is still undecided is what a reader of this verdict needs; for a settled
+      // metric the note (batching, a widened interval) is a detail.
+      const bool undecided = result.verdict == Verdict::pending || result.verdict == Verdict::inconclusive ||
+                             result.verdict == Verdict::unstable;
+      analysis.notes.push_back({undecided ? NoteWeight::key : NoteWeight::detail,
+                                fmt::format("{}: {}", spec.name, result.estimate.note)});
     }
     analysis.metrics.push_back(std::move(result));
   }

@@ -95,6 +95,20 @@ bool is_deterministic(std::span<const double> baseline, std::span<const double> 
 bool is_deterministic(const MetricSpec& metric, std::span<const double> baseline,
                       std::span<const double> candidate);
 
+// How a note bears on the verdict. Key notes change how to read it: why a metric is undecided,
+// what a number means when it is not what it seems, a warning about the machine; a person
+// reading a CI log sees them by default. Details (the levels, the settings, which rule settled
+// a metric) are shown with --verbose, in the JSON report and in the Markdown's details.
+enum class NoteWeight { key, detail };
+
+struct Note {
+  NoteWeight weight = NoteWeight::detail;
+  std::string text;
+};
+
+// The texts of `notes`, in order.
+std::vector<std::string> note_texts(std::span<const Note> notes);
+
 struct Analysis {
   std::vector<MetricResult> metrics;   // same order as Config::metrics
   Verdict verdict = Verdict::pending;  // overall, over the gated metrics
@@ -102,7 +116,7 @@ struct Analysis {
   DuelEnd stop = DuelEnd::decided;     // why the duel may stop, when `can_stop`
   int measured_rounds = 0;             // complete rounds after warm-up
   int dropped_rounds = 0;              // measured rounds dropped as detected warm-up
-  std::vector<std::string> notes;      // batching applied, correction used, ...
+  std::vector<Note> notes;             // batching applied, correction used, ...
 };
 
 // Analyses all runs so far: pairs each measured round, estimates every metric, applies the

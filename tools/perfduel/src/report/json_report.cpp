@@ -97,7 +97,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     metrics.push_back(metric_to_json(result));
   }
   json["metrics"] = metrics;
-  json["notes"] = outcome.analysis.notes;
+  json["notes"] = note_texts(outcome.analysis.notes);
   // Benchmarks that a pattern found on one side only: not compared, listed by metric name.
   json["benchmarks"] = {{"new", outcome.suite.added}, {"removed", outcome.suite.removed}};
   json["config"] = nlohmann::ordered_json::parse(config_to_json(config));

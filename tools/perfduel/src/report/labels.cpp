@@ -56,6 +56,50 @@ std::string metrics_of(const Analysis& analysis, Estimator estimator) {
   return text;
 }
 
+// "95 %", or "99.64–99.68 %" when the metrics' levels differ (the ratio estimator keeps all of
+// α for its interval, the others share it with the confidence sequence).
+std::string levels_text(std::vector<double> levels) {
+  std::sort(levels.begin(), levels.end());
+  const auto level = [](double confidence) { return fmt::format("{:.4g}", 100 * confidence); };
+  const std::string low = level(levels.front());
+  const std::string high = level(levels.back());
+  return low == high ? low + " %" : fmt::format("{}–{} %", low, high);
+}
+
+// The intervals' confidence levels, for the legend: the level of an interval is part of what
+// its numbers mean, so it is never a detail.
+std::string interval_levels(const Analysis& analysis, double family_confidence) {
+  std::vector<double> gated;
+  std::vector<double> report_only;
+  bool by_sequence = false;
+  for (const auto& result : analysis.metrics) {
+    if (result.estimate.status != stats::EstimateStatus::ok || !result.has_ratio) {
+      continue;
+    }
+    (result.spec.gating == Gating::gated ? gated : report_only).push_back(result.confidence);
+    by_sequence |= result.settled_by == SettledBy::sequence;
+  }
+  std::string text;
+  if (!gated.empty()) {
+    text = fmt::format("{} confidence for each gated metric", levels_text(gated));
+    if (gated.size() > 1) {
+      text +=
+          fmt::format(" (Bonferroni over {}: family-wise {:.4g} %)", gated.size(), 100 * family_confidence);
+    }
+  }
+  if (!report_only.empty()) {
+    text += fmt::format("{}{} for the report-only ones", text.empty() ? "" : ", ", levels_text(report_only));
+  }
+  if (text.empty()) {
+    return "";
+  }
+  if (by_sequence) {
+    text +=
+        "; a metric its confidence sequence settled shows the sequence, valid however often it was looked at";
+  }
+  return "interval: " + text;
+}
+
 }  // namespace
 
 std::string change_header(const Analysis& analysis) {
@@ -67,7 +111,7 @@ std::string change_header(const Analysis& analysis) {
   return names.empty() ? "change" : fmt::format("change ({})", names);
 }
 
-std::vector<std::string> column_legend(const Analysis& analysis) {
+std::vector<std::string> column_legend(const Analysis& analysis, double family_confidence) {
   std::vector<std::string> lines{"baseline, candidate: the median of each side's measured runs"};
   const auto estimators = estimators_in_use(analysis);
   for (const Estimator estimator : estimators) {
@@ -76,6 +120,9 @@ std::vector<std::string> column_legend(const Analysis& analysis) {
                     "of the medians",
                     estimators.size() > 1 ? " of " + metrics_of(analysis, estimator) : "",
                     estimator_sentence(estimator)));
+  }
+  if (auto levels = interval_levels(analysis, family_confidence); !levels.empty()) {
+    lines.push_back(std::move(levels));
   }
   return lines;
 }

@@ -17,8 +17,10 @@ std::string change_header(const Analysis& analysis);
 
 // The lines under a table that say what its columns are: the medians, then how the change
 // and its interval were estimated, one line per estimator in use (naming its metrics when
-// there are several estimators).
-std::vector<std::string> column_legend(const Analysis& analysis);
+// there are several estimators), then the intervals' confidence levels: per gated metric (with
+// the Bonferroni correction over them, `family_confidence` the configured level) and for the
+// report-only metrics.
+std::vector<std::string> column_legend(const Analysis& analysis, double family_confidence);
 
 // How `estimator` computes the change, short enough for a plot's subtitle:
 // "mean of paired log-ratios", "median of paired ratios", "ratio of the best runs".

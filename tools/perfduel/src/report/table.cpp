@@ -122,45 +122,77 @@ std::string headline(const RunSummary& summary) {
                      util::format_seconds(outcome.elapsed_seconds), reason, to_int(summary.exit_code));
 }
 
-std::vector<std::string> notes(const RunSummary& summary) {
-  std::vector<std::string> lines = summary.outcome->analysis.notes;
+// Every note of the report, each weighed (NoteWeight): the analysis's, then the report's own.
+std::vector<Note> notes(const RunSummary& summary) {
+  std::vector<Note> lines = summary.outcome->analysis.notes;
   const auto& suite = summary.outcome->suite;
   for (const auto& [names, what] : {std::pair{&suite.added, "new benchmark, only in the candidate"},
                                     std::pair{&suite.removed, "removed benchmark, only in the baseline"}}) {
     for (const auto& name : *names) {
-      lines.push_back(fmt::format("{}: {} (not compared)", name, what));
+      lines.push_back({NoteWeight::key, fmt::format("{}: {} (not compared)", name, what)});
     }
   }
   for (auto& line : settings_notes(summary.outcome->analysis)) {
-    lines.push_back(std::move(line));
+    lines.push_back({NoteWeight::detail, std::move(line)});
   }
   for (const auto& result : summary.outcome->analysis.metrics) {
     if (result.spec.gating != Gating::gated && !result.estimate.note.empty()) {
-      lines.push_back(fmt::format("{}: {}", result.spec.name, result.estimate.note));
+      lines.push_back({NoteWeight::detail, fmt::format("{}: {}", result.spec.name, result.estimate.note)});
     }
   }
-  // Max RSS at or below the driver's own peak is the kernel's floor for a child, not the program's.
+  // Max RSS at or below the driver's own peak is the kernel's floor for a child, not the
+  // program's: what the number means, so it is a key note.
   const double floor = summary.environment.driver_peak_rss_bytes;
   for (const auto& result : summary.outcome->analysis.metrics) {
     const double lower = std::min(result.baseline_median, result.candidate_median);
     if (result.spec.source == MetricSource::max_rss && floor > 0 && lower > 0 && lower <= 1.02 * floor) {
-      lines.push_back(fmt::format(
-          "{}: at or below perfduel's own peak RSS ({}), which Linux reports as the least max RSS of any "
-          "child it starts; the programs' own peaks are lower and not measured here (/usr/bin/time -v shows "
-          "them)",
-          result.spec.name, util::format_bytes(floor)));
+      lines.push_back(
+          {NoteWeight::key,
+           fmt::format(
+               "{}: at or below perfduel's own peak RSS ({}), which Linux reports as the least max RSS of "
+               "any child it starts; the programs' own peaks are lower and not measured here "
+               "(/usr/bin/time -v shows them)",
+               result.spec.name, util::format_bytes(floor))});
     }
   }
   if (!summary.pinning.reason.empty()) {
-    lines.push_back(summary.pinning.cpus.empty() ? fmt::format("runs {}", summary.pinning.reason)
-                                                 : fmt::format("runs pinned to {}", summary.pinning.reason));
+    // Unpinned runs are a warning about the machine; where they were pinned is a detail.
+    lines.push_back(summary.pinning.cpus.empty()
+                        ? Note{NoteWeight::key, fmt::format("runs {}", summary.pinning.reason)}
+                        : Note{NoteWeight::detail, fmt::format("runs pinned to {}", summary.pinning.reason)});
   }
   const auto& load = summary.environment.load;
   if (!load.empty() && load[0] > 0.5 * summary.environment.cpu_count) {
-    lines.push_back(fmt::format("machine load {:.2f} on {} CPUs: expect wide intervals", load[0],
-                                summary.environment.cpu_count));
+    lines.push_back({NoteWeight::key, fmt::format("machine load {:.2f} on {} CPUs: expect wide intervals",
+                                                  load[0], summary.environment.cpu_count)});
   }
   return lines;
+}
+
+// The notes a reader sees by default: the key ones, at most k_shown_notes lines, the last of
+// them saying how many more there are and where (--verbose, the JSON report).
+constexpr std::size_t k_shown_notes = 5;
+
+struct ShownNotes {
+  std::vector<std::string> shown;
+  std::size_t hidden = 0;
+};
+
+ShownNotes shown_notes(const std::vector<Note>& all, Verbosity verbosity) {
+  ShownNotes result;
+  for (const auto& note : all) {
+    if (verbosity == Verbosity::verbose || note.weight == NoteWeight::key) {
+      result.shown.push_back(note.text);
+    }
+  }
+  result.hidden = all.size() - result.shown.size();
+  const std::size_t room =
+      result.hidden > 0 || result.shown.size() > k_shown_notes ? k_shown_notes - 1 : k_shown_notes;
+  if (verbosity == Verbosity::normal && result.shown.size() > room) {
+    result.hidden += result.shown.size() - room;
+    result.shown.resize(room);
+  }
+  return result;
 }
 
 }  // namespace
@@ -192,7 +224,7 @@ std::string failure_output(const DuelOutcome& outcome) {
   return text;
 }
 
-std::string format_table(const RunSummary& summary) {
+std::string format_table(const RunSummary& summary, Verbosity verbosity) {
   if (!has_results(summary)) {
     return failure_output(*summary.outcome) + headline(summary) + "\n";
   }
@@ -220,11 +252,18 @@ std::string format_table(const RunSummary& summary) {
     }
     text += std::string(util::trim(line)) + "\n";
   }
-  for (const auto& line : column_legend(summary.outcome->analysis)) {
+  for (const auto& line : column_legend(summary.outcome->analysis, summary.config->confidence)) {
     text += line + "\n";
   }
-  for (const auto& note : notes(summary)) {
+  const ShownNotes shown = shown_notes(notes(summary), verbosity);
+  for (const auto& note : shown.shown) {
     text += "note: " + note + "\n";
+  }
+  if (shown.hidden > 0) {
+    text += fmt::format(
+        "note: {} more note{} (settings, levels, how each metric settled): --verbose, or the "
+        "JSON report\n",
+        shown.hidden, shown.hidden == 1 ? "" : "s");
   }
   text += failure_output(*summary.outcome);
   text += headline(summary) + "\n";
@@ -273,12 +312,20 @@ std::string format_markdown(const RunSummary& summary) {
   } else {
     text += markdown_table(rows(summary));
   }
-  for (const auto& line : column_legend(summary.outcome->analysis)) {
+  for (const auto& line : column_legend(summary.outcome->analysis, summary.config->confidence)) {
     text += line + "  \n";  // a hard line break
   }
   text += "\n";
-  for (const auto& note : notes(summary)) {
-    text += "- " + note + "\n";
+  const auto all = notes(summary);
+  std::string details;
+  for (const auto& note : all) {
+    (note.weight == NoteWeight::key ? text : details) += "- " + note.text + "\n";
+  }
+  if (!details.empty()) {
+    text += fmt::format("\n<details><summary>{} more notes</summary>\n\n{}\n</details>\n",
+                        std::count_if(all.begin(), all.end(),
+                                      [](const Note& note) { return note.weight == NoteWeight::detail; }),
+                        details);
   }
   text += fmt::format("\n{}\n", headline(summary));
   return text;

@@ -7,9 +7,12 @@
 
 namespace perfduel {
 
+// How many notes a table shows: the key ones (NoteWeight::key, at most five lines), or all.
+enum class Verbosity { normal, verbose };
+
 // The final table for a terminal or log: metric, baseline, candidate, change, interval,
-// verdict; then notes and a one-line summary.
-std::string format_table(const RunSummary& summary);
+// verdict; its legend; the notes `verbosity` asks for; and a one-line summary.
+std::string format_table(const RunSummary& summary, Verbosity verbosity = Verbosity::normal);
 
 // The same content as GitHub-flavoured Markdown, for a pull-request comment or job summary.
 std::string format_markdown(const RunSummary& summary);
