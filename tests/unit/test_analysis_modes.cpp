@@ -322,3 +322,32 @@ TEST_CASE("hybrid stopping: a sequence outside the band ends the duel even after
   CHECK(analysis.stop == DuelEnd::regression_found);
   CHECK(analysis.verdict == Verdict::regression);
 }
+
+TEST_CASE("many undecided metrics get one key note, their own notes become details", "[analysis][report]") {
+  // Four gated metrics, 12 rounds of noise: every one is undecided at the end, each with a
+  // note of why; a reader gets one line that sums them up instead of four.
+  Config config;
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> noise(0.0, 0.05);
+  std::vector<std::vector<double>> a(4);
+  std::vector<std::vector<double>> b(4);
+  for (std::size_t m = 0; m < 4; ++m) {
+    config.metrics.push_back(gated_metric("m" + std::to_string(m), 0.02));
+    for (int round = 0; round < 12; ++round) {
+      a[m].push_back(std::exp(noise(rng)));
+      b[m].push_back(std::exp(noise(rng)));
+    }
+  }
+  const auto analysis = analyze(config, make_runs(a, b), Finality::final);
+  REQUIRE(analysis.verdict == Verdict::inconclusive);
+  const auto key = std::count_if(analysis.notes.begin(), analysis.notes.end(),
+                                 [](const Note& note) { return note.weight == NoteWeight::key; });
+  CHECK(key == 1);
+  CHECK(has_note(analysis, "4 of 4 gated metrics undecided after 12 rounds: interval widths "));
+  // The same two metrics' notes stay key: too few to bury the verdict.
+  config.metrics.resize(2);
+  a.resize(2);
+  b.resize(2);
+  const auto two = analyze(config, make_runs(a, b), Finality::final);
+  CHECK_FALSE(has_note(two, "gated metrics undecided"));
+}

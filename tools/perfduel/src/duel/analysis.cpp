@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string_view>
 
@@ -486,6 +487,60 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
   return result;
 }
 
+bool is_undecided(Verdict verdict) {
+  return verdict == Verdict::pending || verdict == Verdict::inconclusive || verdict == Verdict::unstable;
+}
+
+// Many undecided metrics, each with its key note of why, would bury the verdict (a suite of 13
+// benchmarks, 13 notes of a widened interval): beyond k_undecided_notes_shown their notes become
+// details, and one key note sums them up: how many, after how many rounds, and how far their
+// intervals still are from their thresholds.
+constexpr std::size_t k_undecided_notes_shown = 2;
+
+void summarize_undecided(Analysis& analysis) {
+  std::vector<Note*> why;
+  std::size_t gated = 0;
+  std::size_t undecided = 0;
+  double narrowest = std::numeric_limits<double>::infinity();
+  double widest = 0;
+  double most_widened = 1;
+  for (const auto& result : analysis.metrics) {
+    if (result.spec.gating != Gating::gated) {
+      continue;
+    }
+    ++gated;
+    if (!is_undecided(result.verdict)) {
+      continue;
+    }
+    ++undecided;
+    if (std::isfinite(result.stopping_width) && result.spec.threshold > 0) {
+      narrowest = std::min(narrowest, result.stopping_width / result.spec.threshold);
+      widest = std::max(widest, result.stopping_width / result.spec.threshold);
+    }
+    most_widened = std::max(most_widened, result.estimate.spread_inflation);
+    for (auto& note : analysis.notes) {
+      if (note.weight == NoteWeight::key && note.text.starts_with(result.spec.name + ": ")) {
+        why.push_back(&note);
+      }
+    }
+  }
+  if (why.size() <= k_undecided_notes_shown) {
+    return;
+  }
+  for (Note* note : why) {
+    note->weight = NoteWeight::detail;
+  }
+  std::string text = fmt::format("{} of {} gated metrics undecided after {} rounds", undecided, gated,
+                                 analysis.measured_rounds - analysis.dropped_rounds);
+  if (widest > 0) {
+    text += fmt::format(": interval widths {:.1f}–{:.1f}× their thresholds", narrowest, widest);
+  }
+  if (most_widened > 1.001) {
+    text += fmt::format(" (widened up to ×{:.2f} for autocorrelation not yet ruled out)", most_widened);
+  }
+  analysis.notes.push_back({NoteWeight::key, text + "; --verbose says why for each"});
+}
+
 }  // namespace
 
 std::vector<std::string> note_texts(std::span<const Note> notes) {
@@ -717,15 +772,16 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     if (gated && !result.estimate.note.empty()) {
       // Why a metric is still undecided is what a reader of this verdict needs; for a settled
       // metric the note (batching, a widened interval) is a detail.
-      const bool undecided = result.verdict == Verdict::pending || result.verdict == Verdict::inconclusive ||
-                             result.verdict == Verdict::unstable;
-      analysis.notes.push_back({undecided ? NoteWeight::key : NoteWeight::detail,
+      analysis.notes.push_back({is_undecided(result.verdict) ? NoteWeight::key : NoteWeight::detail,
                                 fmt::format("{}: {}", spec.name, result.estimate.note)});
     }
     analysis.metrics.push_back(std::move(result));
   }
   if (config.correction == Correction::holm) {
     apply_holm(config, analysis, finality);
+  }
+  if (finality == Finality::final) {
+    summarize_undecided(analysis);
   }
 
   std::vector<GatedMetric> gated;
