@@ -342,6 +342,38 @@ TEST_CASE("a duel whose patterns match only benchmarks of one side fails with th
         "removed)");
 }
 
+TEST_CASE("a benchmark that measures nothing is reported, not gated", "[suite][duel]") {
+  MetricSpec time = pattern_metric("b", MetricSource::google_benchmark, "*");
+  time.field = "real_time";
+  CHECK(is_unmeasurable(time, 1.3e-15, 2e-15));        // 1.3e-6 ns: the loop was compiled away
+  CHECK_FALSE(is_unmeasurable(time, 1.3e-15, 3e-10));  // one side measures something
+  CHECK_FALSE(is_unmeasurable(time, 3e-10, 3e-10));    // 0.3 ns: one instruction per iteration
+  time.field = "items";                                // a counter: not a time
+  CHECK_FALSE(is_unmeasurable(time, 1e-15, 1e-15));
+
+  Config config = parse_config(
+      "baseline: baseline\ncandidate: candidate\nwarmup: 1\nmin_rounds: 10\nmax_rounds: 40\nmetrics:\n"
+      "  wall_time: {gate: false}\n  b: {google_benchmark: \"*\", threshold: 10%}\n",
+      "suite.yaml");
+  SuiteExecutor executor;
+  executor.baseline = {{"BM_Nothing", 1.3e-6}, {"BM_Sort/8", 100}};
+  executor.candidate = executor.baseline;
+  const auto outcome = run_duel(config, executor, 7, nullptr);
+  REQUIRE(outcome.failure.empty());
+  CHECK(outcome.suite.unmeasurable == std::vector<std::string>{"b/BM_Nothing"});
+  const auto& nothing = outcome.analysis.metrics.at(4);
+  REQUIRE(nothing.spec.name == "b/BM_Nothing");
+  CHECK(nothing.spec.gating == Gating::report_only);
+  CHECK(outcome.analysis.metrics.at(5).confidence == Approx(1 - 0.05 * 0.9));  // one gated metric left
+
+  // Nothing left to gate: the duel stops with the cause.
+  executor.baseline = {{"BM_Nothing", 1.3e-6}};
+  executor.candidate = executor.baseline;
+  const auto empty = run_duel(config, executor, 7, nullptr);
+  CHECK(empty.end == DuelEnd::benchmark_failed);
+  CHECK_THAT(empty.failure, Catch::Contains("no gated metric measures anything"));
+}
+
 namespace {
 
 // An analysis of `count` gated metrics named m0, m1, ..., all no change except those given.

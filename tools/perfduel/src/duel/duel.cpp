@@ -255,6 +255,33 @@ class Duel {
     m_effective.metrics = std::move(expanded.metrics);
     m_outcome.suite = std::move(expanded.changes);
     m_extractor.emplace(m_effective.metrics);
+    set_aside_unmeasurable(round, warmup, baseline_run, candidate_run);
+  }
+
+  // Benchmarks that measure nothing in the first round of both sides (is_unmeasurable) are
+  // reported, not gated: a loop the compiler emptied would keep the duel waiting on timer noise.
+  void set_aside_unmeasurable(int round, bool warmup, const RunResult& baseline, const RunResult& candidate) {
+    const auto a = m_extractor->extract(baseline);
+    const auto b = m_extractor->extract(candidate);
+    if (!a || !b) {
+      return;  // record_values reports what could not be read
+    }
+    bool any_gated = false;
+    for (std::size_t m = 0; m < m_effective.metrics.size(); ++m) {
+      MetricSpec& metric = m_effective.metrics[m];
+      if (metric.gating == Gating::gated && is_unmeasurable(metric, (*a)[m], (*b)[m])) {
+        metric.gating = Gating::report_only;
+        m_outcome.suite.unmeasurable.push_back(metric.name);
+      }
+      any_gated |= metric.gating == Gating::gated;
+    }
+    if (!any_gated) {
+      fail_reading(
+          Side::baseline, round, warmup,
+          "no gated metric measures anything: every gated benchmark reads below 0.01 ns per iteration "
+          "on both sides (is its work optimized away? benchmark::DoNotOptimize keeps it)",
+          baseline, Retry::refused);
+    }
   }
 
   // Each completed side's values, recorded even when a later run of the round failed.

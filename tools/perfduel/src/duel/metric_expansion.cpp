@@ -35,6 +35,12 @@ std::string list_names(const std::vector<std::string>& names) {
 
 }  // namespace
 
+bool is_unmeasurable(const MetricSpec& metric, double baseline, double candidate) {
+  const bool time = metric.source == MetricSource::google_benchmark &&
+                    (metric.field == "real_time" || metric.field == "cpu_time");
+  return time && baseline < k_unmeasurable_seconds && candidate < k_unmeasurable_seconds;
+}
+
 bool has_metric_patterns(std::span<const MetricSpec> metrics) {
   return std::any_of(metrics.begin(), metrics.end(), is_benchmark_pattern);
 }

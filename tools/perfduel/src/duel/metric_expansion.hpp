@@ -13,9 +13,21 @@ namespace perfduel {
 struct SuiteChanges {
   std::vector<std::string> added;    // metric names of benchmarks only the candidate runs
   std::vector<std::string> removed;  // metric names of benchmarks only the baseline runs
+  // Metric names of benchmarks that measure nothing (is_unmeasurable): reported, not gated.
+  std::vector<std::string> unmeasurable;
 
-  bool empty() const { return added.empty() && removed.empty(); }
+  bool empty() const { return added.empty() && removed.empty() && unmeasurable.empty(); }
 };
+
+// A time per iteration below this measures nothing: a twentieth of a CPU cycle at 5 GHz. A
+// Google Benchmark loop whose work the compiler removed reads about 1e-6 ns (Google Benchmark
+// prints 0.000 ns); one machine instruction per iteration reads 0.2-0.5 ns.
+constexpr double k_unmeasurable_seconds = 1e-11;
+
+// Whether `metric`, read as `baseline` and `candidate` from one run of each side, measures
+// nothing: a Google Benchmark time (real_time or cpu_time) below k_unmeasurable_seconds on
+// both sides. Its timer noise would only eat the budget of the benchmarks that do measure.
+bool is_unmeasurable(const MetricSpec& metric, double baseline, double candidate);
 
 struct MetricExpansion {
   std::vector<MetricSpec> metrics;  // every pattern replaced by one metric per benchmark

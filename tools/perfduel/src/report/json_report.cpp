@@ -99,7 +99,9 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   json["metrics"] = metrics;
   json["notes"] = note_texts(outcome.analysis.notes);
   // Benchmarks that a pattern found on one side only: not compared, listed by metric name.
-  json["benchmarks"] = {{"new", outcome.suite.added}, {"removed", outcome.suite.removed}};
+  json["benchmarks"] = {{"new", outcome.suite.added},
+                        {"removed", outcome.suite.removed},
+                        {"unmeasurable", outcome.suite.unmeasurable}};
   json["config"] = nlohmann::ordered_json::parse(config_to_json(config));
   const auto& environment = summary.environment;
   json["environment"] = {{"host", environment.host},
@@ -185,6 +187,7 @@ SavedReport read_report(const nlohmann::ordered_json& json, const std::string& o
   if (json.contains("benchmarks") && json["benchmarks"].is_object()) {
     report.suite.added = json["benchmarks"].value("new", std::vector<std::string>{});
     report.suite.removed = json["benchmarks"].value("removed", std::vector<std::string>{});
+    report.suite.unmeasurable = json["benchmarks"].value("unmeasurable", std::vector<std::string>{});
   }
   if (json.contains("environment") && json["environment"].is_object()) {
     const auto& environment = json["environment"];

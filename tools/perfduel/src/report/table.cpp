@@ -132,6 +132,12 @@ std::vector<Note> notes(const RunSummary& summary) {
       lines.push_back({NoteWeight::key, fmt::format("{}: {} (not compared)", name, what)});
     }
   }
+  for (const auto& name : suite.unmeasurable) {
+    lines.push_back(
+        {NoteWeight::key, fmt::format("{}: measures nothing (below 0.01 ns per iteration on both sides: "
+                                      "its work was optimized away?): reported, not gated",
+                                      name)});
+  }
   for (auto& line : settings_notes(summary.outcome->analysis)) {
     lines.push_back({NoteWeight::detail, std::move(line)});
   }
