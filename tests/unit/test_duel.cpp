@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <random>
@@ -225,18 +226,58 @@ TEST_CASE("the duel stops once the interval is narrow enough", "[duel]") {
 
 TEST_CASE("the duel ends at max_rounds with an inconclusive verdict", "[duel]") {
   Config config = duel_config();
-  config.max_rounds = 30;
-  ScriptedExecutor executor({0.1, 0.3}, {0.1, 0.3});  // 30 % noise never gets to ±1 % in 30 rounds
+  config.max_rounds = 19;                             // below the 20 rounds from which futility may stop it
+  ScriptedExecutor executor({0.1, 0.3}, {0.1, 0.3});  // 30 % noise never gets to ±1 % in 19 rounds
   const auto outcome = duel(config, executor);
   CHECK(outcome.end == DuelEnd::round_budget);
-  CHECK(outcome.analysis.measured_rounds == 30);
-  CHECK(outcome.runs.size() == 2 * (30 + 1));
+  CHECK(outcome.analysis.measured_rounds == 19);
+  CHECK(outcome.runs.size() == 2 * (19 + 1));
   CHECK(wall_time(outcome.analysis).verdict == Verdict::inconclusive);
   REQUIRE(outcome.analysis.verdict == Verdict::inconclusive);
   CHECK(exit_code_for(outcome.analysis.verdict, InconclusivePolicy::skip) == ExitCode::inconclusive);
   CHECK(to_int(exit_code_for(outcome.analysis.verdict, InconclusivePolicy::skip)) == 77);
   CHECK(to_int(exit_code_for(outcome.analysis.verdict, InconclusivePolicy::fail)) == 1);
   CHECK(to_int(exit_code_for(outcome.analysis.verdict, InconclusivePolicy::pass)) == 0);
+}
+
+TEST_CASE("a duel that cannot settle within its budget stops early as futile", "[duel]") {
+  Config config = duel_config();
+  config.metrics[0].threshold = 0.10;
+  config.max_rounds = 60;
+  // 30 % noise per run against a 10 % threshold needs about 300 rounds: from round 20 (a fifth
+  // of the budget is 12) the projection exceeds three times the budget of 60, and the duel says
+  // so instead of spending it.
+  ScriptedExecutor executor({0.1, 0.3}, {0.1, 0.3});
+  const auto outcome = duel(config, executor);
+  CHECK(outcome.end == DuelEnd::futile);
+  CHECK(outcome.analysis.measured_rounds == 20);
+  CHECK(outcome.analysis.verdict == Verdict::inconclusive);
+  CHECK(outcome.analysis.fewest_open_projected_rounds > k_futility_margin * 60);
+  // With a budget that reaches it, the same duel goes on until its interval settles.
+  config.max_rounds = 1000;
+  ScriptedExecutor patient({0.1, 0.3}, {0.1, 0.3});
+  const auto long_duel = duel(config, patient);
+  INFO("stopped at " << long_duel.analysis.measured_rounds << " projecting "
+                     << long_duel.analysis.fewest_open_projected_rounds);
+  CHECK(long_duel.end == DuelEnd::decided);
+}
+
+TEST_CASE("futility: the projection against three times the budget", "[duel][verdict]") {
+  CHECK(budget_is_futile(3001, 1000));
+  CHECK_FALSE(budget_is_futile(3000, 1000));
+  CHECK_FALSE(
+      budget_is_futile(std::numeric_limits<double>::quiet_NaN(), 1000));  // a metric has no projection
+  CHECK_FALSE(budget_is_futile(1e9, std::numeric_limits<double>::infinity()));
+  // The projection: the width rule's interval shrinks as 1/√n, a sequence off the band's edge too.
+  MetricSpec spec;
+  spec.threshold = 0.02;
+  CHECK(projected_rounds(20, std::expm1(2 * std::log1p(0.02)), spec, std::nullopt) == Approx(80));
+  CHECK(projected_rounds(20, 0.01, spec, std::nullopt) == Approx(20));  // already narrow enough
+  spec.tolerance = 0.05;
+  // A sequence at [+6 %, +14 %] in log space: centre 0.10, radius 0.04, gap 0.10 − ln 1.05 ≈ 0.051.
+  const double gap = 0.10 - std::log1p(0.05);
+  CHECK(projected_rounds(20, 0.5, spec, stats::Interval{0.06, 0.14}) == Approx(20));  // radius < gap already
+  CHECK(projected_rounds(20, 0.5, spec, stats::Interval{0.0, 0.2}) == Approx(20 * (0.1 / gap) * (0.1 / gap)));
 }
 
 TEST_CASE("a spent time budget ends the duel before the next round", "[duel]") {

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -328,4 +329,29 @@ TEST_CASE("a run that failed shows the tails of its stderr and its stdout, each 
         "  | usage: bench [--size N]\n"
         "verdict: ERROR after 0 rounds in 4.00 ms (" +
             outcome.failure + "); exit code 3\n");
+}
+
+TEST_CASE("an undecided duel says what settling would take and what the budget reached", "[report]") {
+  Fixture fixture;
+  auto& wall = fixture.outcome.analysis.metrics[0];
+  wall.verdict = Verdict::inconclusive;
+  wall.settled_by = SettledBy::none;
+  wall.stopping_width = 0.041;
+  wall.projected_rounds = 125.0 * std::pow(std::log1p(0.041) / std::log1p(0.02), 2);
+  fixture.outcome.analysis.verdict = Verdict::inconclusive;
+  fixture.outcome.analysis.measured_rounds = 125;
+  fixture.outcome.elapsed_seconds = 500;  // 4 s a round
+  fixture.outcome.end = DuelEnd::futile;
+  fixture.config.max_seconds = 540;  // 135 rounds
+  const auto text = format_table(fixture.summary);
+  CHECK_THAT(text,
+             Catch::Contains("note: to settle, wall_time needs ~515 rounds (≈ 34 min 20 s) at the rate so "
+                             "far, the budget about 135; a threshold of 4.10 % would settle it now\n"));
+  CHECK_THAT(text, Catch::Contains("(at the rate so far no open gated metric could settle within the budget: "
+                                   "stopped early)"));
+  CHECK_THAT(
+      format_table(fixture.summary, Verbosity::verbose),
+      Catch::Contains("note: wall_time: interval 4.10 % wide after 125 rounds (a threshold that wide would "
+                      "settle it now); its threshold 2.00 % needs ~515 rounds ≈ 34 min 20 s at the rate so "
+                      "far\n"));
 }

@@ -16,7 +16,7 @@ constexpr const char* k_exit_codes_help = R"(Exit codes:
   1    regression: a gated metric is significantly worse
   2    usage or configuration error; a gated metric mostly reading 0 (below its resolution)
   3    a benchmark run failed (crash, non-zero exit, timeout, missing metric)
-  77   inconclusive: budget spent before every gated metric settled (CTest skip)
+  77   inconclusive: budget spent, or out of its reach, before every gated metric settled (CTest skip)
   130  interrupted (SIGINT/SIGTERM/SIGHUP): children killed, partial report written)";
 
 }  // namespace

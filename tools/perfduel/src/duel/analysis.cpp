@@ -484,7 +484,30 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
       break;
     }
   }
+  if (result.settled_by != SettledBy::none) {
+    result.projected_rounds = static_cast<double>(a.size());
+  } else {
+    std::optional<stats::Interval> log_sequence;
+    if (result.sequence) {
+      log_sequence = stats::Interval{std::log1p(result.sequence->lo), std::log1p(result.sequence->hi)};
+    }
+    result.projected_rounds = projected_rounds(a.size(), result.stopping_width, spec, log_sequence);
+  }
   return result;
+}
+
+double fewest_open_projected_rounds(std::span<const MetricResult> metrics) {
+  double fewest = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& result : metrics) {
+    if (result.spec.gating != Gating::gated || result.settled_by != SettledBy::none) {
+      continue;
+    }
+    if (std::isnan(result.projected_rounds)) {
+      return std::numeric_limits<double>::quiet_NaN();  // one without a projection yet: no judgement
+    }
+    fewest = std::isnan(fewest) ? result.projected_rounds : std::min(fewest, result.projected_rounds);
+  }
+  return fewest;
 }
 
 bool is_undecided(Verdict verdict) {
@@ -542,6 +565,34 @@ void summarize_undecided(Analysis& analysis) {
 }
 
 }  // namespace
+
+double projected_rounds(std::size_t rounds, double stopping_width, const MetricSpec& spec,
+                        const std::optional<stats::Interval>& sequence) {
+  const auto n = static_cast<double>(rounds);
+  double projected = rounds_for_width(rounds, stopping_width, spec.threshold);
+  if (sequence) {
+    const double radius = sequence->width() / 2;
+    const double center = (sequence->lo + sequence->hi) / 2;
+    const double tau = std::log1p(spec.tolerance);
+    // Outside the band it would settle a regression or an improvement; inside, no change.
+    const double gap = std::abs(center) > tau ? std::abs(center) - tau
+                       : spec.tolerance > 0   ? tau - std::abs(center)
+                                              : 0;
+    if (gap > 0 && radius > 0) {
+      const double by_sequence = n * std::max(radius / gap, 1.0) * std::max(radius / gap, 1.0);
+      projected = std::isnan(projected) ? by_sequence : std::min(projected, by_sequence);
+    }
+  }
+  return projected;
+}
+
+double rounds_for_width(std::size_t rounds, double stopping_width, double threshold) {
+  if (!std::isfinite(stopping_width) || threshold <= 0) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  const double shrink = std::max(std::log1p(stopping_width) / std::log1p(threshold), 1.0);
+  return static_cast<double>(rounds) * shrink * shrink;
+}
 
 std::vector<std::string> note_texts(std::span<const Note> notes) {
   std::vector<std::string> texts;
@@ -780,6 +831,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   if (config.correction == Correction::holm) {
     apply_holm(config, analysis, finality);
   }
+  analysis.fewest_open_projected_rounds = fewest_open_projected_rounds(analysis.metrics);
   if (finality == Finality::final) {
     summarize_undecided(analysis);
   }

@@ -47,7 +47,10 @@ struct MetricResult {
   // of the error budget; empty before its burn-in or in the other modes.
   std::optional<stats::Interval> sequence;
   SettledBy settled_by = SettledBy::none;  // which rule settled this metric, if any
-  bool has_ratio = true;                   // false: values of zero, shown without a ratio
+  // At the rate so far, the measured rounds this metric needs to settle (projected_rounds):
+  // the rounds so far once settled, NaN while it has no interval.
+  double projected_rounds = std::numeric_limits<double>::quiet_NaN();
+  bool has_ratio = true;  // false: values of zero, shown without a ratio
   // The minimum rounds this metric needed before it could settle: the configured minimum, or
   // k_deterministic_min_rounds while its runs are (near-)deterministic (see analysis.cpp).
   int min_rounds = 0;
@@ -69,6 +72,20 @@ constexpr int k_sequence_burn_in_rounds = 20;
 // Before, a metric that has read 0 cannot settle.
 constexpr int k_zero_rule_rounds = 10;
 constexpr double k_zero_rule_confidence = 0.999;
+
+// The measured rounds after which a metric would settle if its spread stayed as it is, from its
+// interval after `rounds` rounds (log-ratio space, as stats::Estimate): an interval's width
+// shrinks as 1/√n, so the width rule needs rounds × (width / ln(1 + threshold))²; a confidence
+// sequence that lies off the band's edge by a gap needs its radius to shrink below it, about
+// rounds × (radius / gap)² (a little optimistic: the radius shrinks slightly slower than 1/√n).
+// The fewer of the two. `stopping_width` is the width rule's (ratio space, as
+// MetricResult::stopping_width); `sequence` the sequence in log-ratio space, if any.
+double projected_rounds(std::size_t rounds, double stopping_width, const MetricSpec& spec,
+                        const std::optional<stats::Interval>& sequence);
+
+// The width rule's part of projected_rounds: rounds × (ln(1 + stopping_width) / ln(1 + threshold))²,
+// at least `rounds`; NaN without a finite width or a positive threshold.
+double rounds_for_width(std::size_t rounds, double stopping_width, double threshold);
 
 // What makes a metric's runs deterministic enough for k_deterministic_min_rounds.
 enum class Determinism {
@@ -115,8 +132,11 @@ struct Analysis {
   bool can_stop = false;               // the stopping rule is satisfied
   DuelEnd stop = DuelEnd::decided;     // why the duel may stop, when `can_stop`
   int measured_rounds = 0;             // complete rounds after warm-up
-  int dropped_rounds = 0;              // measured rounds dropped as detected warm-up
-  std::vector<Note> notes;             // batching applied, correction used, ...
+  // The fewest projected rounds of the gated metrics still open (MetricResult::projected_rounds;
+  // NaN when none is open or one has no projection yet): what budget_is_futile judges.
+  double fewest_open_projected_rounds = std::numeric_limits<double>::quiet_NaN();
+  int dropped_rounds = 0;   // measured rounds dropped as detected warm-up
+  std::vector<Note> notes;  // batching applied, correction used, ...
 };
 
 // Analyses all runs so far: pairs each measured round, estimates every metric, applies the

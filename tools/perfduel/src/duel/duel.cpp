@@ -395,6 +395,18 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
         outcome.end = analysis.stop;
         break;
       }
+      // Futility: when no open metric can settle within the budget at the rate so far, the rest
+      // of the budget would only end inconclusive later. Judged from the sequence's burn-in and
+      // a fifth of the budget on, so that one wild round early on cannot end the duel.
+      const int done = measured + 1;
+      const double budget_rounds = std::min(static_cast<double>(config.max_rounds),
+                                            done * config.max_seconds / std::max(elapsed(), 1e-9));
+      if (done >= std::max(config.min_rounds, k_sequence_burn_in_rounds) &&
+          done >= k_futility_share * budget_rounds &&
+          budget_is_futile(analysis.fewest_open_projected_rounds, budget_rounds)) {
+        outcome.end = DuelEnd::futile;
+        break;
+      }
     } catch (const Error& e) {
       outcome.end = DuelEnd::benchmark_failed;
       outcome.failure = e.what();

@@ -1,5 +1,7 @@
 #include "duel/verdict.hpp"
 
+#include <cmath>
+
 namespace perfduel {
 
 std::string to_string(Verdict verdict) {
@@ -36,6 +38,8 @@ std::string end_reason(DuelEnd end) {
       return "interrupted; partial results";
     case DuelEnd::runs_ended:
       return "the report's runs ended before every gated metric settled with these settings";
+    case DuelEnd::futile:
+      return "at the rate so far no open gated metric could settle within the budget: stopped early";
     case DuelEnd::decided:
     case DuelEnd::regression_found:
     case DuelEnd::benchmark_failed:
@@ -120,12 +124,18 @@ DuelEnd reanalysis_end(DuelEnd saved, bool analysis_can_stop, DuelEnd analysis_s
     case DuelEnd::round_budget:
     case DuelEnd::time_budget:
     case DuelEnd::runs_ended:
+    case DuelEnd::futile:
       return analysis_can_stop ? analysis_stop : saved;
     case DuelEnd::decided:
     case DuelEnd::regression_found:
       break;
   }
   return analysis_can_stop ? analysis_stop : DuelEnd::runs_ended;
+}
+
+bool budget_is_futile(double fewest_projected_rounds, double budget_rounds) {
+  return std::isfinite(budget_rounds) && budget_rounds > 0 && !std::isnan(fewest_projected_rounds) &&
+         fewest_projected_rounds > k_futility_margin * budget_rounds;
 }
 
 std::string verdict_word(DuelEnd end, Verdict verdict) {

@@ -78,16 +78,18 @@ enum class DuelEnd {
   benchmark_failed,  // a run failed or lacked a metric; see DuelOutcome::failure
   interrupted,       // SIGINT/SIGTERM/SIGHUP
   runs_ended,        // a re-analysis: the report's runs ended before every gated metric settled
+  futile,            // no open gated metric could settle within the budget at the rate so far
 };
 
 // The report words of the duel ends, for writing and reading.
-constexpr util::NameTable<DuelEnd, 7> k_duel_end_names{{{DuelEnd::decided, "decided"},
+constexpr util::NameTable<DuelEnd, 8> k_duel_end_names{{{DuelEnd::decided, "decided"},
                                                         {DuelEnd::regression_found, "regression-found"},
                                                         {DuelEnd::round_budget, "round-budget"},
                                                         {DuelEnd::time_budget, "time-budget"},
                                                         {DuelEnd::benchmark_failed, "benchmark-failed"},
                                                         {DuelEnd::interrupted, "interrupted"},
-                                                        {DuelEnd::runs_ended, "runs-ended"}}};
+                                                        {DuelEnd::runs_ended, "runs-ended"},
+                                                        {DuelEnd::futile, "futile"}}};
 
 // The report word for `end` ("decided", "round-budget", ...) and back; nullopt for a word
 // that names no end.
@@ -125,6 +127,20 @@ struct OverallVerdict {
 // gate undecided; otherwise it passes, as an improvement if any gated metric improved. With
 // `finality` final, pending becomes inconclusive.
 OverallVerdict overall_verdict(std::span<const GatedMetric> gated, bool enough_rounds, Finality finality);
+
+// How far beyond the budget a projection must reach before the duel stops as futile: the
+// projection scales the rounds so far by the square of how much the interval must still shrink,
+// and from 20 rounds σ's estimate alone is uncertain by about ±16 % (±32 % once squared).
+constexpr double k_futility_margin = 3.0;
+// The share of the budget's rounds a duel runs before it may stop as futile: from 20 rounds a
+// single wild round can still triple a spread's estimate; a fifth of the budget dilutes it.
+constexpr double k_futility_share = 0.2;
+
+// Whether the duel should stop now as futile: `fewest_projected_rounds`, the fewest rounds any
+// open gated metric needs at the rate so far (Analysis::fewest_open_projected_rounds), exceeds
+// k_futility_margin × `budget_rounds`, the rounds the budget allows in all. Stopping then
+// gives up nothing a fuller run would likely give, and says at once what the budget reaches.
+bool budget_is_futile(double fewest_projected_rounds, double budget_rounds);
 
 // The overall verdict word of a finished duel: the verdict's name, or "error" /
 // "interrupted" when the duel did not run to its end.

@@ -1,6 +1,8 @@
 #include "report/table.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -102,6 +104,7 @@ std::string headline(const RunSummary& summary) {
     case DuelEnd::time_budget:
     case DuelEnd::interrupted:
     case DuelEnd::runs_ended:
+    case DuelEnd::futile:
       reason = end_reason(outcome.end);
       break;
     case DuelEnd::benchmark_failed:
@@ -122,6 +125,68 @@ std::string headline(const RunSummary& summary) {
                      util::format_seconds(outcome.elapsed_seconds), reason, to_int(summary.exit_code));
 }
 
+// What the budget reached and what settling would take, for a duel that ended undecided: per
+// undecided gated metric (details) "the width it reached after n rounds; its threshold needs ~N
+// rounds ≈ time", and one key line over all of them, at the rate of the rounds so far.
+std::vector<Note> projection_notes(const Config& config, const DuelOutcome& outcome) {
+  const auto& analysis = outcome.analysis;
+  const int rounds = analysis.measured_rounds - analysis.dropped_rounds;
+  if (rounds <= 0 || analysis.verdict != Verdict::inconclusive || outcome.elapsed_seconds <= 0) {
+    return {};
+  }
+  const double seconds_per_round = outcome.elapsed_seconds / analysis.measured_rounds;
+  const double budget =
+      std::min(static_cast<double>(config.max_rounds), config.max_seconds / seconds_per_round);
+  std::vector<Note> notes;
+  std::string only;  // the name, when one metric is undecided
+  double fewest = std::numeric_limits<double>::infinity();
+  double most = 0;
+  double narrowest = std::numeric_limits<double>::infinity();
+  double widest = 0;
+  for (const auto& result : analysis.metrics) {
+    if (result.spec.gating != Gating::gated || result.settled_by != SettledBy::none ||
+        std::isnan(result.projected_rounds) || !std::isfinite(result.stopping_width)) {
+      continue;
+    }
+    // What its threshold needs by the width rule (the futility check also counts on the
+    // sequence, as if the change were as large as it looks now: a smaller, hopeful figure).
+    const double needed = std::ceil(rounds_for_width(static_cast<std::size_t>(rounds), result.stopping_width,
+                                                     result.spec.threshold));
+    fewest = std::min(fewest, needed);
+    most = std::max(most, needed);
+    narrowest = std::min(narrowest, result.stopping_width);
+    widest = std::max(widest, result.stopping_width);
+    only = result.spec.name;
+    notes.push_back(
+        {NoteWeight::detail,
+         fmt::format("{}: interval {} wide after {} rounds (a threshold that wide would settle it "
+                     "now); its threshold {} needs ~{:.0f} rounds ≈ {} at the rate so far",
+                     result.spec.name, util::format_percent(result.stopping_width).substr(1), rounds,
+                     util::format_percent(result.spec.threshold).substr(1), needed,
+                     util::format_seconds(needed * seconds_per_round))});
+  }
+  if (notes.empty()) {
+    return {};
+  }
+  const auto range = [](const std::string& low, const std::string& high) {
+    return low == high ? low : low + "–" + high;
+  };
+  const bool one = notes.size() == 1;
+  notes.push_back(
+      {NoteWeight::key,
+       fmt::format(
+           "to settle, {} ~{} rounds (≈ {}) at the rate so far, the budget about {:.0f}; {} of {} would "
+           "settle {} now",
+           one ? only + " needs" : "the undecided metrics need",
+           range(fmt::format("{:.0f}", fewest), fmt::format("{:.0f}", most)),
+           range(util::format_seconds(fewest * seconds_per_round),
+                 util::format_seconds(most * seconds_per_round)),
+           budget, one ? "a threshold" : "thresholds",
+           range(util::format_percent(narrowest).substr(1), util::format_percent(widest).substr(1)),
+           one ? "it" : "them")});
+  return notes;
+}
+
 // Every note of the report, each weighed (NoteWeight): the analysis's, then the report's own.
 std::vector<Note> notes(const RunSummary& summary) {
   std::vector<Note> lines = summary.outcome->analysis.notes;
@@ -140,6 +205,9 @@ std::vector<Note> notes(const RunSummary& summary) {
   }
   for (auto& line : settings_notes(summary.outcome->analysis)) {
     lines.push_back({NoteWeight::detail, std::move(line)});
+  }
+  for (auto& note : projection_notes(*summary.config, *summary.outcome)) {
+    lines.push_back(std::move(note));
   }
   for (const auto& result : summary.outcome->analysis.metrics) {
     if (result.spec.gating != Gating::gated && !result.estimate.note.empty()) {
