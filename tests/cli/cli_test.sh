@@ -81,8 +81,12 @@ YAML
     expect_out '^wall_time .* regression$'
     expect_out 'verdict: REGRESSION'
     [ "$(json '.metrics[0].verdict')" = "regression" ] || fail "metric verdict"
+    # The wall time of twice the work is not twice the wall time: starting a process costs a
+    # few milliseconds on both sides (12 ms against 19 ms read +60 % once, under load). What
+    # must hold is a change far beyond the 3 % tolerance and below +150 %; below +25 % would
+    # need the start-up cost to exceed 21 ms, three times what it is on a loaded 2-CPU VM.
     change=$(json '.metrics[0].change')
-    awk -v c="$change" 'BEGIN { exit !(c > 0.6 && c < 1.4) }' || fail "change $change is not about +100 %"
+    awk -v c="$change" 'BEGIN { exit !(c > 0.25 && c < 1.5) }' || fail "change $change is not a clear increase"
     ;;
   half_work_is_an_improvement)
     quick_config
@@ -347,7 +351,10 @@ YAML
     # No verdict is promised (the budget may run out: 77); a failure (3) or refusal (2) is wrong.
     run_either 0 77 "${args[@]}"
     [ "$(json '.metrics[] | select(.name == "score") | .estimator.name')" = "ratio" ] || fail "estimator not ratio"
-    expect_out 'note: score: [0-9]+ of [0-9]+ baseline and [0-9]+ of [0-9]+ candidate runs read 0, at its resolution: change estimated as the ratio of means'
+    # The counts are a detail (the legend names the estimator): in the JSON and with --verbose.
+    json '.notes[]' | grep -qE '^score: [0-9]+ of [0-9]+ baseline and [0-9]+ of [0-9]+ candidate runs read 0, at its resolution: change estimated as the ratio of means' ||
+      fail "JSON notes lack the zero counts: $(json '.notes')"
+    expect_out '^change, interval of [^:]*score[^:]*: .*estimator ratio'
     ;;
   mostly_zero_readings_are_refused)
     # Most runs at 0: the metric is measured below its resolution. Refused (exit 2) within about
@@ -707,7 +714,8 @@ metrics:
 YAML
     run 1 compare --config gate.yaml --seed 3 --json report.json -b "$fb --work 0.3" -n "$fb --work 0.303"
     expect_out 'verdict: REGRESSION after 3 rounds'
-    expect_out 'insns: every run of each side within 0.01 % of the others: deterministic, so 3 rounds sufficed'
+    json '.notes[]' | grep -q 'insns: every run of each side within 0.01 % of the others: deterministic, so 3 rounds sufficed' ||
+      fail "JSON notes lack the deterministic shortcut: $(json '.notes')"
     [ "$(json '[.metrics[].name] | join(",")')" = "insns,est_cycles" ] || fail "metrics $(json '[.metrics[].name]')"
     [ "$(json '.metrics[0].verdict')" = "regression" ] || fail "insns verdict $(json '.metrics[0].verdict')"
     change=$(json '.metrics[0].change')
@@ -759,6 +767,57 @@ metrics:
 YAML
     PATH=/nonexistent run 2 compare --config gate.yaml -b "$fb" -n "$fb"
     expect_err '^perfduel: error: gate.yaml: metric "insns": valgrind is not on PATH \(install it: apt-get install valgrind'
+    ;;
+  usage_on_stdout_is_shown)
+    # A benchmark given arguments it does not expect prints its usage on stdout and exits 1,
+    # saying nothing on stderr: its words must reach the terminal and the JSON report. No
+    # timing: the first run fails.
+    quick_config
+    usage="sh -c 'echo \"usage: bench [--size N] [--seed S]\"; echo \"unknown argument: --frobnicate\"; exit 1'"
+    run 3 compare --config gate.yaml --json report.json -b "$usage" -n "$fb --work 1"
+    expect_err 'baseline run in round 1 \(warm-up\): exited with code 1'
+    expect_out '^stdout of the failing run \(last lines\):$'
+    expect_out '^  \| usage: bench \[--size N\] \[--seed S\]$'
+    expect_out '^  \| unknown argument: --frobnicate$'
+    json .error_stdout | grep -q 'usage: bench' || fail "JSON error_stdout: $(json .error_stdout)"
+    # With both: stderr first, then stdout, each labelled.
+    both="sh -c 'echo \"printed on stdout\"; echo \"printed on stderr\" >&2; exit 2'"
+    run 3 compare --config gate.yaml -b "$fb --work 1" -n "$both"
+    diff <(grep -A3 '^stderr of the failing run' out.txt) - <<'TEXT' || fail "stderr and stdout tails not labelled in order"
+stderr of the failing run (last lines):
+  | printed on stderr
+stdout of the failing run (last lines):
+  | printed on stdout
+TEXT
+    ;;
+  suite_output_for_people)
+    # 13 gated benchmarks (17 metrics with the built-ins): by default the table, its legend,
+    # the verdict line and at most five note lines, whatever the verdict; --verbose shows every
+    # note. What is counted here does not depend on timing: any verdict (0, 1 or 77) passes.
+    [ -n "${GBENCH_SUITE:-}" ] || { echo "no gbench_suite (libbenchmark-dev)"; exit 0; }
+    cat >gate.yaml <<YAML
+max_rounds: 25
+max_seconds: 60
+metrics:
+  bench: {google_benchmark: "*", field: real_time, threshold: 10%, tolerance: 5%}
+YAML
+    suite="$GBENCH_SUITE --benchmark_format=json --benchmark_min_time=0.002 --benchmark_filter=BM_(Sort|Hash|Parse/(4|16|64)\$)"
+    "$PERFDUEL" compare --config gate.yaml --seed 5 --json report.json -b "$suite" -n "$suite" >out.txt 2>err.txt
+    code=$?
+    case $code in 0 | 1 | 77) ;; *) fail "exit code $code" ;; esac
+    [ "$(json '.metrics | length')" = 17 ] || fail "$(json '.metrics | length') metrics, expected 17"
+    notes=$(grep -c '^note: ' out.txt)
+    [ "$notes" -le 5 ] || fail "$notes note lines by default, expected at most 5"
+    # Every line is a table row, a legend line, a note or the verdict.
+    rows=$(( $(json '.metrics | length') + 1 ))
+    legend=$(grep -cE '^(baseline, candidate: |change, interval|interval: )' out.txt)
+    [ "$(wc -l <out.txt)" -eq $((rows + legend + notes + 1)) ] || fail "lines other than table, legend, notes and verdict"
+    grep -qE '^interval: 99\.[0-9]+ % confidence for each gated metric \(Bonferroni over 14' out.txt ||
+      fail "the legend lacks the intervals' level"
+    # Nothing is lost: --verbose (here through analyze of the same report) shows every note of the JSON.
+    "$PERFDUEL" analyze report.json --verbose >verbose.txt 2>/dev/null
+    all=$(json '.notes | length')
+    [ "$(grep -c '^note: ' verbose.txt)" -ge "$all" ] || fail "--verbose shows $(grep -c '^note: ' verbose.txt) notes, the JSON has $all"
     ;;
   *)
     fail "unknown test $1"
