@@ -3,11 +3,12 @@
 # CPU load, and counts the failures of each test. Run by hand, not by CI: a test that fails here
 # breaks the rule of tests/README.md (failure probability ≤ 10⁻⁴ per run), and a retry is not a fix.
 #
-# Usage: tests/stress.sh [-b BUILD_DIR] [-n RUNS] [-m idle|load|both] [-R REGEX] [-L LABEL]
+# Usage: tests/stress.sh [-b BUILD_DIR] [-n RUNS] [-m idle|load|both] [-R REGEX] [-E REGEX] [-L LABEL]
 #   -b  the build tree (default: build)
 #   -n  runs of every selected test in each mode (default: 20)
 #   -m  idle, load (a `gzip -9` loop on every CPU but one) or both (default: both)
 #   -R  run only the tests matching REGEX (ctest -R), within the label
+#   -E  leave out the tests matching REGEX (ctest -E)
 #   -L  the CTest label to select (default: timing)
 # Prints one line per test and mode: runs, failures, and the seconds of the slowest run; exits 1
 # when any run failed. The log of every failed run is kept under BUILD_DIR/stress/.
@@ -17,15 +18,17 @@ build=build
 runs=20
 modes=both
 regex=
+exclude=
 label=timing
-while getopts "b:n:m:R:L:h" option; do
+while getopts "b:n:m:R:E:L:h" option; do
   case $option in
     b) build=$OPTARG ;;
     n) runs=$OPTARG ;;
     m) modes=$OPTARG ;;
     R) regex=$OPTARG ;;
+    E) exclude=$OPTARG ;;
     L) label=$OPTARG ;;
-    *) sed -n '2,13p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,14p' "$0" >&2; exit 2 ;;
   esac
 done
 case $modes in
@@ -37,6 +40,7 @@ esac
 
 select=(-L "$label")
 [[ -n $regex ]] && select+=(-R "$regex")
+[[ -n $exclude ]] && select+=(-E "$exclude")
 mapfile -t tests < <(ctest --test-dir "$build" -N "${select[@]}" | sed -n 's/^ *Test *#[0-9]*: *//p')
 (( ${#tests[@]} > 0 )) || { echo "stress.sh: no test has label \"$label\"${regex:+ and matches \"$regex\"}" >&2; exit 2; }
 

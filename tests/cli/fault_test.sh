@@ -6,6 +6,11 @@
 # left behind (each case tags its processes with a marker unique to it).
 # Usage: fault_test.sh CASE   (PERFDUEL and FAKE_BENCH name the binaries under test)
 # docs/reliability.md lists the cases with what each shows.
+# Timing: a case whose outcome depends on timing asserts only what holds with probability
+# ≥ 1 − 10⁻⁴ per run (tests/README.md): verdicts are not the point here (`inconclusive: pass`,
+# a 20 % tolerance, and both 0 and 1 accepted where both sides run the same program); waits
+# are on events (the run counter file) with margins of ten or more; magnitudes allow for
+# process start-up.
 set -u
 : "${PERFDUEL:?set PERFDUEL to the perfduel binary}"
 : "${FAKE_BENCH:?set FAKE_BENCH to the fake_bench binary}"
@@ -214,11 +219,14 @@ case "$1" in
     ;;
   stdout_closed_early)
     # The candidate prints its score, closes stdout and works as long again: the run ends
-    # when the process exits, not when its output does, so it is twice as slow.
+    # when the process exits, not when its output does, so it is twice as slow. Work 20 (about
+    # 35 ms) keeps the few milliseconds of process start-up from pulling the ratio of the
+    # medians near the 1.4 it must exceed (at work 5: 1.64 idle); a run that ended with its
+    # output would read 1.0.
     max_rounds=20 extra_metric=$score_metric config
-    run 0 1 -- compare --config gate.yaml -q --json report.json -b "$fb --work 5 --tag $tag" -n "$fb --work 5 --tag $tag --fault close-stdout"
+    run 0 1 -- compare --config gate.yaml -q --json report.json -b "$fb --work 20 --tag $tag" -n "$fb --work 20 --tag $tag --fault close-stdout"
     median() { json "[.runs[] | select(.side == \"$1\") | .values.wall_time] | sort | .[length / 2 | floor]"; }
-    awk -v b="$(median baseline)" -v c="$(median candidate)" 'BEGIN { exit !(c > 1.5 * b) }' ||
+    awk -v b="$(median baseline)" -v c="$(median candidate)" 'BEGIN { exit !(c > 1.4 * b) }' ||
       fail "candidate median $(median candidate) s is not about twice the baseline's $(median baseline) s"
     [ "$(json '.metrics[] | select(.name == "score") | .verdict')" = "no-change" ] || fail "score read wrongly"
     ;;
