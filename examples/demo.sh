@@ -11,6 +11,13 @@
 # Each ctest builds the baseline (merge-base with main) in a git worktree under the build tree,
 # then duels it against the branch's build. Exit status 0 when both gates behave as expected.
 #
+# Neither expectation rests on luck (tests/README.md): on `comment-only` a gate is called a
+# regression only if its interval lies above its tolerance, which each gate sets at a third of
+# its threshold or more, so at the stop the mean must lie 4.3 standard errors or more above no
+# change (about 10⁻⁵ a gate; the instruction count of an unchanged binary is exact);
+# on `slower` every gate sees +50 % or more where the sort changed (+52 % wall time, +633 %
+# instructions on the last run), many standard errors beyond every tolerance.
+#
 # Environment: PERFDUEL_BUILD_DIR (perfduel build tree), DEMO_DIR (where the throw-away
 # repository goes; default a new directory under $TMPDIR), DEMO_JOBS (build parallelism, 2).
 set -euo pipefail

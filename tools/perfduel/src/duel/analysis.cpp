@@ -370,23 +370,19 @@ void apply_holm(const Config& config, Analysis& analysis, Finality finality) {
       continue;
     }
     const bool was_decided = result.verdict == Verdict::regression || result.verdict == Verdict::improvement;
+    if (rejected[i] || was_decided) {
+      // A Bonferroni exclusion is always a Holm rejection with consistent p-values; were it
+      // not, the two rules would not contradict each other silently: the width rule's verdict.
+      result.verdict = holm_verdict(rejected[i], result.estimate.center > 0, result.spec.direction,
+                                    result.width_reached && result.enough_rounds, finality);
+    }
     if (rejected[i]) {
-      const bool above = result.estimate.center > 0;
-      result.verdict = (result.spec.direction == Direction::lower_is_better) == above ? Verdict::regression
-                                                                                      : Verdict::improvement;
       if (!was_decided) {
         analysis.notes.push_back(
             {NoteWeight::key,
              fmt::format("{}: {} by Holm (p = {:.3g} ≤ {:.3g}); its Bonferroni interval still touches the "
                          "tolerance band",
                          result.spec.name, to_string(result.verdict), result.estimate.p_value, levels[i])});
-      }
-    } else if (was_decided) {
-      // Cannot happen with consistent p-values (a Bonferroni exclusion is a Holm rejection);
-      // kept so that the two rules never contradict each other silently.
-      result.verdict = result.width_reached && result.enough_rounds ? Verdict::no_change : Verdict::pending;
-      if (finality == Finality::final && result.verdict == Verdict::pending) {
-        result.verdict = Verdict::inconclusive;
       }
     }
   }
@@ -815,10 +811,8 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     if (finality == Finality::final) {  // for the report only; sorting every round would cost O(n log n) each
       result.baseline_median = a.empty() ? 0.0 : stats::median(a);
       result.candidate_median = b.empty() ? 0.0 : stats::median(b);
-      if (result.verdict == Verdict::pending) {
-        result.verdict = result.estimate.status == stats::EstimateStatus::unstable ? Verdict::unstable
-                                                                                   : Verdict::inconclusive;
-      }
+      result.verdict =
+          final_verdict(result.verdict, result.estimate.status == stats::EstimateStatus::unstable);
     }
     if (gated && !result.estimate.note.empty()) {
       // Why a metric is still undecided is what a reader of this verdict needs; for a settled

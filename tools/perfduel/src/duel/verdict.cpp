@@ -63,6 +63,21 @@ Verdict verdict_outside_band(const stats::Interval& ci, const MetricSpec& spec) 
   return verdict_of_side(spec.direction, above);
 }
 
+Verdict final_verdict(Verdict verdict, bool unstable) {
+  if (verdict != Verdict::pending) {
+    return verdict;
+  }
+  return unstable ? Verdict::unstable : Verdict::inconclusive;
+}
+
+Verdict holm_verdict(bool rejected, bool above, Direction direction, bool width_settled, Finality finality) {
+  if (rejected) {
+    return verdict_of_side(direction, above);
+  }
+  const Verdict verdict = width_settled ? Verdict::no_change : Verdict::pending;
+  return finality == Finality::final ? final_verdict(verdict, false) : verdict;
+}
+
 Verdict judge_width(const stats::Interval& ci, const MetricSpec& spec, bool width_reached,
                     bool enough_rounds) {
   const Verdict outside = verdict_outside_band(ci, spec);

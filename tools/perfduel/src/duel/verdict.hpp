@@ -108,6 +108,16 @@ std::string end_reason(DuelEnd end);
 // runs_ended when the saved duel was decided by settings under which these runs do not settle.
 DuelEnd reanalysis_end(DuelEnd saved, bool analysis_can_stop, DuelEnd analysis_stop);
 
+// A metric's verdict when the duel ends: pending becomes inconclusive, or unstable when its
+// estimate is (`unstable`: the min estimator's halves disagree); any other verdict stays.
+Verdict final_verdict(Verdict verdict, bool unstable);
+
+// A gated metric's verdict under Holm's step-down (duel/analysis.cpp): when its test of "inside
+// the band" is `rejected`, a regression or an improvement by the side its estimate lies on
+// (`above` no change) and its `direction`; otherwise what the width rule leaves (no-change once
+// `width_settled`, else pending, and at the end, `finality`, inconclusive).
+Verdict holm_verdict(bool rejected, bool above, Direction direction, bool width_settled, Finality finality);
+
 // What the gated metrics say together, after each has its verdict and settling rule.
 struct GatedMetric {
   Verdict verdict = Verdict::pending;
