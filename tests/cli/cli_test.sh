@@ -853,6 +853,44 @@ YAML
     all=$(json '.notes | length')
     [ "$(grep -c '^note: ' verbose.txt)" -ge "$all" ] || fail "--verbose shows $(grep -c '^note: ' verbose.txt) notes, the JSON has $all"
     ;;
+  shard_splits_gates_with_their_fixtures)
+    # Five gates registered as add_perf_gate registers them (each followed by its .baseline
+    # fixture, so that `ctest -I K,,2` would give one runner every gate and the other only
+    # fixtures), run by real CTest: every gate runs in exactly one of 2 and of 3 shards, each
+    # with its fixture, and no fixture runs without its gate. No timing.
+    mkdir suite
+    for gate in alpha beta gamma delta epsilon; do
+      cat >>suite/CTestTestfile.cmake <<CMAKE
+add_test(perf.$gate sh -c "echo ran perf.$gate >>ran.log")
+set_tests_properties(perf.$gate PROPERTIES LABELS "perf" FIXTURES_REQUIRED "perf.$gate.baseline")
+add_test(perf.$gate.baseline sh -c "echo ran perf.$gate.baseline >>ran.log")
+set_tests_properties(perf.$gate.baseline PROPERTIES LABELS "perf;perf-baseline" FIXTURES_SETUP "perf.$gate.baseline")
+CMAKE
+    done
+    echo 'add_test(unit.other true)' >>suite/CTestTestfile.cmake
+    for count in 2 3; do
+      rm -f suite/ran.log
+      for ((k = 1; k <= count; ++k)); do
+        ctest --test-dir suite -N -L perf --show-only=json-v1 | "$PERFDUEL" shard "$k/$count" >regex.txt 2>err.txt ||
+          fail "shard $k/$count failed"
+        expect_err "^perfduel: shard $k/$count: [0-9] of 5 gates"
+        [ -s regex.txt ] || continue
+        ctest --test-dir suite -L perf -R "$(cat regex.txt)" >out.txt 2>&1 || fail "ctest of shard $k/$count failed"
+      done
+      for gate in alpha beta gamma delta epsilon; do
+        [ "$(grep -cx "ran perf.$gate" suite/ran.log)" = 1 ] || fail "$count shards ran perf.$gate $(grep -cx "ran perf.$gate" suite/ran.log) times"
+        [ "$(grep -cx "ran perf.$gate.baseline" suite/ran.log)" = 1 ] || fail "$count shards ran perf.$gate.baseline other than once"
+      done
+      [ "$(wc -l <suite/ran.log)" = 10 ] || fail "$count shards ran $(wc -l <suite/ran.log) tests, expected 10"
+    done
+    # A shard without a gate prints nothing; bad input names what was wrong.
+    echo '{"tests": []}' | "$PERFDUEL" shard 1/2 >regex.txt 2>err.txt || fail "an empty suite is an error"
+    [ ! -s regex.txt ] || fail "a regex for no gate"
+    run 2 shard 3/2 </dev/null
+    expect_err '^perfduel: error: shard: "3/2" is not a shard'
+    echo 'Test project /x' | "$PERFDUEL" shard 1/2 >out.txt 2>err.txt && fail "text accepted as JSON"
+    expect_err 'standard input: the input is not JSON'
+    ;;
   *)
     fail "unknown test $1"
     ;;

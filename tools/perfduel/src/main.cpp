@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   perfduel::cli::add_trend_command(app, exit_code);
   perfduel::cli::add_doctor_command(app, exit_code);
   perfduel::cli::add_summary_command(app, exit_code);
+  perfduel::cli::add_shard_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

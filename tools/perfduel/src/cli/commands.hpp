@@ -26,4 +26,7 @@ void add_doctor_command(CLI::App& app, int& exit_code);
 // `summary`: one table of every gate's verdict, read from their JSON reports.
 void add_summary_command(CLI::App& app, int& exit_code);
 
+// `shard`: a CI runner's share of the perf gates, as a `ctest -R` regex.
+void add_shard_command(CLI::App& app, int& exit_code);
+
 }  // namespace perfduel::cli
