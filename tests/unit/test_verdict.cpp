@@ -122,9 +122,12 @@ TEST_CASE("the end of a duel and Holm's step-down are judged here", "[verdict]")
   CHECK(final_verdict(Verdict::pending, false) == Verdict::inconclusive);
   CHECK(final_verdict(Verdict::pending, true) == Verdict::unstable);
   CHECK(final_verdict(Verdict::no_change, true) == Verdict::no_change);
-  CHECK(holm_verdict(true, true, Direction::lower_is_better, false, Finality::ongoing) == Verdict::regression);
-  CHECK(holm_verdict(true, true, Direction::higher_is_better, false, Finality::ongoing) == Verdict::improvement);
+  CHECK(holm_verdict(true, true, Direction::lower_is_better, false, Finality::ongoing) ==
+        Verdict::regression);
+  CHECK(holm_verdict(true, true, Direction::higher_is_better, false, Finality::ongoing) ==
+        Verdict::improvement);
   CHECK(holm_verdict(false, true, Direction::lower_is_better, true, Finality::ongoing) == Verdict::no_change);
   CHECK(holm_verdict(false, true, Direction::lower_is_better, false, Finality::ongoing) == Verdict::pending);
-  CHECK(holm_verdict(false, true, Direction::lower_is_better, false, Finality::final) == Verdict::inconclusive);
+  CHECK(holm_verdict(false, true, Direction::lower_is_better, false, Finality::final) ==
+        Verdict::inconclusive);
 }

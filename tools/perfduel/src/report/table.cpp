@@ -150,8 +150,8 @@ std::vector<Note> projection_notes(const Config& config, const DuelOutcome& outc
     }
     // What its threshold needs by the width rule (the futility check also counts on the
     // sequence, as if the change were as large as it looks now: a smaller, hopeful figure).
-    const double needed = std::ceil(rounds_for_width(static_cast<std::size_t>(rounds), result.stopping_width,
-                                                     result.spec.threshold));
+    const double needed = std::ceil(
+        rounds_for_width(static_cast<std::size_t>(rounds), result.stopping_width, result.spec.threshold));
     fewest = std::min(fewest, needed);
     most = std::max(most, needed);
     narrowest = std::min(narrowest, result.stopping_width);
