@@ -160,14 +160,15 @@ case "$1" in
     ;;
   # --- hangs, children that outlive the run -------------------------------------------------
   hang_on_kth_run_times_out)
-    # Margins: a run that does not hang takes 5-30 ms (idle to load 3), so the 1 s timeout is 30
-    # times or more what it needs; the duel takes about 1.2 s in all (the timeout, a few rounds
-    # and the kill), and 30 s is 25 times that, yet short of the 60 s default timeout that a
+    # Margins: a run that does not hang takes 5-30 ms (idle to load 5; a sanitized driver and
+    # fake_bench, as sanitize.cli runs them, add some milliseconds), so the 2 s timeout is 60
+    # times or more what it needs; the duel takes about 2.2 s in all (the timeout, a few rounds
+    # and the kill), and 30 s is 13 times that, yet short of the 60 s default timeout that a
     # driver ignoring the configured one would wait.
-    timeout=1s config
+    timeout=2s config
     start=$(now_ms)
     run 3 -- compare --config gate.yaml -q --json report.json -b "$base" -n "$(faulty hang 3)"
-    expect_cause "candidate run in round 3: timed out after 1.000 s and was killed \\(raise \"timeout\" in the config\\?\\)"
+    expect_cause "candidate run in round 3: timed out after 2.000 s and was killed \\(raise \"timeout\" in the config\\?\\)"
     [ $(( $(now_ms) - start )) -lt 30000 ] || fail "the timeout took $(( $(now_ms) - start )) ms"
     expect_partial_report 4
     expect_no_leftovers
@@ -201,7 +202,7 @@ case "$1" in
     awk -v r="$rss" 'BEGIN { exit !(r < 200 * 1048576) }' || fail "driver peak RSS $rss"
     # Without a metric to read, the same flood is just a slow run (on both sides here: one
     # side's flood alone may rightly be a regression). All 5 rounds must be played: 4 MiB a run
-    # keeps the 12 runs near 1-2 s at load 3, a thirtieth of the 60 s budget (20 MiB took 7.5 s).
+    # keeps the 12 runs at 1.0-1.4 s (load 5), a fortieth of the 60 s budget (20 MiB took 7.5 s).
     max_rounds=5 config
     flood="$fb --work 1 --tag $tag --fault flood --flood-mib 4"
     run 0 1 -- compare --config gate.yaml -q --json report.json -b "$flood" -n "$flood"
@@ -241,30 +242,37 @@ case "$1" in
   hundred_times_slower_once)
     # One run 100x slower is an outlier, not a failure and not a regression.
     # - That the slow run happened, in its place, and was kept: timing-free, from the score each
-    #   run prints (the work it did: 2, and 200 in the slow run).
-    # - That it reads slow: its wall time is at least that of 200 M iterations on an idle CPU
-    #   (load only adds to it), and it was 33 times the fastest baseline run at load 4.7 (0.62-0.65
-    #   s against 17-20 ms, most of that process start-up): the check below fails only if every
-    #   one of the 11 baseline runs, spread over the whole duel, was slowed 3.3 times or more
-    #   beyond the slow run's own slow-down (the case is RUN_SERIAL). The minimum, not the
-    #   median: one quiet moment on the baseline's side suffices.
+    #   run prints (the work it did: 3, and 300 in the slow run).
+    # - That it reads slow, in CPU time (user + system), which neither load nor the driver's own
+    #   cost of starting a run adds to (a sanitized driver's fork takes milliseconds, and
+    #   sanitize.cli runs these cases too): 300 M iterations took 0.59-0.68 s of CPU time at
+    #   load 4, the fastest baseline run 14-15 ms (most of it process start-up), 43-47 times
+    #   less; the check fails only if every one of the 11 baseline runs, spread over the whole
+    #   duel, took 4 times its CPU time or more. And its wall time covers that CPU time (a
+    #   single-threaded process cannot use more CPU time than it lives; 5 % for accounting).
     # - Not a regression (exit 0): the interval (95 % or wider) of the mean log-ratio of 10 rounds,
-    #   one of them ln 33 = 3.5, reaches below +20 % unless the 9 other rounds average +75 % or
-    #   more (with all 9 equal, the least spread: mean 0.35 + 0.9c, standard error 0.1·(3.5 − c),
-    #   lower bound 0.35 + 0.9c − 2.26·0.1·(3.5 − c) > 0.2 needs c > 0.57). For identical programs
-    #   run in a random order that takes a slow-down of the candidate alone in every round: far
-    #   below 10⁻⁴.
-    # - The slow run takes 0.65 s at load 4.7: a 60 s run timeout is 90 times that.
+    #   one of them ln 15 = 2.7 or more (the slow run's wall time is 40-60 times a typical run's
+    #   here, 15 times even if starting a run cost 20 ms more), reaches below +20 % unless the 9
+    #   other rounds average +62 % or more (with all 9 equal, the least spread: mean 0.27 + 0.9c,
+    #   standard error 0.1·(2.7 − c), lower bound 0.27 + 0.9c − 2.26·0.1·(2.7 − c) > 0.2 needs
+    #   c > 0.48; a larger outlier needs more). For identical programs run in a random order that
+    #   takes a slow-down of the candidate alone in every round: far below 10⁻⁴.
+    # - The slow run takes 0.6-0.7 s of CPU, 0.9-1.4 s of wall time at load 4: a 60 s run timeout
+    #   is 40 times that.
     min_rounds=10 max_rounds=10 timeout=60s extra_metric="  score: {regex: 'score: (\\S+)', gate: false}" config
-    run 0 -- compare --config gate.yaml -q --json report.json -b "$fb --work 2 --tag $tag" \
-      -n "$fb --work 2 --tag $tag --fault slow --counter count --on 4"
+    run 0 -- compare --config gate.yaml -q --json report.json -b "$fb --work 3 --tag $tag" \
+      -n "$fb --work 3 --tag $tag --fault slow --counter count --on 4"
     [ "$(json '.runs | length')" = "22" ] || fail "runs $(json '.runs | length')"
     # Warm-up is round 0 in the report: the candidate's 4th run is in round 3.
-    [ "$(jq -c '[.runs[] | select(.values.score != 2) | [.round, .side, .values.score]]' report.json)" = '[[3,"candidate",200]]' ] ||
+    [ "$(jq -c '[.runs[] | select(.values.score != 3) | [.round, .side, .values.score]]' report.json)" = '[[3,"candidate",300]]' ] ||
       fail "scores: $(jq -c '[.runs[] | [.round, .side, .values.score]]' report.json)"
-    slow=$(json '.runs[] | select(.side == "candidate" and .round == 3) | .values.wall_time')
-    fastest=$(json '[.runs[] | select(.side == "baseline") | .values.wall_time] | min')
-    awk -v s="$slow" -v t="$fastest" 'BEGIN { exit !(s > 10 * t) }' || fail "the slow run took $slow s, the fastest baseline run $fastest s"
+    slow_cpu=$(json '.runs[] | select(.side == "candidate" and .round == 3) | .values.user_time + .values.system_time')
+    slow_wall=$(json '.runs[] | select(.side == "candidate" and .round == 3) | .values.wall_time')
+    fastest_cpu=$(json '[.runs[] | select(.side == "baseline") | .values.user_time + .values.system_time] | min')
+    awk -v s="$slow_cpu" -v t="$fastest_cpu" 'BEGIN { exit !(s > 10 * t) }' ||
+      fail "the slow run took $slow_cpu s of CPU time, the fastest baseline run $fastest_cpu s"
+    awk -v w="$slow_wall" -v c="$slow_cpu" 'BEGIN { exit !(w >= 0.95 * c) }' ||
+      fail "the slow run's wall time $slow_wall s is shorter than its CPU time $slow_cpu s"
     [ "$(json .verdict)" != "regression" ] || fail "one slow run made a regression"
     ;;
   stdout_closed_early)
@@ -275,8 +283,10 @@ case "$1" in
     # - the candidate ran to its end: in each round its CPU time (user + system, which waiting
     #   for a CPU does not add to) is about twice the baseline's (work 20 is 43 ms a pass, plus a
     #   few ms of start-up on both sides): the median over the rounds was 1.78-1.85 at load 4.7,
-    #   and a run cut short at the close would read about 1.0. Failing `> 1.4` takes the baseline's
-    #   CPU time inflated a quarter more than the candidate's in most of the interleaved rounds;
+    #   and a run cut short at the close would read about 1.0 (a sanitized build's heavier
+    #   start-up, 40 ms of CPU on both sides, would still leave 1.5). Failing `> 1.4` takes the
+    #   baseline's CPU time inflated a quarter more than the candidate's in most of the
+    #   interleaved rounds;
     # - its wall time covers it to its end: a single-threaded process cannot use more CPU time
     #   than the wall time it lives, so a correct clock reads wall / CPU ≥ 1 whatever the load
     #   (median 1.50-1.52 at load 4.7); one stopped at the close reads about a half idle. The

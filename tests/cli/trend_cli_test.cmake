@@ -1,3 +1,10 @@
+# Timing: a test whose outcome depends on timing asserts only what holds with probability
+# ≥ 1 − 10⁻⁴ per run, derived in a comment from the α and the effect size it uses, or takes
+# timing out of the question (counted metrics, printed scores, a fake executor, seeded
+# simulation); see tests/README.md. Here only two cases touch it: record_concurrently (the
+# writers' interleaving; every interleaving must give the same database) and
+# record_report_and_metric_one_machine (a real duel whose verdict it does not look at).
+#
 # Black-box tests of `perfduel trend` and `perfduel record`. Run as
 #   cmake -DPERFDUEL=<perfduel> -DWORK_DIR=<scratch dir> -DCASE=<name> -P trend_cli_test.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -155,6 +162,9 @@ elseif(CASE STREQUAL "trend_per_machine")
 
 elseif(CASE STREQUAL "record_report_and_metric_one_machine")
   # A real report of this machine and a plain --metric value of this machine are one machine.
+  # The duel's verdict and length do not matter (any exit code; a report is written whether it
+  # ends decided, inconclusive or at the 1 s budget); the second record repeats the report's
+  # candidate median from its JSON text, so the trend sees two equal values, no step.
   perfduel(compare --baseline true --candidate true --max-seconds 1 --quiet --json report.json)
   if(NOT EXISTS "${WORK_DIR}/report.json")
     message(FATAL_ERROR "compare wrote no report (exit ${rc}):\n${err}")
@@ -181,6 +191,10 @@ elseif(CASE STREQUAL "record_report_and_metric_one_machine")
 
 elseif(CASE STREQUAL "record_concurrently")
   # Eight perfduel processes at once (execute_process runs its COMMANDs concurrently, as a pipeline).
+  # The scheduler decides who creates the file, switches it to WAL and writes first; every
+  # order must end with 8 records, so nothing here depends on timing but the 60 s SQLite busy
+  # timeout, against transactions of a few milliseconds (the 8 take 0.3 s in all; 40 runs in a
+  # row passed at load 4).
   set(commands)
   foreach(i RANGE 1 8)
     # Each writes to /dev/null, not into the next one's stdin, so none gets SIGPIPE.

@@ -13,6 +13,7 @@ namespace {
 struct SummaryOptions {
   std::vector<std::string> inputs;
   std::string markdown;
+  std::string comment;
 };
 
 int run_summary(const SummaryOptions& options) {
@@ -25,6 +26,14 @@ int run_summary(const SummaryOptions& options) {
     file << format_suite_markdown(gates);
     if (!file.flush()) {
       throw Error(fmt::format("--markdown {}: cannot write the Markdown summary", options.markdown));
+    }
+  }
+  if (!options.comment.empty()) {
+    // Replaced, not appended: the file is the whole body of one comment.
+    std::ofstream file(options.comment, std::ios::trunc);
+    file << format_suite_comment(gates);
+    if (!file.flush()) {
+      throw Error(fmt::format("--comment {}: cannot write the comment body", options.comment));
     }
   }
   return suite_exit_code(gates);
@@ -41,6 +50,10 @@ void add_summary_command(CLI::App& app, int& exit_code) {
   command->add_option("reports", options->inputs, "JSON reports, or directories of them")->required();
   command->add_option("--markdown", options->markdown,
                       "append the table as Markdown to this file (e.g. $GITHUB_STEP_SUMMARY)");
+  command->add_option("--comment", options->comment,
+                      "write a pull-request comment body to this file: regressed metrics first, then "
+                      "the failed and undecided gates, every gate folded below; its first line "
+                      "<!-- perfduel-summary --> lets CI find and update its own comment");
   command->footer(
       "Exit codes: 0 every gate passed, 1 a gate regressed or failed, 2 unreadable input, "
       "77 none failed but one is inconclusive or skipped.");

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -70,6 +71,12 @@ GateResult gate_from_json(const std::filesystem::path& path) {
       row.change = change.is_number() ? util::format_percent(change.get<double>()) : "n/a";
       row.interval = interval_text(metric["ci"]);
       row.verdict = metric.value("verdict", std::string("?"));
+      if (metric.contains("threshold") && metric["threshold"].is_number()) {
+        row.threshold = metric["threshold"].get<double>();
+      }
+      if (metric.contains("tolerance") && metric["tolerance"].is_number()) {
+        row.tolerance = metric["tolerance"].get<double>();
+      }
       gate.metrics.push_back(std::move(row));
     }
   } catch (const nlohmann::json::exception& e) {
@@ -173,7 +180,8 @@ std::vector<std::string> reason_lines(const std::vector<GateResult>& gates) {
   return lines;
 }
 
-std::string count_line(const std::vector<GateResult>& gates) {
+// "2 regression, 1 no-change": how many gates ended each way, the worst first.
+std::string count_words(const std::vector<GateResult>& gates) {
   std::map<std::string, int> counts;
   for (const auto& gate : gates) {
     ++counts[gate.verdict];
@@ -189,7 +197,92 @@ std::string count_line(const std::vector<GateResult>& gates) {
   for (const auto& [verdict, count] : counts) {
     text += fmt::format("{}{} {}", text.empty() ? "" : ", ", count, verdict);
   }
-  return fmt::format("perf gates: {} ({} in all)", text, gates.size());
+  return text;
+}
+
+std::string count_line(const std::vector<GateResult>& gates) {
+  return fmt::format("perf gates: {} ({} in all)", count_words(gates), gates.size());
+}
+
+// `text` for a Markdown table cell or list item: "|" would end the cell, and "<", ">", "&"
+// would be read as HTML (a benchmark named BM_Sort<int> would lose "<int>").
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '|':
+        out += "\\|";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// Every gate as a Markdown table, one row per gated metric, the verdict in bold.
+std::string markdown_table(const std::vector<GateResult>& gates) {
+  std::string text =
+      "| gate | verdict | metric | change | interval | rounds | time |\n"
+      "|---|---|---|---:|---:|---:|---:|\n";
+  for (const auto& row : table_rows(gates)) {
+    text += "|";
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const auto cell = markdown_cell(row[c]);
+      text += " " + (c == 1 && !cell.empty() ? "**" + cell + "**" : cell) + " |";
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+// "2.00 %" for 0.02: a threshold or tolerance, which has no sign.
+std::string unsigned_percent(double fraction) {
+  return util::format_percent(fraction).substr(1);
+}
+
+// One undecided or failed gate in plain words: how it ended, why, and for an inconclusive one
+// each gated metric still open with what it lacks.
+std::string undecided_line(const GateResult& gate) {
+  std::string line = fmt::format("**{}** ({}", markdown_cell(gate.name), gate.verdict);
+  if (gate.verdict != "skipped") {
+    line +=
+        fmt::format(" after {}, {}", util::counted(gate.rounds, "round"), util::format_seconds(gate.seconds));
+  }
+  line += ")";
+  if (!gate.reason.empty()) {
+    line += ": " + markdown_cell(gate.reason);
+  }
+  std::vector<std::string> open;
+  for (const auto& metric : gate.metrics) {
+    if (metric.verdict != "inconclusive" && metric.verdict != "pending") {
+      continue;
+    }
+    std::string what = fmt::format("{} {} {}", markdown_cell(metric.metric), metric.change, metric.interval);
+    if (metric.threshold) {
+      what += fmt::format(", not yet known to within its {} threshold", unsigned_percent(*metric.threshold));
+      if (metric.tolerance && *metric.tolerance > 0) {
+        what += fmt::format(" nor outside ±{}", unsigned_percent(*metric.tolerance));
+      }
+    }
+    open.push_back(what);
+  }
+  if (!open.empty()) {
+    line += ". Still open: ";
+    for (std::size_t i = 0; i < open.size(); ++i) {
+      line += (i == 0 ? "" : "; ") + open[i];
+    }
+  }
+  return line + ".";
 }
 
 }  // namespace
@@ -254,32 +347,110 @@ std::string format_suite_table(const std::vector<GateResult>& gates) {
 }
 
 std::string format_suite_markdown(const std::vector<GateResult>& gates) {
-  const auto escape = [](const std::string& cell) {
-    std::string out;
-    for (const char c : cell) {
-      out += c == '|' ? std::string("\\|") : std::string(1, c);
-    }
-    return out;
-  };
-  std::string text =
-      "### Performance gates\n\n| gate | verdict | metric | change | interval | rounds | time |\n"
-      "|---|---|---|---:|---:|---:|---:|\n";
-  for (const auto& row : table_rows(gates)) {
-    text += "|";
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      const auto cell = escape(row[c]);
-      text += " " + (c == 1 && !cell.empty() ? "**" + cell + "**" : cell) + " |";
-    }
-    text += "\n";
-  }
+  std::string text = "### Performance gates\n\n" + markdown_table(gates);
   const auto reasons = reason_lines(gates);
   if (!reasons.empty()) {
     text += "\n";
     for (const auto& line : reasons) {
-      text += "- " + escape(line) + "\n";
+      text += "- " + markdown_cell(line) + "\n";
     }
   }
   text += "\n" + count_line(gates) + "\n";
+  return text;
+}
+
+std::string format_suite_comment(const std::vector<GateResult>& gates) {
+  std::vector<const GateResult*> failed;
+  std::vector<const GateResult*> undecided;
+  std::vector<std::pair<const GateResult*, const GateMetricRow*>> regressed;
+  int regressed_gates = 0;
+  int improved_gates = 0;
+  for (const auto& gate : gates) {
+    if (gate.verdict == "regression") {
+      ++regressed_gates;
+      for (const auto& metric : gate.metrics) {
+        if (metric.verdict == "regression") {
+          regressed.emplace_back(&gate, &metric);
+        }
+      }
+      if (gate.metrics.empty()) {
+        regressed.emplace_back(&gate, nullptr);
+      }
+    } else if (gate.verdict == "error" || gate.verdict == "interrupted") {
+      failed.push_back(&gate);
+    } else if (gate.verdict == "inconclusive" || gate.verdict == "skipped") {
+      undecided.push_back(&gate);
+    } else if (gate.verdict == "improvement") {
+      ++improved_gates;
+    }
+  }
+
+  const auto total = gates.size();
+  std::string heading;
+  if (regressed_gates > 0 || !failed.empty()) {
+    heading = regressed_gates > 0 ? fmt::format("regression in {} of {} gates", regressed_gates, total)
+                                  : fmt::format("{} of {} gates failed to run", failed.size(), total);
+    if (regressed_gates > 0 && !failed.empty()) {
+      heading += fmt::format(", {} failed to run", failed.size());
+    }
+  } else if (!undecided.empty()) {
+    heading = fmt::format("no regression, but {} of {} gates undecided", undecided.size(), total);
+  } else {
+    heading = fmt::format("no regression in {}{}", util::counted(static_cast<long long>(total), "gate"),
+                          improved_gates > 0 ? fmt::format(" ({} improved)", improved_gates) : "");
+  }
+  std::string text = fmt::format("{}\n### perfduel: {}\n\n", k_comment_marker, heading);
+
+  // The sections a reader must act on, worst first; each list stops short of the size limit.
+  std::string sections;
+  const auto budget_left = [&] { return text.size() + sections.size() < k_comment_limit - 2000; };
+  if (!regressed.empty()) {
+    sections +=
+        "**Regressed**: each interval lies wholly beyond its tolerance, so the job fails.\n\n"
+        "| gate | metric | change | interval |\n|---|---|---:|---:|\n";
+    for (std::size_t i = 0; i < regressed.size(); ++i) {
+      if (!budget_left()) {
+        sections += fmt::format("\n… and {} more regressed metrics (the job summary lists them all)\n",
+                                regressed.size() - i);
+        break;
+      }
+      const auto& [gate, metric] = regressed[i];
+      sections += metric == nullptr
+                      ? fmt::format("| {} | - | - | - |\n", markdown_cell(gate->name))
+                      : fmt::format("| {} | {} | {} | {} |\n", markdown_cell(gate->name),
+                                    markdown_cell(metric->metric), metric->change, metric->interval);
+    }
+    sections += "\n";
+  }
+  const auto list = [&](const std::vector<const GateResult*>& list_gates, const std::string& title) {
+    if (list_gates.empty()) {
+      return;
+    }
+    sections += title + "\n\n";
+    for (std::size_t i = 0; i < list_gates.size(); ++i) {
+      if (!budget_left()) {
+        sections += fmt::format("- … and {} more (the job summary lists them all)\n", list_gates.size() - i);
+        break;
+      }
+      sections += "- " + undecided_line(*list_gates[i]) + "\n";
+    }
+    sections += "\n";
+  };
+  list(failed, "**Failed to run**: no verdict; the gate's log in the job says why.");
+  list(undecided,
+       "**Undecided**: neither passed nor failed, so they do not fail the job, but what they "
+       "measure is not known well enough to say whether it changed.");
+  text += sections;
+
+  const auto counts =
+      fmt::format("{}: {}", util::counted(static_cast<long long>(total), "gate"), count_words(gates));
+  const auto all =
+      fmt::format("<details><summary>{}</summary>\n\n{}\n</details>\n", counts, markdown_table(gates));
+  if (text.size() + all.size() <= k_comment_limit) {
+    text += all;
+  } else {
+    text += fmt::format("{}; their table is too long for a comment: see the job summary.\n", counts);
+  }
   return text;
 }
 

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace perfduel {
@@ -9,9 +12,11 @@ namespace perfduel {
 // One gated metric of a gate, as its JSON report recorded it.
 struct GateMetricRow {
   std::string metric;
-  std::string change;    // "+3.10 %", or "n/a"
-  std::string interval;  // "[+1.00 %, +5.20 %]", or "n/a"
-  std::string verdict;   // the metric's own verdict word
+  std::string change;               // "+3.10 %", or "n/a"
+  std::string interval;             // "[+1.00 %, +5.20 %]", or "n/a"
+  std::string verdict;              // the metric's own verdict word
+  std::optional<double> threshold;  // its interval must be narrower than this to settle
+  std::optional<double> tolerance;  // changes within ±this count as no change
 };
 
 // What one gate ended with: read from its JSON report, or from the Markdown note that
@@ -36,6 +41,20 @@ std::string format_suite_table(const std::vector<GateResult>& gates);
 
 // The same as GitHub-flavoured Markdown, for a job summary.
 std::string format_suite_markdown(const std::vector<GateResult>& gates);
+
+// The first line of the pull-request comment body, hidden when rendered: a CI job looks for
+// it among a pull request's comments to update its own comment instead of adding one per push.
+inline constexpr std::string_view k_comment_marker = "<!-- perfduel-summary -->";
+
+// GitHub refuses a comment longer than 65,536 characters; kept a margin below it.
+inline constexpr std::size_t k_comment_limit = 60000;
+
+// A Markdown body for one pull-request (or merge-request) comment that every push updates:
+// `k_comment_marker`, a heading with the outcome, the regressed metrics first (gate, metric,
+// change, interval), then the gates that failed to run, then the undecided ones, each with why
+// and what is still open, and every gate's row folded in <details>. Kept under
+// `k_comment_limit` characters by leaving out the folded table when it would not fit.
+std::string format_suite_comment(const std::vector<GateResult>& gates);
 
 // 1 when a gate regressed or failed (error, interrupted), else 77 when one is inconclusive or
 // skipped, else 0: the compare exit codes of the worst gate.

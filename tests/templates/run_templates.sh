@@ -1,0 +1,435 @@
+#!/usr/bin/env bash
+# Runs a shipped CI template, job by job, the way its CI system would, on the example project:
+#
+#   run_templates.sh github|gitlab SOURCE_DIR PERFDUEL_BUILD_DIR CI_LOCAL WORK_DIR
+#
+# under tests/history/with_postgres.sh (PERFDUEL_TEST_PG_URI names a throw-away PostgreSQL
+# database, the shared history). ci_local (ci_local.cpp) reads the template with a YAML parser
+# and runs each job's own shell steps; what needs the network is replaced by local equivalents:
+# the checkout by a clone of a local origin repository (local/checkout.sh; GitLab: the same,
+# done here as the runner does), artifacts by directories (local/*-artifact.sh; GitLab:
+# ci_local), apt-get by this machine's packages and "build perfduel from git" by installing the
+# perfduel under test (local/install-*.sh), the REST API by a stub `curl` (local/fake_curl.sh).
+#
+# The cases, one pipeline each, in the order a project lives them:
+#   pr-slower   a pull request (merge request) whose commit raises the sort's insertion-sort
+#               cutoff from 16 to 1024: the shard with perf.sort_instructions fails, the summary
+#               job fails and names it, and one comment is added with it under "Regressed";
+#   pr-same     a second push to that pull request puts the cutoff back (and rewords a
+#               comment): every job passes, and the same comment is updated, not a second added;
+#   main        a push to main (a comment reworded), dueled against the commit it replaced:
+#               passes, and every gate's report is recorded in the PostgreSQL history once;
+#   nightly     the schedule: only the trend job runs, over that history.
+# In each of the first three, every gate runs in exactly one shard (its JUnit testcase and its
+# report in one shard's artifact, not in two, not in none), and every shard runs a gate.
+#
+# Not a matter of luck (tests/README.md): the verdicts asserted are perf.sort_instructions',
+# which counts instructions with Valgrind (exact: +630 % for the slower sort, +0.00 % for an
+# unchanged binary). The other gates run on the example's benchmarks with configurations made
+# for this test (below) to settle in a few rounds: wall and CPU time gated with a 1000 %
+# threshold (the most a configuration allows) and a 100 % tolerance. An unchanged benchmark is
+# called a regression only if its interval lies wholly above +100 %: the mean log-ratio of its
+# rounds above ln 2 = 0.69, and above it by the interval's half-width. Over the 6 rounds or more
+# a duel takes, with a log-ratio noise of 10 % a round (30 % on a starved machine), the mean
+# alone is 17 (5.6) standard errors short of that, before the half-width is added: far below
+# 1e-4 a run, at the 99 % confidence the configurations use (one stalled round moves the mean
+# by ln 10 / 6 = 0.38 and widens the interval).
+# They may be no-change or, on a starved machine, inconclusive (a pass); the test asserts only
+# that they never fail a pipeline that changes nothing.
+set -uo pipefail
+
+kind=$1 source_dir=$(cd "$2" && pwd) build_dir=$(cd "$3" && pwd) ci_local=$4 work=$5
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+local_dir=$here/local
+case "$kind" in
+  github) template=$source_dir/templates/github-actions.yml ;;
+  gitlab) template=$source_dir/templates/gitlab-ci.yml ;;
+  *) echo "usage: run_templates.sh github|gitlab SOURCE_DIR BUILD_DIR CI_LOCAL WORK_DIR" >&2; exit 2 ;;
+esac
+# TEMPLATE=FILE runs another version of the template: how to see that a broken one fails here.
+template=${TEMPLATE:-$template}
+[ -n "${PERFDUEL_TEST_PG_URI:-}" ] || { echo "run_templates.sh: run it under tests/history/with_postgres.sh" >&2; exit 2; }
+for tool in git cmake ninja jq valgrind; do
+  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
+done
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+say() { printf '\n==> %s\n' "$*"; }
+
+rm -rf "$work"
+mkdir -p "$work/home" "$work/bin" "$work/api"
+work=$(cd "$work" && pwd)
+export HOME=$work/home   # the templates' `git config --global` writes here, not to yours
+export PERFDUEL_TEST_BUILD=$build_dir
+export FAKE_API=$work/api
+: >"$FAKE_API/log"
+ln -s "$local_dir/fake_curl.sh" "$work/bin/curl"
+export PATH=$work/bin:$PATH
+export CMAKE_BUILD_PARALLEL_LEVEL=2
+perfduel=$build_dir/tools/perfduel/perfduel
+token=test-token-$$
+
+# --- the example project as a repository ------------------------------------------------------
+project=$work/project
+cp -R "$source_dir/examples/sort_gate" "$project"
+rm -rf "$project/build"
+cd "$project" || exit 1
+# The Catch2 benchmark alone takes 35 s to build, twice per job (candidate and baseline): the
+# test keeps the other four gates (two shards of two), which exercise the same paths.
+sed -i '1i set(CMAKE_DISABLE_FIND_PACKAGE_Catch2 ON)  # tests/templates: four gates build in seconds' CMakeLists.txt
+# Configurations that decide fast on any machine; perf/sort_instructions.yaml stays the example's.
+cat >perf/sort.yaml <<'YAML'
+confidence: 0.99
+warmup: 1
+min_rounds: 6
+max_seconds: 60
+metrics:
+  wall_time: {threshold: 1000%, tolerance: 100%}
+  user_time: {gate: false}
+  max_rss: {gate: false}
+YAML
+cat >perf/sort_gbench.yaml <<'YAML'
+confidence: 0.99
+warmup: 1
+min_rounds: 6
+max_seconds: 60
+metrics:
+  sort_cpu_time: {google_benchmark: BM_HybridSort/100000, field: cpu_time, threshold: 1000%, tolerance: 100%}
+  wall_time: {gate: false}
+YAML
+cat >perf/sort_suite.yaml <<'YAML'
+confidence: 0.99
+warmup: 1
+min_rounds: 6
+max_seconds: 60
+metrics:
+  wall_time: {gate: false}
+  sorts: {google_benchmark: "BM_*", field: cpu_time, threshold: 1000%, tolerance: 100%}
+YAML
+grep -q 'valgrind: instructions' perf/sort_instructions.yaml ||
+  { echo "run_templates.sh: examples/sort_gate/perf/sort_instructions.yaml no longer counts instructions"; exit 1; }
+git_() { git -c user.name="perfduel test" -c user.email=test@perfduel.invalid -c commit.gpgsign=false "$@"; }
+git_ init -q -b main
+git_ add -A
+git_ commit -q -m "sort_gate"
+c_main=$(git rev-parse HEAD)
+git_ checkout -q -b slower
+sed -i 's/k_insertion_sort_cutoff = 16;/k_insertion_sort_cutoff = 1024;/' src/sort.cpp
+grep -q 'k_insertion_sort_cutoff = 1024;' src/sort.cpp || { echo "run_templates.sh: the cutoff is gone from src/sort.cpp"; exit 1; }
+git_ commit -q -am "sort: raise the insertion-sort cutoff to 1024"
+c_slower=$(git rev-parse HEAD)
+sed -i 's/k_insertion_sort_cutoff = 1024;/k_insertion_sort_cutoff = 16;/' src/sort.cpp
+sed -i 's|^// Ranges up to this size|// Ranges up to this size (a few dozen)|' src/sort.cpp
+git_ commit -q -am "sort: back to 16, a comment reworded"
+c_same=$(git rev-parse HEAD)
+# A pull request's checkout is GitHub's merge of its head into the target branch.
+git_ checkout -q --detach main
+git_ merge -q --no-ff -m "Merge slower into main" "$c_slower"
+m_slower=$(git rev-parse HEAD)
+git_ checkout -q --detach main
+git_ merge -q --no-ff -m "Merge slower into main" "$c_same"
+m_same=$(git rev-parse HEAD)
+git_ checkout -q main
+origin=$work/origin.git
+git clone -q --bare "$project" "$origin"
+git -C "$origin" update-ref refs/pull/7/merge "$m_slower"
+export FAKE_ORIGIN=$origin
+all_gates=$(cd "$work" && cmake -S "$project" -B "$work/listing" -G Ninja -DPerfDuel_DIR="$build_dir" >/dev/null &&
+  ctest --test-dir "$work/listing" -N -L perf --show-only=json-v1 |
+  jq -r '.tests[] | select(any(.properties[]?; .name == "FIXTURES_SETUP") | not) | .name' | sort)
+gate_count=$(printf '%s\n' "$all_gates" | grep -c .)
+echo "gates: $(echo $all_gates)"
+[ "$gate_count" -ge 2 ] || { echo "run_templates.sh: the example has $gate_count gates, need 2 or more"; exit 1; }
+
+# push_main: main moves on by a comment-only commit, as after a merge (for the `main` case).
+push_main() {
+  cd "$project" || exit 1
+  git_ checkout -q main
+  sed -i 's|^// Ranges up to this size|// Ranges of up to this size|' src/sort.cpp
+  git_ commit -q -am "sort: a comment reworded on main"
+  c_main_before=$c_main
+  c_main=$(git rev-parse HEAD)
+  git push -q "$origin" main
+  git -C "$origin" update-ref refs/pull/7/merge "$m_same"
+}
+
+# check_shards CASE JUNIT...: every gate ran in exactly one shard, by CTest's JUnit file of each
+# shard and by the reports beside it (perfduel/reports/, as both templates' artifacts keep
+# them); every shard ran one at least.
+check_shards() {
+  local case=$1 dir gate count shard_gates
+  shift
+  for gate in $all_gates; do
+    count=$(cat "$@" 2>/dev/null | grep -c "<testcase name=\"$gate\"")
+    # shellcheck disable=SC2046
+    [ "$count" = 1 ] || fail "$case: $gate ran in $count shards (JUnit), expected exactly 1"
+    count=0
+    for dir in "${@%/*}"; do
+      [ -f "$dir/perfduel/reports/${gate#perf.}.json" ] && count=$((count + 1))
+    done
+    [ "$count" = 1 ] || fail "$case: the report of $gate is in $count shards' artifacts, expected exactly 1"
+  done
+  for junit in "$@"; do
+    shard_gates=$(grep -o '<testcase name="perf\.[^"]*"' "$junit" 2>/dev/null | grep -vc '\.baseline"')
+    [ "${shard_gates:-0}" -ge 1 ] || fail "$case: a shard ran no gate ($junit)"
+  done
+}
+
+# --- GitHub Actions -------------------------------------------------------------------------------
+gh_job() {  # gh_job CASE JOB [ci_local options...]: runs one job, its log in CASE/JOB.log; prints its exit code
+  local case=$1 job=$2 tag=$2
+  shift 2
+  case " $* " in *" --matrix "*) tag=$job-$(printf '%s' "$*" | sed -n 's/.*--matrix [a-z]*=\([^ ]*\).*/\1/p') ;; esac
+  local dir=$work/$case/$tag
+  mkdir -p "$dir/workspace" "$dir/temp"
+  FAKE_ARTIFACTS=$work/$case/artifacts "$ci_local" github "$template" "$job" \
+    --workspace "$dir/workspace" --temp "$dir/temp" \
+    --env PERFDUEL_PREFIX="$dir/prefix" \
+    --secret GITHUB_TOKEN="$token" --secret PERFDUEL_HISTORY="$PERFDUEL_TEST_PG_URI" \
+    --action actions/checkout="$local_dir/checkout.sh" \
+    --action actions/upload-artifact="$local_dir/upload-artifact.sh" \
+    --action actions/download-artifact="$local_dir/download-artifact.sh" \
+    --replace "Install dependencies=$local_dir/install-dependencies.sh" \
+    --replace "Build and install perfduel=$local_dir/install-perfduel.sh" \
+    "$@" >"$work/$case/$tag.log" 2>&1
+  local rc=$?
+  rm -rf "$dir/prefix"
+  echo "$rc"
+}
+
+gh_pipeline() {  # gh_pipeline CASE [ci_local options...]: perf (every shard), perf-summary, trend
+  local case=$1 shard rc failed=false start=$SECONDS
+  shift
+  mkdir -p "$work/$case/artifacts"
+  shards=$("$ci_local" github-matrix "$template" perf | sed 's/^shard=//')
+  [ "$(echo $shards)" = "1 2" ] || fail "$case: the perf matrix is \"$(echo $shards)\", expected shards 1 and 2"
+  perf_rc=""
+  for shard in $shards; do
+    rc=$(gh_job "$case" perf --matrix shard="$shard" "$@")
+    perf_rc="$perf_rc $rc"
+    [ "$rc" = 0 ] || [ "$rc" = 99 ] || failed=true
+    [ "$rc" -le 1 ] || [ "$rc" = 99 ] || { fail "$case: perf shard $shard: ci_local exit $rc"; tail -20 "$work/$case/perf-$shard.log"; }
+  done
+  summary_rc=$(gh_job "$case" perf-summary --needs "$($failed && echo failure || echo success)" "$@")
+  trend_rc=$(gh_job "$case" trend "$@")
+  say "$case: perf exit codes:$perf_rc; perf-summary $summary_rc; trend $trend_rc ($((SECONDS - start)) s)"
+}
+
+gh_junits() { ls "$work/$1"/artifacts/perf-reports-*/perf-junit-*.xml 2>/dev/null; }
+
+run_github() {
+  local pr=(--event pull_request --ctx github.ref=refs/pull/7/merge --ctx github.base_ref=main
+            --ctx github.head_ref=slower --ctx github.event.pull_request.number=7)
+  say "GitHub: pull request #7, first push: the insertion-sort cutoff raised to 1024"
+  gh_pipeline pr-slower "${pr[@]}" --ctx github.sha="$m_slower" --ctx github.event.pull_request.head.sha="$c_slower"
+  case " $perf_rc " in *" 1 "*) ;; *) fail "pr-slower: no perf shard failed (exit codes$perf_rc)" ;; esac
+  [ "$summary_rc" = 1 ] || fail "pr-slower: perf-summary exited $summary_rc, expected 1 (a regression)"
+  grep -q '^sort_instructions *regression *instructions' "$work/pr-slower/perf-summary.log" ||
+    fail "pr-slower: the summary does not name sort_instructions as a regression"
+  grep -q '| sort_instructions | \*\*regression\*\* | instructions |' "$work/pr-slower/perf-summary/temp/step_summary.md" ||
+    fail "pr-slower: the job summary has no regression row for sort_instructions"
+  [ "$trend_rc" = 99 ] || fail "pr-slower: the trend job ran on a pull request (exit $trend_rc)"
+  check_shards pr-slower $(gh_junits pr-slower)
+  check_baseline pr-slower "$c_main"
+  api_calls=$(grep -c . "$FAKE_API/log")
+  grep -q '^POST /repos/owner/project/issues/7/comments token='"$token"'$' "$FAKE_API/log" ||
+    fail "pr-slower: no comment posted with the GITHUB_TOKEN: $(cat "$FAKE_API/log")"
+  jq -r '.[0].body' "$FAKE_API/comments.json" >"$work/pr-slower/comment.md"
+  check_regression_comment pr-slower "$work/pr-slower/comment.md" "$c_slower"
+
+  say "GitHub: pull request #7, second push: the cutoff back to 16"
+  git -C "$origin" update-ref refs/pull/7/merge "$m_same"
+  gh_pipeline pr-same "${pr[@]}" --ctx github.sha="$m_same" --ctx github.event.pull_request.head.sha="$c_same"
+  [ "$(echo $perf_rc)" = "0 0" ] || fail "pr-same: perf shards exited$perf_rc, expected 0 0"
+  [ "$summary_rc" = 0 ] || fail "pr-same: perf-summary exited $summary_rc, expected 0"
+  check_shards pr-same $(gh_junits pr-same)
+  tail -n +"$((api_calls + 1))" "$FAKE_API/log" | grep -q '^PATCH /repos/owner/project/issues/comments/1001 token=' ||
+    fail "pr-same: the comment was not updated in place: $(cat "$FAKE_API/log")"
+  check_updated_comment pr-same "$c_same"
+
+  say "GitHub: push to main"
+  push_main
+  api_calls=$(grep -c . "$FAKE_API/log")
+  gh_pipeline main --event push --ctx github.ref=refs/heads/main --ctx github.sha="$c_main" \
+    --ctx github.event.before="$c_main_before"
+  [ "$(echo $perf_rc)" = "0 0" ] || fail "main: perf shards exited$perf_rc, expected 0 0"
+  [ "$summary_rc" = 0 ] || fail "main: perf-summary exited $summary_rc, expected 0"
+  check_shards main $(gh_junits main)
+  check_baseline main "$c_main_before"
+  [ "$(grep -c . "$FAKE_API/log")" = "$api_calls" ] || fail "main: a push to main called the API"
+  check_recorded main "$work"/main/perf-*.log
+
+  say "GitHub: the nightly schedule"
+  gh_pipeline nightly --event schedule --ctx github.ref=refs/heads/main --ctx github.sha="$c_main"
+  [ "$(echo $perf_rc)" = "99 99" ] || fail "nightly: the perf jobs ran on the schedule ($perf_rc)"
+  [ "$summary_rc" = 99 ] || fail "nightly: perf-summary ran on the schedule ($summary_rc)"
+  check_trend nightly "$trend_rc" "$work/nightly/trend.log"
+}
+
+# --- GitLab CI ----------------------------------------------------------------------------------
+gl_job() {  # gl_job CASE JOB [ci_local options...]: runs one job in a fresh clone; prints its exit code
+  local case=$1 job=$2 tag=$2 sha
+  shift 2
+  case " $* " in *" --node-index "*) tag=$job-$(printf '%s' "$*" | sed -n 's/.*--node-index \([0-9]*\).*/\1/p') ;; esac
+  sha=$(printf '%s' "$*" | sed -n 's/.*CI_COMMIT_SHA=\([0-9a-f]*\).*/\1/p')
+  local dir=$work/$case/$tag
+  mkdir -p "$dir"
+  # The runner's checkout (GIT_STRATEGY clone, GIT_DEPTH 0): the whole repository, this commit.
+  git clone -q "file://$origin" "$dir/workspace" && git -C "$dir/workspace" checkout -q --detach "$sha"
+  cat >"$dir/before_script.sh" <<SCRIPT
+bash -e "$local_dir/install-dependencies.sh"
+bash -e "$local_dir/install-perfduel.sh"
+SCRIPT
+  "$ci_local" gitlab "$template" "$job" --workspace "$dir/workspace" \
+    --project-var PERFDUEL_PREFIX="$dir/prefix" \
+    --project-var PERFDUEL_HISTORY="$PERFDUEL_TEST_PG_URI" \
+    --project-var PERFDUEL_GITLAB_TOKEN="$token" \
+    --replace-before-script "$dir/before_script.sh" \
+    --var CI_DEFAULT_BRANCH=main --var CI_PROJECT_ID=42 --var CI_API_V4_URL=https://gitlab.example.com/api/v4 \
+    --var CI_PIPELINE_ID=1 --var CI_PIPELINE_URL=https://gitlab.example.com/project/-/pipelines/1 \
+    --var CI_JOB_TOKEN=job-token \
+    "$@" >"$work/$case/$tag.log" 2>&1
+  local rc=$?
+  rm -rf "$dir/prefix"
+  echo "$rc"
+}
+
+gl_pipeline() {  # gl_pipeline CASE [ci_local options...]: perf (every parallel job), perf-summary, perf-trend
+  local case=$1 k rc failed=false start=$SECONDS
+  shift
+  local count
+  count=$("$ci_local" gitlab-parallel "$template" perf)
+  [ "$count" = 2 ] || fail "$case: perf has parallel: $count, expected 2"
+  perf_rc="" artifacts_in=()
+  for ((k = 1; k <= count; ++k)); do
+    rc=$(gl_job "$case" perf --node-index "$k" --artifacts-out "$work/$case/artifacts/perf-$k" "$@")
+    perf_rc="$perf_rc $rc"
+    [ "$rc" = 0 ] || [ "$rc" = 99 ] || failed=true
+    [ "$rc" -le 2 ] || [ "$rc" = 99 ] || { fail "$case: perf job $k: ci_local exit $rc"; tail -20 "$work/$case/perf-$k.log"; }
+    [ -d "$work/$case/artifacts/perf-$k" ] && artifacts_in+=(--artifacts-in "$work/$case/artifacts/perf-$k")
+  done
+  summary_rc=$(gl_job "$case" perf-summary --previous "$($failed && echo failed || echo success)" \
+    "${artifacts_in[@]}" "$@")
+  trend_rc=$(gl_job "$case" perf-trend "$@")
+  say "$case: perf exit codes:$perf_rc; perf-summary $summary_rc; perf-trend $trend_rc ($((SECONDS - start)) s)"
+}
+
+gl_junits() { ls "$work/$1"/artifacts/perf-*/build/perf-junit-*.xml 2>/dev/null; }
+
+gl_check_shards() { check_shards "$1" $(gl_junits "$1"); }
+
+run_gitlab() {
+  local mr=(--var CI_PIPELINE_SOURCE=merge_request_event --var CI_MERGE_REQUEST_IID=7
+            --var CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main --var CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=slower
+            --var CI_COMMIT_REF_NAME=slower --var CI_COMMIT_BEFORE_SHA=0000000000000000000000000000000000000000)
+  say "GitLab: merge request !7, first push: the insertion-sort cutoff raised to 1024"
+  gl_pipeline pr-slower "${mr[@]}" --var CI_COMMIT_SHA="$c_slower"
+  case " $perf_rc " in *" 1 "*) ;; *) fail "pr-slower: no perf job failed (exit codes$perf_rc)" ;; esac
+  [ "$summary_rc" = 1 ] || fail "pr-slower: perf-summary exited $summary_rc, expected 1 (a regression)"
+  grep -q '^sort_instructions *regression *instructions' "$work/pr-slower/perf-summary.log" ||
+    fail "pr-slower: the summary does not name sort_instructions as a regression"
+  [ "$trend_rc" = 99 ] || fail "pr-slower: perf-trend ran in a merge request pipeline (exit $trend_rc)"
+  gl_check_shards pr-slower
+  check_baseline pr-slower "$c_main"
+  api_calls=$(grep -c . "$FAKE_API/log")
+  grep -q '^POST /api/v4/projects/42/merge_requests/7/notes token='"$token"'$' "$FAKE_API/log" ||
+    fail "pr-slower: no note posted with PERFDUEL_GITLAB_TOKEN: $(cat "$FAKE_API/log")"
+  jq -r '.[0].body' "$FAKE_API/comments.json" >"$work/pr-slower/comment.md"
+  check_regression_comment pr-slower "$work/pr-slower/comment.md" "$c_slower"
+
+  say "GitLab: merge request !7, second push: the cutoff back to 16"
+  gl_pipeline pr-same "${mr[@]}" --var CI_COMMIT_SHA="$c_same"
+  [ "$(echo $perf_rc)" = "0 0" ] || fail "pr-same: perf jobs exited$perf_rc, expected 0 0"
+  [ "$summary_rc" = 0 ] || [ "$summary_rc" = 2 ] || fail "pr-same: perf-summary exited $summary_rc, expected to pass"
+  gl_check_shards pr-same
+  tail -n +"$((api_calls + 1))" "$FAKE_API/log" | grep -q '^PUT /api/v4/projects/42/merge_requests/7/notes/1001 token=' ||
+    fail "pr-same: the note was not updated in place: $(cat "$FAKE_API/log")"
+  check_updated_comment pr-same "$c_same"
+
+  say "GitLab: push to the default branch"
+  push_main
+  api_calls=$(grep -c . "$FAKE_API/log")
+  gl_pipeline main --var CI_PIPELINE_SOURCE=push --var CI_COMMIT_BRANCH=main --var CI_COMMIT_REF_NAME=main \
+    --var CI_COMMIT_SHA="$c_main" --var CI_COMMIT_BEFORE_SHA="$c_main_before"
+  [ "$(echo $perf_rc)" = "0 0" ] || fail "main: perf jobs exited$perf_rc, expected 0 0"
+  [ "$summary_rc" = 0 ] || [ "$summary_rc" = 2 ] || fail "main: perf-summary exited $summary_rc, expected to pass"
+  gl_check_shards main
+  check_baseline main "$c_main_before"
+  [ "$(grep -c . "$FAKE_API/log")" = "$api_calls" ] || fail "main: a push to the default branch called the API"
+  check_recorded main "$work"/main/perf-*.log
+
+  say "GitLab: the pipeline schedule"
+  gl_pipeline nightly --var CI_PIPELINE_SOURCE=schedule --var CI_COMMIT_BRANCH=main --var CI_COMMIT_REF_NAME=main \
+    --var CI_COMMIT_SHA="$c_main"
+  [ "$(echo $perf_rc)" = "99 99" ] || fail "nightly: the perf jobs ran on the schedule ($perf_rc)"
+  [ "$summary_rc" = 99 ] || fail "nightly: perf-summary ran on the schedule ($summary_rc)"
+  check_trend nightly "$trend_rc" "$work/nightly/perf-trend.log"
+}
+
+# --- checks shared by both ------------------------------------------------------------------------
+check_regression_comment() {  # CASE FILE COMMIT
+  local case=$1 body=$2 commit=$3
+  [ "$(head -1 "$body")" = '<!-- perfduel-summary -->' ] || fail "$case: the comment does not start with its marker"
+  grep -q '^### perfduel: regression in [0-9]* of '"$gate_count"' gates' "$body" || fail "$case: comment heading: $(sed -n 2p "$body")"
+  local regressed details
+  regressed=$(grep -n '^| sort_instructions | instructions | +[0-9.]* % |' "$body" | cut -d: -f1)
+  details=$(grep -n '^<details>' "$body" | cut -d: -f1)
+  [ -n "$regressed" ] && [ -n "$details" ] && [ "$regressed" -lt "$details" ] ||
+    fail "$case: the comment does not list sort_instructions' instructions under Regressed, first"
+  grep -q "perfduel on $commit" "$body" || fail "$case: the comment does not name the commit $commit"
+}
+
+check_baseline() {  # CASE COMMIT: every shard built its gates' baseline at COMMIT, and only there
+  local case=$1 commit=$2 dir built
+  for dir in "$work/$case"/perf-*/workspace/build/perfduel/baselines; do
+    built=$(cd "$dir" && ls -d -- */ | sed 's|-.*||' | sort -u | tr '\n' ' ')
+    [ "$built" = "${commit:0:12} " ] || fail "$case: baselines built at $built, expected ${commit:0:12} ($dir)"
+  done
+}
+
+check_updated_comment() {  # CASE COMMIT
+  local case=$1 commit=$2
+  [ "$(jq length "$FAKE_API/comments.json")" = 1 ] || fail "$case: $(jq length "$FAKE_API/comments.json") comments, expected 1"
+  jq -r '.[0].body' "$FAKE_API/comments.json" >"$work/$case/comment.md"
+  local body=$work/$case/comment.md
+  [ "$(head -1 "$body")" = '<!-- perfduel-summary -->' ] || fail "$case: the updated comment lost its marker"
+  grep -q '^### perfduel: no regression' "$body" || fail "$case: updated comment heading: $(sed -n 2p "$body")"
+  grep -q '^\*\*Regressed\*\*' "$body" && fail "$case: the updated comment still lists regressions"
+  grep -q "perfduel on $commit" "$body" || fail "$case: the updated comment does not name the commit $commit"
+}
+
+check_recorded() {  # CASE LOG...: each gate's report recorded once, into PostgreSQL
+  local case=$1
+  shift
+  local recorded
+  recorded=$(cat "$@" | grep -c "^recorded #[0-9]* in postgresql://")
+  [ "$recorded" = "$gate_count" ] || fail "$case: $recorded reports recorded, expected $gate_count (one per gate)"
+  "$perfduel" trend --db "$PERFDUEL_TEST_PG_URI" --branch main --metric instructions --json "$work/$case/trend.json" \
+    >/dev/null 2>&1
+  [ "$(jq '.runs' "$work/$case/trend.json" 2>/dev/null)" = 1 ] ||
+    fail "$case: the history has $(jq '.runs' "$work/$case/trend.json" 2>/dev/null) runs of instructions on main, expected 1"
+}
+
+check_trend() {  # CASE EXIT LOG: the trend job read the shared history
+  local case=$1 rc=$2 log=$3
+  grep -q '^instructions ' "$log" || fail "$case: the trend job did not trend the recorded history: $(tail -5 "$log")"
+  # One push recorded: no metric of one gate can have a regression group yet. `perfduel trend`
+  # trends a metric that several gates record (wall_time) as one series, with a note: their
+  # different levels look like steps, and the job fails (exit 1) for no regression.
+  if [ "$rc" = 1 ] && grep -q 'measured under several configurations' "$log"; then
+    echo "NOTE: $case: the trend job failed on a series mixed from several gates (trend --config keeps them apart)"
+  elif [ "$rc" != 0 ]; then
+    fail "$case: the trend job exited $rc: $(tail -5 "$log")"
+  fi
+}
+
+case "$kind" in
+  github) run_github ;;
+  gitlab) run_gitlab ;;
+esac
+if [ "$failures" -gt 0 ]; then
+  echo "$failures checks failed; the jobs' logs are in $work/<case>/"
+  exit 1
+fi
+echo "all checks passed"

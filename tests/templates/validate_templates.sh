@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Checks the CI templates without running them:
+#
+#   validate_templates.sh structure SOURCE_DIR CI_LOCAL WORK_DIR
+#     each file against its CI system's schema: templates/github-actions.yml with
+#     action-validator (npm @action-validator/cli: the SchemaStore workflow schema, and the
+#     globs of its paths), templates/gitlab-ci.yml with gitlab-ci-local (npm gitlab-ci-local,
+#     whose --list validates against GitLab's own CI schema and resolves every job). Both are
+#     npm packages, which .ci/packages (Debian's) cannot install: found on PATH or in
+#     $PERFDUEL_NPM_TOOLS/node_modules/.bin, else the test is skipped (77) and says how to get
+#     them:  npm install --prefix DIR @action-validator/cli@0.6.0 gitlab-ci-local@4.64.1
+#     (gitlab-ci-local 4.65 and later need Node 22; Debian bookworm has Node 18.)
+#
+#   validate_templates.sh packages SOURCE_DIR CI_LOCAL WORK_DIR
+#     the packages the templates' apt-get lines install: each one Debian has (apt-cache), and
+#     every build dependency of perfduel that .ci/packages lists among them, in every job
+#     that builds perfduel (the test suite cannot run the apt-get steps themselves).
+set -uo pipefail
+mode=$1 source_dir=$2 ci_local=$3 work=$4
+rm -rf "$work"
+mkdir -p "$work"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+find_tool() {
+  local name=$1
+  if [ -n "${PERFDUEL_NPM_TOOLS:-}" ] && [ -x "$PERFDUEL_NPM_TOOLS/node_modules/.bin/$name" ]; then
+    echo "$PERFDUEL_NPM_TOOLS/node_modules/.bin/$name"
+  else
+    command -v "$name" || true
+  fi
+}
+
+case "$mode" in
+  structure)
+    missing=()
+    validator=$(find_tool action-validator)
+    if [ -n "$validator" ]; then
+      before=$failures
+      "$validator" "$source_dir/templates/github-actions.yml" >"$work/github.txt" 2>&1 ||
+        fail "templates/github-actions.yml does not validate: $(head -c 3000 "$work/github.txt")"
+      # The checker must see a broken workflow, or its silence proves nothing.
+      sed 's/^    runs-on:/    runs_on:/' "$source_dir/templates/github-actions.yml" >"$work/broken.yml"
+      "$validator" "$work/broken.yml" >/dev/null 2>&1 && fail "action-validator accepts a job without runs-on"
+      [ "$failures" != "$before" ] || echo "github-actions.yml: valid (action-validator)"
+    else
+      missing+=("action-validator (npm @action-validator/cli)")
+    fi
+    gitlab=$(find_tool gitlab-ci-local)
+    if [ -n "$gitlab" ] && ! "$gitlab" --version >/dev/null 2>&1; then
+      echo "note: $gitlab does not run here (4.65 and later need Node 22): $("$gitlab" --version 2>&1 | tail -1)"
+      gitlab=""
+    fi
+    if [ -n "$gitlab" ]; then
+      before=$failures
+      # gitlab-ci-local reads .gitlab-ci.yml in a git repository and writes beside it.
+      for variant in real broken; do
+        dir=$work/gitlab-$variant
+        mkdir -p "$dir"
+        cp "$source_dir/templates/gitlab-ci.yml" "$dir/.gitlab-ci.yml"
+        [ "$variant" = real ] || sed -i 's/exit_codes: \[77\]/exit_code: [77]/' "$dir/.gitlab-ci.yml"
+        git -C "$dir" init -q -b main
+        (cd "$dir" && "$gitlab" --list >"$dir/out.txt" 2>&1)
+        echo $? >"$dir/rc"
+      done
+      [ "$(cat "$work/gitlab-real/rc")" = 0 ] && grep -q 'json schema validated' "$work/gitlab-real/out.txt" ||
+        fail "templates/gitlab-ci.yml does not validate: $(grep -v 'remote\|origin\|fallback' "$work/gitlab-real/out.txt" | tail -20)"
+      for job in 'perf: \[1/2\]' 'perf: \[2/2\]' 'perf-summary'; do
+        grep -q "^$job " "$work/gitlab-real/out.txt" || fail "gitlab-ci-local does not list the job $job"
+      done
+      [ "$(cat "$work/gitlab-broken/rc")" != 0 ] || fail "gitlab-ci-local accepts allow_failure: {exit_code: ...}"
+      [ "$failures" != "$before" ] || echo "gitlab-ci.yml: valid (gitlab-ci-local, GitLab's CI schema)"
+    else
+      missing+=("gitlab-ci-local (npm gitlab-ci-local@4.64.1)")
+    fi
+    if [ "${#missing[@]}" -gt 0 ]; then
+      [ "$failures" = 0 ] || exit 1
+      echo "SKIP: not installed: ${missing[*]}; install with" \
+        "npm install --prefix DIR @action-validator/cli@0.6.0 gitlab-ci-local@4.64.1 and set PERFDUEL_NPM_TOOLS=DIR"
+      exit 77
+    fi
+    ;;
+  packages)
+    # perfduel's build dependencies by .ci/packages; not the ones only its tests, lint or
+    # sanitizers need, nor the example project's.
+    required=$(grep -- '-dev$' "$source_dir/.ci/packages" | grep -vx 'libbenchmark-dev\|libclang-rt-[0-9]*-dev')
+    required="$required cmake ninja-build g++ git"
+    # Every package name apt knows (one call: each apt-cache takes seconds).
+    apt-cache pkgnames >"$work/debian-packages" 2>/dev/null
+    grep -qx coreutils "$work/debian-packages" ||
+      { echo "note: apt knows no package (run apt-get update): package names not checked"; : >"$work/debian-packages"; }
+    for file in github-actions.yml gitlab-ci.yml; do
+      "$ci_local" scripts "$source_dir/templates/$file" >"$work/$file.sh" || { fail "$file: ci_local cannot read it"; continue; }
+      # Each apt-get install command, continuation lines joined, one per line.
+      sed -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}' "$work/$file.sh" | grep 'apt-get install' >"$work/$file.installs"
+      [ -s "$work/$file.installs" ] || fail "$file: no apt-get install"
+      builds=$(grep -c 'cmake --build /tmp/perfduel/build' "$work/$file.sh")
+      installs=$(grep -c . "$work/$file.installs")
+      [ "$installs" -ge "$builds" ] || fail "$file: $builds jobs build perfduel, $installs install packages"
+      while IFS= read -r line; do
+        packages=$(printf '%s\n' "${line#*apt-get install}" | tr ' ' '\n' | grep -v '^-' | grep .)
+        for package in $required; do
+          printf '%s\n' "$packages" | grep -qx -- "$package" ||
+            fail "$file: an apt-get install lacks $package, which perfduel needs (.ci/packages): $line"
+        done
+        if [ -s "$work/debian-packages" ]; then
+          for package in $packages; do
+            grep -qx -- "$package" "$work/debian-packages" || fail "$file: Debian has no package $package"
+          done
+        fi
+      done <"$work/$file.installs"
+      echo "$file: $installs apt-get install commands checked"
+    done
+    ;;
+  *)
+    echo "usage: validate_templates.sh structure|packages SOURCE_DIR CI_LOCAL WORK_DIR" >&2
+    exit 2
+    ;;
+esac
+[ "$failures" = 0 ] || { echo "$failures checks failed"; exit 1; }
+echo "all checks passed"
