@@ -694,17 +694,27 @@ function(_perfduel_add_baseline)
     string(REPLACE ";" "\\;" arg "${arg}")
     list(APPEND PERFDUEL_EXTRA_ARGS "${arg}")
   endforeach()
+  set(gate_file "${CMAKE_BINARY_DIR}/perfduel/gates/${name}.cmake")
+  set(script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/PerfDuelBaseline.cmake")
+  # What the duel runs, for `perfduel bisect --gate <name>` (docs/bisect.md), which builds other
+  # commits with this script and duels them the way perf.<name> would.
+  set(PERFDUEL_RUN_ARGS "${_arg_ARGS}")
+  set(PERFDUEL_RUN_CONFIG "${config}")
+  set(PERFDUEL_RUN_DIRECTORY "${working_directory}")
+  set(PERFDUEL_RUN_SECONDS "${max_seconds}")
+  set(PERFDUEL_BASELINE_SCRIPT "${script}")
+  set(PERFDUEL_CMAKE_COMMAND "${CMAKE_COMMAND}")
   # Read back by _perfduel_finish, which adds what is the same for every gate.
   set(settings "")
   foreach(variable PERFDUEL_GATE_NAME PERFDUEL_TARGET PERFDUEL_SOURCE_DIR PERFDUEL_BASELINE_REF
-      PERFDUEL_BASELINE_DIR PERFDUEL_BASELINE_KEEP PERFDUEL_NEW_TARGET PERFDUEL_EXTRA_ARGS)
+      PERFDUEL_BASELINE_DIR PERFDUEL_BASELINE_KEEP PERFDUEL_NEW_TARGET PERFDUEL_EXTRA_ARGS
+      PERFDUEL_RUN_ARGS PERFDUEL_RUN_CONFIG PERFDUEL_RUN_DIRECTORY PERFDUEL_RUN_SECONDS
+      PERFDUEL_BASELINE_SCRIPT PERFDUEL_CMAKE_COMMAND)
     string(APPEND settings "set(${variable} [==[${${variable}}]==])\n")
   endforeach()
   set_property(GLOBAL PROPERTY PERFDUEL_GATE_SETTINGS_${name} "${settings}")
   set_property(GLOBAL APPEND PROPERTY PERFDUEL_BASELINE_GATES "${name}")
 
-  set(gate_file "${CMAKE_BINARY_DIR}/perfduel/gates/${name}.cmake")
-  set(script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/PerfDuelBaseline.cmake")
   set(script_args "-DPERFDUEL_GATE_FILE=${gate_file}" "-DPERFDUEL_BUILD_CONFIG=$<CONFIG>"
     "-DPERFDUEL_BASELINE_LINK=${baseline_executable}")
   # Under CTest an error is the line `perfduel: error: ...` and FAIL_REGULAR_EXPRESSION fails
@@ -818,7 +828,9 @@ function(_perfduel_finish)
       PERFDUEL_GATE_NAME PERFDUEL_TARGET PERFDUEL_SOURCE_DIR PERFDUEL_BASELINE_REF
       PERFDUEL_BASELINE_DIR PERFDUEL_GENERATOR PERFDUEL_GENERATOR_PLATFORM
       PERFDUEL_GENERATOR_TOOLSET PERFDUEL_GIT_EXECUTABLE PERFDUEL_BASELINE_KEEP
-      PERFDUEL_NEW_TARGET PERFDUEL_CMAKE_ARGS PERFDUEL_PROJECT_ARGS PERFDUEL_EXTRA_ARGS)
+      PERFDUEL_NEW_TARGET PERFDUEL_CMAKE_ARGS PERFDUEL_PROJECT_ARGS PERFDUEL_EXTRA_ARGS
+      PERFDUEL_RUN_ARGS PERFDUEL_RUN_CONFIG PERFDUEL_RUN_DIRECTORY PERFDUEL_RUN_SECONDS
+      PERFDUEL_BASELINE_SCRIPT PERFDUEL_CMAKE_COMMAND)
   endforeach()
 endfunction()
 

@@ -17,6 +17,13 @@
 # marker file PERFDUEL_BASELINE_LINK.no-baseline, which the gate's `perfduel compare
 # --skip-if <marker>` turns into a skip (exit 77). CTest (3.25) still runs a test whose
 # fixture setup was skipped, hence the marker.
+#
+# Commit mode, for `perfduel bisect --gate <NAME>` (docs/bisect.md): with
+# -DPERFDUEL_COMMIT=<commit id> -DPERFDUEL_WORK_DIR=<dir> the script builds that commit instead
+# of the merge-base, in <dir> (kept apart from the gates' baselines, whose pruning would remove a
+# bisection's builds), with the same worktree, configure, build and cache by commit. A commit
+# without the target is an error whatever NEW_TARGET says, nothing is pruned, and an error's
+# cause is left in PERFDUEL_BASELINE_LINK.error for the caller to read.
 cmake_minimum_required(VERSION 3.25)
 
 foreach(required PERFDUEL_GATE_FILE PERFDUEL_BASELINE_LINK)
@@ -26,6 +33,19 @@ foreach(required PERFDUEL_GATE_FILE PERFDUEL_BASELINE_LINK)
 endforeach()
 include("${PERFDUEL_GATE_FILE}")
 set(test_name "perf.${PERFDUEL_GATE_NAME}")
+# What the messages call the commit being built: the gate's baseline, or a bisection's probe.
+set(built "the baseline")
+set(built_commit "the baseline commit")
+set(commit_mode FALSE)
+if(DEFINED PERFDUEL_COMMIT)
+  if(NOT DEFINED PERFDUEL_WORK_DIR)
+    message(FATAL_ERROR "PerfDuelBaseline.cmake: -DPERFDUEL_COMMIT needs -DPERFDUEL_WORK_DIR=...")
+  endif()
+  set(commit_mode TRUE)
+  set(built "the commit")
+  set(built_commit "the commit")
+  set(PERFDUEL_BASELINE_DIR "${PERFDUEL_WORK_DIR}")
+endif()
 
 # The script runs itself as a child (the worker) so that an error is one line,
 # `perfduel: error: <why>`, not CMake's "CMake Error at ..." and call stack: the worker writes
@@ -35,11 +55,17 @@ set(test_name "perf.${PERFDUEL_GATE_NAME}")
 # perfduel_baseline_<name> target) ends with a FATAL_ERROR, whose exit status fails the build.
 if(NOT PERFDUEL_BASELINE_WORKER)
   set(error_file "${PERFDUEL_GATE_FILE}.error")
+  set(mode_args "")
+  if(commit_mode)
+    # One error file per commit: a bisection reads it, and gates may build at the same time.
+    set(error_file "${PERFDUEL_BASELINE_LINK}.error")
+    set(mode_args "-DPERFDUEL_COMMIT=${PERFDUEL_COMMIT}" "-DPERFDUEL_WORK_DIR=${PERFDUEL_WORK_DIR}")
+  endif()
   file(REMOVE "${error_file}")
   execute_process(COMMAND "${CMAKE_COMMAND}" -DPERFDUEL_BASELINE_WORKER=ON
       "-DPERFDUEL_ERROR_FILE=${error_file}" "-DPERFDUEL_GATE_FILE=${PERFDUEL_GATE_FILE}"
       "-DPERFDUEL_BUILD_CONFIG=${PERFDUEL_BUILD_CONFIG}"
-      "-DPERFDUEL_BASELINE_LINK=${PERFDUEL_BASELINE_LINK}" -P "${CMAKE_CURRENT_LIST_FILE}"
+      "-DPERFDUEL_BASELINE_LINK=${PERFDUEL_BASELINE_LINK}" ${mode_args} -P "${CMAKE_CURRENT_LIST_FILE}"
     RESULT_VARIABLE worker_rc ERROR_VARIABLE worker_err)
   string(STRIP "${worker_err}" worker_err)
   if(worker_rc EQUAL 0)
@@ -55,7 +81,9 @@ if(NOT PERFDUEL_BASELINE_WORKER)
     set(cause "the baseline step of ${test_name} stopped unexpectedly (${worker_rc}):\n${worker_err}")
   endif()
   message(NOTICE "perfduel: error: ${cause}")
-  if(NOT PERFDUEL_ERROR_EXIT STREQUAL "ctest")
+  if(commit_mode)
+    message(FATAL_ERROR "perfduel: ${PERFDUEL_COMMIT} is not available")
+  elseif(NOT PERFDUEL_ERROR_EXIT STREQUAL "ctest")
     message(FATAL_ERROR "perfduel: the baseline of ${test_name} is not available")
   endif()
   return()
@@ -192,42 +220,55 @@ if(NOT head_rc EQUAL 0)
     "of HEAD and ${PERFDUEL_BASELINE_REF}.")
 endif()
 
-set(ref "${PERFDUEL_BASELINE_REF}")
-perfduel_git(ref "${repo_dir}" rev-parse --verify --quiet "${ref}^{commit}")
-if(NOT ref_rc EQUAL 0 AND ref STREQUAL "origin/main")
-  # The default ref; a repository without a remote (a local clone, a demo) has main only.
-  perfduel_git(ref "${repo_dir}" rev-parse --verify --quiet "main^{commit}")
-  if(ref_rc EQUAL 0)
-    perfduel_note("origin/main does not exist; using main")
-    set(ref "main")
+if(commit_mode)
+  perfduel_git(given "${repo_dir}" rev-parse --verify --quiet "${PERFDUEL_COMMIT}^{commit}")
+  if(NOT given_rc EQUAL 0)
+    perfduel_fail("${PERFDUEL_COMMIT} is not a commit in ${repo_dir}")
   endif()
-endif()
-if(NOT ref_rc EQUAL 0)
-  set(also "")
-  if(ref STREQUAL "origin/main")
-    set(also " (nor \"main\")")
+  set(commit "${given_out}")
+else()
+  set(ref "${PERFDUEL_BASELINE_REF}")
+  perfduel_git(ref "${repo_dir}" rev-parse --verify --quiet "${ref}^{commit}")
+  if(NOT ref_rc EQUAL 0 AND ref STREQUAL "origin/main")
+    # The default ref; a repository without a remote (a local clone, a demo) has main only.
+    perfduel_git(ref "${repo_dir}" rev-parse --verify --quiet "main^{commit}")
+    if(ref_rc EQUAL 0)
+      perfduel_note("origin/main does not exist; using main")
+      set(ref "main")
+    endif()
   endif()
-  perfduel_fail("unknown git ref \"${PERFDUEL_BASELINE_REF}\"${also} in ${repo_dir}. Fetch it "
-    "(e.g. `git fetch origin main`), or name an existing ref with add_perf_gate(... "
-    "BASELINE_REF <ref>) or -DPERFDUEL_BASELINE_REF=<ref>.")
-endif()
+  if(NOT ref_rc EQUAL 0)
+    set(also "")
+    if(ref STREQUAL "origin/main")
+      set(also " (nor \"main\")")
+    endif()
+    perfduel_fail("unknown git ref \"${PERFDUEL_BASELINE_REF}\"${also} in ${repo_dir}. Fetch it "
+      "(e.g. `git fetch origin main`), or name an existing ref with add_perf_gate(... "
+      "BASELINE_REF <ref>) or -DPERFDUEL_BASELINE_REF=<ref>.")
+  endif()
 
-# After resolving the ref, so that the message names the one actually used.
-perfduel_git(shallow "${repo_dir}" rev-parse --is-shallow-repository)
-if(shallow_out STREQUAL "true")
-  perfduel_fail("${repo_dir} is a shallow clone, so the merge-base with ${ref} may be missing "
-    "or wrong. Fetch the full history: `git fetch --unshallow` (GitHub Actions: "
-    "actions/checkout with `fetch-depth: 0`; GitLab CI: `GIT_DEPTH: 0`).")
-endif()
+  # After resolving the ref, so that the message names the one actually used.
+  perfduel_git(shallow "${repo_dir}" rev-parse --is-shallow-repository)
+  if(shallow_out STREQUAL "true")
+    perfduel_fail("${repo_dir} is a shallow clone, so the merge-base with ${ref} may be missing "
+      "or wrong. Fetch the full history: `git fetch --unshallow` (GitHub Actions: "
+      "actions/checkout with `fetch-depth: 0`; GitLab CI: `GIT_DEPTH: 0`).")
+  endif()
 
-perfduel_git(merge_base "${repo_dir}" merge-base HEAD "${ref}")
-if(NOT merge_base_rc EQUAL 0)
-  perfduel_fail("HEAD and ${ref} have no common ancestor in ${repo_dir}; expected a branch "
-    "that forked from ${ref}.")
+  perfduel_git(merge_base "${repo_dir}" merge-base HEAD "${ref}")
+  if(NOT merge_base_rc EQUAL 0)
+    perfduel_fail("HEAD and ${ref} have no common ancestor in ${repo_dir}; expected a branch "
+      "that forked from ${ref}.")
+  endif()
+  set(commit "${merge_base_out}")
 endif()
-set(commit "${merge_base_out}")
 perfduel_git_checked(describe "${repo_dir}" log -1 "--format=%h \"%s\"" "${commit}")
 set(commit_text "${describe_out}")
+if(commit_mode)
+  set(found_text "${commit_text}")
+else()
+  set(found_text "merge-base of HEAD and ${ref} is ${commit_text}")
+endif()
 
 # --- 2. The cache: one directory per (commit, configure arguments) ---------------------------
 
@@ -265,7 +306,11 @@ macro(perfduel_done executable)
   file(CREATE_LINK "${executable}" "${PERFDUEL_BASELINE_LINK}" SYMBOLIC COPY_ON_ERROR)
   string(TIMESTAMP now "%Y%m%d%H%M%S" UTC)
   file(WRITE "${work_dir}/last-used" "${now}\n")
-  perfduel_note("baseline of ${test_name}: ${executable}")
+  if(commit_mode)
+    perfduel_note("${commit_text}: ${executable}")
+  else()
+    perfduel_note("baseline of ${test_name}: ${executable}")
+  endif()
 endmacro()
 
 # The baseline commit has no target PERFDUEL_TARGET: `kind` is TARGET (the project has other
@@ -275,12 +320,20 @@ endmacro()
 function(perfduel_no_target kind names)
   file(WRITE "${missing_stamp}"
     "set(missing_kind [==[${kind}]==])\nset(missing_names [==[${names}]==])\n")
-  if(kind STREQUAL "PROJECT")
-    if(project_subdir STREQUAL "")
-      set(lists_file "CMakeLists.txt")
-    else()
-      set(lists_file "${project_subdir}/CMakeLists.txt")
+  if(project_subdir STREQUAL "")
+    set(lists_file "CMakeLists.txt")
+  else()
+    set(lists_file "${project_subdir}/CMakeLists.txt")
+  endif()
+  if(commit_mode)
+    # A bisection skips such a commit: there is nothing to duel.
+    if(kind STREQUAL "PROJECT")
+      perfduel_fail("${commit_text} has no ${lists_file}, so it has no target \"${PERFDUEL_TARGET}\"")
     endif()
+    string(REPLACE ";" ", " names "${names}")
+    perfduel_fail("${commit_text} has no target \"${PERFDUEL_TARGET}\" (its targets: ${names})")
+  endif()
+  if(kind STREQUAL "PROJECT")
     string(CONCAT why "the baseline commit ${commit_text} has no ${lists_file}, so it has no "
       "target \"${PERFDUEL_TARGET}\" to compare against.")
     set(fail_hint "")
@@ -313,18 +366,17 @@ if(EXISTS "${stamp}")
   file(READ "${stamp}" cached_executable)
   string(STRIP "${cached_executable}" cached_executable)
   if(EXISTS "${cached_executable}")
-    perfduel_note("merge-base of HEAD and ${ref} is ${commit_text}; cached, not rebuilt")
+    perfduel_note("${found_text}; cached, not rebuilt")
     perfduel_done("${cached_executable}")
     return()
   endif()
 elseif(EXISTS "${missing_stamp}")
   include("${missing_stamp}")
-  perfduel_note("merge-base of HEAD and ${ref} is ${commit_text}; cached, not configured again")
+  perfduel_note("${found_text}; cached, not configured again")
   perfduel_no_target("${missing_kind}" "${missing_names}")
   return()
 endif()
-perfduel_note("merge-base of HEAD and ${ref} is ${commit_text}; building ${PERFDUEL_TARGET} "
-  "in ${work_dir}")
+perfduel_note("${found_text}; building ${PERFDUEL_TARGET} in ${work_dir}")
 # Marked as used now, not only on success: a baseline that fails to configure or build is then
 # pruned like any other once newer ones exist.
 file(MAKE_DIRECTORY "${work_dir}")
@@ -389,8 +441,8 @@ endif()
 if(NOT PERFDUEL_GENERATOR_TOOLSET STREQUAL "")
   list(APPEND generator_args -T "${PERFDUEL_GENERATOR_TOOLSET}")
 endif()
-perfduel_note("configuring the baseline with ${forwarded_text}")
-perfduel_run_logged("configuring the baseline ${commit_text}" "${work_dir}/configure.log"
+perfduel_note("configuring ${built} with ${forwarded_text}")
+perfduel_run_logged("configuring ${built} ${commit_text}" "${work_dir}/configure.log"
   "${CMAKE_COMMAND}" -S "${baseline_source}" -B "${build_dir}" ${generator_args}
   ${PERFDUEL_CMAKE_ARGS} ${PERFDUEL_PROJECT_ARGS} ${PERFDUEL_EXTRA_ARGS}
   -DPERFDUEL_IS_BASELINE_BUILD=ON)
@@ -434,9 +486,9 @@ if(target_file STREQUAL "")
   if(NOT definition STREQUAL "")
     # Not a new benchmark: the commit has it, but the options did not enable it.
     string(REPLACE ";" ", " names "${target_names}")
-    perfduel_fail("the baseline commit ${commit_text} defines \"${PERFDUEL_TARGET}\" "
+    perfduel_fail("${built_commit} ${commit_text} defines \"${PERFDUEL_TARGET}\" "
       "(${definition}), but its configure did not enable it (its targets: ${names}). It was "
-      "configured with ${forwarded_text}. Give the baseline the option that enables the "
+      "configured with ${forwarded_text}. Give ${built} the option that enables the "
       "benchmark: configure this build with it (-D<OPTION>=ON is forwarded) or add it to "
       "PERFDUEL_BASELINE_CMAKE_ARGS. Log: ${work_dir}/configure.log")
   endif()
@@ -446,7 +498,7 @@ endif()
 file(READ "${reply_dir}/${target_file}" target_json)
 string(JSON target_type GET "${target_json}" type)
 if(NOT target_type STREQUAL "EXECUTABLE")
-  perfduel_fail("in the baseline commit ${commit_text}, \"${PERFDUEL_TARGET}\" is a "
+  perfduel_fail("in ${built_commit} ${commit_text}, \"${PERFDUEL_TARGET}\" is a "
     "${target_type}, not an executable.")
 endif()
 string(JSON artifact GET "${target_json}" artifacts 0 path)
@@ -460,16 +512,20 @@ set(build_args --build "${build_dir}" --target "${PERFDUEL_TARGET}")
 if(NOT PERFDUEL_BUILD_CONFIG STREQUAL "")
   list(APPEND build_args --config "${PERFDUEL_BUILD_CONFIG}")
 endif()
-perfduel_run_logged("building ${PERFDUEL_TARGET} at the baseline ${commit_text}"
+perfduel_run_logged("building ${PERFDUEL_TARGET} at ${built} ${commit_text}"
   "${work_dir}/build.log" "${CMAKE_COMMAND}" ${build_args})
 if(NOT EXISTS "${artifact}")
-  perfduel_fail("the baseline build succeeded but ${artifact} does not exist. "
+  perfduel_fail("${built} build succeeded but ${artifact} does not exist. "
     "Full log: ${work_dir}/build.log")
 endif()
 file(WRITE "${stamp}" "${artifact}\n")
 perfduel_done("${artifact}")
 
 # --- 6. Keep the PERFDUEL_BASELINE_KEEP most recently used baselines ------------------------
+
+if(commit_mode)
+  return()  # a bisection's builds stay until it is done (docs/bisect.md says how to remove them)
+endif()
 
 file(GLOB work_dirs LIST_DIRECTORIES true "${PERFDUEL_BASELINE_DIR}/*")
 set(entries "")

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "bisect/git_bisect_codes.hpp"
 #include "cli/commands.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
@@ -38,11 +39,15 @@ int main(int argc, char** argv) {
   perfduel::cli::add_doctor_command(app, exit_code);
   perfduel::cli::add_summary_command(app, exit_code);
   perfduel::cli::add_shard_command(app, exit_code);
+  perfduel::cli::add_bisect_command(app, exit_code);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
+    if (code != 0 && perfduel::bisect::asks_for_git_bisect_codes(argc, argv)) {
+      return perfduel::to_int(perfduel::ExitCode::git_bisect_abort);  // 2 would mark the commit bad
+    }
     return code == 0 ? 0 : perfduel::to_int(perfduel::ExitCode::usage);
   } catch (const perfduel::Error& e) {
     std::fflush(stdout);

@@ -29,4 +29,8 @@ void add_summary_command(CLI::App& app, int& exit_code);
 // `shard`: a CI runner's share of the perf gates, as a `ctest -R` regex.
 void add_shard_command(CLI::App& app, int& exit_code);
 
+// `bisect`: the first commit between a good and a bad one that made the benchmark worse, each
+// probe judged by a duel.
+void add_bisect_command(CLI::App& app, int& exit_code);
+
 }  // namespace perfduel::cli

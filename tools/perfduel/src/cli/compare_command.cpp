@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "bisect/git_bisect_codes.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
@@ -37,6 +38,7 @@ struct CompareOptions {
   std::string skip_if;
   bool shell = false;
   bool quiet = false;
+  std::string exit_codes = "perfduel";  // or "git-bisect" (bisect/git_bisect_codes.hpp)
   ReportOutputs outputs;
 };
 
@@ -289,10 +291,25 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   command->add_option("--skip-if", options->skip_if,
                       "if FILE exists, run nothing and exit 77 (skipped), its first line as the reason");
   add_output_options(*command, options->outputs);
+  command
+      ->add_option("--exit-codes", options->exit_codes,
+                   "perfduel (default), or git-bisect for `git bisect run`: 0 good, 1 bad, 125 skip "
+                   "(inconclusive, benchmark failed), 128 abort (usage error), 130 interrupted")
+      ->check(CLI::IsMember({"perfduel", "git-bisect"}));
   command->footer(
       "Exit codes: 0 pass, 1 regression, 2 usage/config error, 3 benchmark failed, 77 inconclusive, "
       "130 interrupted.");
-  command->callback([options, &exit_code] { exit_code = run_compare(*options); });
+  command->callback([options, &exit_code] {
+    if (options->exit_codes != "git-bisect") {
+      exit_code = run_compare(*options);
+      return;
+    }
+    try {
+      exit_code = to_int(bisect::git_bisect_exit_code(static_cast<ExitCode>(run_compare(*options))));
+    } catch (const Error& e) {
+      throw Error(e.what(), bisect::git_bisect_exit_code(e.exit_code()));
+    }
+  });
 }
 
 }  // namespace perfduel::cli

@@ -173,6 +173,7 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
       } else {
         job.runs.push_back({m.value});
       }
+      job.commits.push_back(point.commit);
       job.labels.push_back(
           fmt::format("{} {}", point.commit ? point.commit->substr(0, 10) : "-", point.recorded_at));
       if (m.unit) {

@@ -25,6 +25,9 @@ nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
     if (g.start < r.series.labels.size()) {
       group["first_run"] = r.series.labels[g.start];
     }
+    if (const auto range = group_commit_range(r.series, g)) {
+      group["commits"] = {{"good", range->first}, {"bad", range->second}};
+    }
     groups.push_back(std::move(group));
   }
   const auto& c = r.compliance;
@@ -52,7 +55,39 @@ nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
             {"short", windows.short_window}}}};
 }
 
+// Where a regression group came in and how to find the commit: the range from the last run
+// before it to its first run, and the bisect command over that range.
+std::string bisect_hint(const TrendSeries& series, const trend::Group& group) {
+  const auto range = group_commit_range(series, group);
+  if (!range) {
+    return "";
+  }
+  const std::string good = range->first.substr(0, 10);
+  const std::string bad = range->second.substr(0, 10);
+  if (range->first == range->second) {
+    return fmt::format(
+        "    runs {} and {} both measured commit {}: the change is not in the code (another "
+        "machine, configuration or load?)\n",
+        group.start - 1, group.start, good);
+  }
+  return fmt::format("    commits {}..{}: perfduel bisect --gate <gate> --good {} --bad {}\n", good, bad,
+                     good, bad);
+}
+
 }  // namespace
+
+std::optional<std::pair<std::string, std::string>> group_commit_range(const TrendSeries& series,
+                                                                      const trend::Group& group) {
+  if (group.start == 0 || group.start >= series.commits.size()) {
+    return std::nullopt;
+  }
+  const auto& before = series.commits[group.start - 1];
+  const auto& first = series.commits[group.start];
+  if (!before || !first || before->empty() || first->empty()) {
+    return std::nullopt;
+  }
+  return std::make_pair(*before, *first);
+}
 
 std::string_view direction_text(stats::Direction direction) {
   return direction == stats::Direction::higher_is_better ? "higher is better" : "lower is better";
@@ -86,6 +121,9 @@ std::string format_trend_report(const std::vector<TrendResult>& results, const T
             format_value(previous, r.series.unit), format_value(g.stats.avg, r.series.unit),
             previous != 0.0 ? util::format_percent((g.stats.avg - previous) / previous) : "n/a",
             recent ? "  [in the short window]" : "");
+        if (g.change == trend::Change::regression) {
+          text += bisect_hint(r.series, g);
+        }
       }
       previous = g.stats.avg;
     }

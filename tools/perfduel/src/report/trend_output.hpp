@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,9 @@ struct TrendSeries {
   std::string direction_source;  // why this direction
   trend::Series runs;
   std::vector<std::string> labels;  // per run, may be empty
+  // The commit each run measured (history records have it), for the range a regression group
+  // came in by; per run, may be empty, an entry may be nothing.
+  std::vector<std::optional<std::string>> commits;
 };
 
 // A series with its grouping and the compliance summary of its last group.
@@ -40,8 +44,15 @@ struct TrendWindows {
 // "lower is better" or "higher is better" for `direction`.
 std::string_view direction_text(stats::Direction direction);
 
+// The commits between the last run of the group before `group` and the first run of `group`
+// (good, bad): where a change of group came in, for `perfduel bisect`. Nothing when the runs
+// have no commits or `group` is the first.
+std::optional<std::pair<std::string, std::string>> group_commit_range(const TrendSeries& series,
+                                                                      const trend::Group& group);
+
 // The trend report for a terminal: one line per metric (last trend, runs, trend change,
-// regressions, progressions, last group), then each metric's changes of group.
+// regressions, progressions, last group), then each metric's changes of group; under a
+// regression, the commit range it came in by and the `perfduel bisect` command that finds it.
 std::string format_trend_report(const std::vector<TrendResult>& results, const TrendWindows& windows);
 
 // Groups and compliance as JSON: the one metric's object, or {"metrics": [...]} for several.

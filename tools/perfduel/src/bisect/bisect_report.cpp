@@ -1,0 +1,520 @@
+#include "bisect/bisect_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "bisect/probe_config.hpp"
+#include "exit_codes.hpp"
+#include "util/text.hpp"
+
+namespace perfduel::bisect {
+
+namespace {
+
+constexpr std::size_t k_subject_width = 40;
+
+std::string percent(double fraction) {
+  return util::format_percent(fraction);
+}
+
+// "5.00 %" for a cut or an α.
+std::string magnitude(double fraction) {
+  return util::format_percent(fraction).substr(1);
+}
+
+std::string subject_of(const BisectContext& context, std::size_t index) {
+  return util::shorten(context.chain.at(index).subject, k_subject_width);
+}
+
+std::string id_of(const BisectContext& context, std::size_t index) {
+  return short_id(context.chain.at(index).id);
+}
+
+// `7a8b9c0d1e "subject"`.
+std::string label(const BisectContext& context, std::size_t index) {
+  return fmt::format("{} \"{}\"", id_of(context, index), subject_of(context, index));
+}
+
+// The name a user knows an endpoint by: "v1.4 (1a2b3c4d5e)"; other commits by their id.
+std::string name_of(const BisectContext& context, std::size_t index) {
+  if (index == 0) {
+    return fmt::format("{} ({})", context.good_ref, id_of(context, 0));
+  }
+  if (index + 1 == context.chain.size()) {
+    return fmt::format("{} ({})", context.bad_ref, id_of(context, index));
+  }
+  return id_of(context, index);
+}
+
+std::string interval_of(const DuelReading& reading) {
+  if (!reading.low || !reading.high) {
+    return "-";
+  }
+  return fmt::format("[{}, {}]", percent(*reading.low), percent(*reading.high));
+}
+
+// "score +16.15 % [+16.15 %, +16.15 %]".
+std::string change_of(const DuelReading& reading) {
+  if (reading.metric.empty()) {
+    return "no gated metric measured";
+  }
+  if (!reading.low || !reading.high) {
+    return fmt::format("{} has no interval yet", reading.metric);
+  }
+  return fmt::format("{} {} {}", reading.metric, reading.change ? percent(*reading.change) : "n/a",
+                     interval_of(reading));
+}
+
+const BuildRecord* build_of(const SearchState& state, std::size_t index) {
+  for (const auto& build : state.builds) {
+    if (build.index == index) {
+      return &build;
+    }
+  }
+  return nullptr;
+}
+
+double alpha_of(const BisectContext& context) {
+  return 1.0 - context.duel_confidence;
+}
+
+// What the search claims about the commit it found, and the chance that the claim is wrong.
+std::string claim_text(const BisectContext& context, const SearchState& state) {
+  const int claims = state.claims();
+  const double alpha = alpha_of(context);
+  const double bound = std::min(1.0, claims * alpha);
+  const std::size_t first = *state.first_bad;
+  std::string text =
+      fmt::format("claim: {} is the first commit where {}: {} is not, {} is. ", id_of(context, first),
+                  context.cut, name_of(context, state.good), id_of(context, first));
+  const bool points = std::all_of(state.duels.begin(), state.duels.end(), [](const DuelRecord& d) {
+    const DuelReading& r = d.reading;
+    return (r.reading != Reading::good && r.reading != Reading::bad) ||
+           (r.low && r.high && *r.low == *r.high);
+  });
+  text += fmt::format(
+      "Each of the {} duels that decided a step errs with probability at most {} (confidence {} = 1 − {} / "
+      "{} "
+      "planned duels), so the claim is wrong with probability at most {} × {} = {} (Bonferroni)",
+      claims, magnitude(alpha), magnitude(context.duel_confidence),
+      magnitude(1.0 - context.search_confidence), context.planned_duels, claims, magnitude(alpha),
+      magnitude(bound));
+  if (bound > 1.0 - context.search_confidence + 1e-12) {
+    text += fmt::format(", more than the {} asked for: skipped commits took more duels than planned",
+                        magnitude(1.0 - context.search_confidence));
+  }
+  if (points) {
+    text += "; every deciding interval is a point (a deterministic metric), so no step rested on chance";
+  }
+  return text + ". It assumes, as git bisect does, that no commit after one past the cut is back below it.\n";
+}
+
+// That other regressions may follow the one found, with how much the range changes after it.
+std::string others_text(const BisectContext& context, const SearchState& state) {
+  const std::size_t first = *state.first_bad;
+  if (first == state.last) {
+    return fmt::format("others: the first bad commit is --bad itself, so none follows it in the range\n");
+  }
+  std::string text =
+      fmt::format("others may exist: the search finds the first commit past the cut, not every one");
+  const DuelReading& endpoints = state.duels.at(*state.endpoints).reading;
+  const DuelReading& found = state.duels.at(*state.against_good).reading;
+  if (endpoints.metric == found.metric && endpoints.change && found.change) {
+    double after = (1.0 + *endpoints.change) / (1.0 + *found.change) - 1.0;
+    if (std::abs(after) < 5e-5) {
+      after = 0.0;  // not "-0.00 %"
+    }
+    text += fmt::format("; against {} the first bad commit is {}, {} is {}: about {} more comes after it",
+                        name_of(context, 0), percent(*found.change), name_of(context, state.last),
+                        percent(*endpoints.change), percent(after));
+    const bool worse_again = endpoints.higher_is_better ? after < -endpoints.cut : after > endpoints.cut;
+    if (worse_again) {
+      text += ", past the cut again";
+    }
+  }
+  return text + fmt::format(". To search after it: {} --good {} --bad {}\n", context.command,
+                            id_of(context, first), context.bad_ref);
+}
+
+std::string skipped_text(const BisectContext& context, const SearchState& state) {
+  if (state.skipped.empty()) {
+    return "";
+  }
+  std::string text = fmt::format("skipped: {} (git bisect skip):\n",
+                                 util::counted(static_cast<long long>(state.skipped.size()), "commit"));
+  for (const auto& skip : state.skipped) {
+    text += fmt::format("  {} (commit {} of {}): {}", label(context, skip.index), skip.index, state.last,
+                        skip.reason);
+    if (const BuildRecord* build = build_of(state, skip.index); build && !build->reading.ok) {
+      text += fmt::format(" (log: {})", build->reading.log);
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+std::string table_text(const BisectContext& context, const SearchState& state) {
+  const std::vector<std::string> header{"#",      "duel",     "commit", "subject", "against",  "verdict",
+                                        "change", "interval", "rounds", "build",   "duel time"};
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::size_t> built_shown;
+  for (std::size_t i = 0; i < state.duels.size(); ++i) {
+    const DuelRecord& duel = state.duels[i];
+    std::string build = "-";
+    if (std::find(built_shown.begin(), built_shown.end(), duel.candidate) == built_shown.end()) {
+      built_shown.push_back(duel.candidate);
+      if (const BuildRecord* record = build_of(state, duel.candidate)) {
+        build = record->reading.cached ? "cached" : util::format_seconds(record->reading.seconds);
+      }
+    }
+    std::string role = to_string(duel.role);
+    if (duel.attempt > 0) {
+      role += " (more rounds)";
+    }
+    const DuelReading& r = duel.reading;
+    rows.push_back({std::to_string(i + 1), role, id_of(context, duel.candidate),
+                    subject_of(context, duel.candidate), id_of(context, duel.baseline), to_string(r.reading),
+                    r.change ? fmt::format("{} {}", r.metric, percent(*r.change)) : "-", interval_of(r),
+                    std::to_string(r.rounds), build, util::format_seconds(r.seconds)});
+  }
+  for (const auto& skip : state.skipped) {
+    const BuildRecord* record = build_of(state, skip.index);
+    if (record != nullptr && !record->reading.ok) {
+      rows.push_back({"-", "probe", id_of(context, skip.index), subject_of(context, skip.index), "-",
+                      "does not build", "-", "-", "-", util::format_seconds(record->reading.seconds), "-"});
+    }
+  }
+  std::vector<std::size_t> widths(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    widths[c] = header[c].size();
+    for (const auto& row : rows) {
+      widths[c] = std::max(widths[c], row[c].size());
+    }
+  }
+  std::string text;
+  const auto add_row = [&](const std::vector<std::string>& row) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      // Words left-aligned; numbers (change, interval, rounds, times) right-aligned.
+      const bool right = c == 0 || c >= 6;
+      line += right ? fmt::format("{:>{}}", row[c], widths[c]) : fmt::format("{:<{}}", row[c], widths[c]);
+      line += c + 1 < row.size() ? "  " : "";
+    }
+    while (!line.empty() && line.back() == ' ') {
+      line.pop_back();
+    }
+    text += line + "\n";
+  };
+  add_row(header);
+  for (const auto& row : rows) {
+    add_row(row);
+  }
+  return text;
+}
+
+std::string answer_text(const BisectContext& context, const SearchState& state) {
+  switch (state.outcome) {
+    case Outcome::found:
+    case Outcome::not_confirmed: {
+      const std::size_t first = *state.first_bad;
+      const DuelReading& parent = state.duels.at(*state.confirmation).reading;
+      const DuelReading& good = state.duels.at(*state.against_good).reading;
+      std::string text = fmt::format("first bad commit: {} (commit {} of {} after {})\n",
+                                     label(context, first), first, state.last, context.good_ref);
+      const std::string parent_name = state.good == 0 ? fmt::format("its parent {}", name_of(context, 0))
+                                                      : "its parent " + id_of(context, state.good);
+      if (state.outcome == Outcome::found) {
+        text += fmt::format("  against {}: {}: confirmed, worse by more than the cut ({})\n", parent_name,
+                            change_of(parent), magnitude(parent.cut));
+      } else if (parent.reading == Reading::good) {
+        text += fmt::format(
+            "  against {}: {}: NOT confirmed, not worse by more than the cut ({}): the change past the cut "
+            "built up over several commits up to this one\n",
+            parent_name, change_of(parent), magnitude(parent.cut));
+      } else {
+        text += fmt::format("  against {}: could not be confirmed ({}): {}\n", parent_name,
+                            to_string(parent.reading), parent.reason);
+      }
+      if (state.good != 0) {
+        text += fmt::format("  against {}: {}\n", name_of(context, 0), change_of(good));
+      }
+      return text;
+    }
+    case Outcome::ambiguous: {
+      std::string text = fmt::format(
+          "no single first bad commit: the commits between {} (good) and {} (bad) were all skipped, so the "
+          "first "
+          "bad commit is one of:\n",
+          name_of(context, state.good), name_of(context, state.bad));
+      for (const std::size_t index : state.candidates) {
+        text +=
+            fmt::format("  {}{}\n", label(context, index), state.is_skipped(index) ? " (skipped)" : " (bad)");
+      }
+      return text;
+    }
+    case Outcome::no_difference: {
+      const DuelReading& r = state.duels.at(*state.endpoints).reading;
+      return fmt::format(
+          "the endpoints do not differ: {} against {}: {}: not worse by more than the cut ({}); nothing to "
+          "bisect, "
+          "nothing else was built\n",
+          name_of(context, state.last), name_of(context, 0), change_of(r), magnitude(r.cut));
+    }
+    case Outcome::undecided: {
+      const DuelReading& r = state.duels.at(*state.endpoints).reading;
+      return fmt::format(
+          "undecided: the duel of {} against {} was inconclusive twice ({}); nothing else was built. Give "
+          "the duels "
+          "more time (--max-seconds), look for a larger change (--threshold), or quiet the machine (perfduel "
+          "doctor)\n",
+          name_of(context, state.last), name_of(context, 0), r.reason);
+    }
+    case Outcome::endpoint_failed:
+      return fmt::format("cannot bisect: {}\n", state.failure);
+    case Outcome::interrupted:
+      return "interrupted: the worktrees and builds are kept; the same command resumes without building "
+             "again\n";
+    case Outcome::running:
+      return "";
+  }
+  return "";
+}
+
+nlohmann::ordered_json optional_number(const std::optional<double>& value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json commit_json(const BisectContext& context, std::size_t index) {
+  return {
+      {"index", index}, {"commit", context.chain.at(index).id}, {"subject", context.chain.at(index).subject}};
+}
+
+// Each commit's state: good, bad, skipped or untested, from the duels against --good.
+std::vector<std::string> commit_states(const SearchState& state, std::size_t count) {
+  std::vector<std::string> states(count, "untested");
+  states.front() = "good";
+  for (const auto& duel : state.duels) {
+    if (duel.baseline == 0 &&
+        (duel.reading.reading == Reading::good || duel.reading.reading == Reading::bad)) {
+      states.at(duel.candidate) = to_string(duel.reading.reading);
+    }
+  }
+  for (const auto& skip : state.skipped) {
+    states.at(skip.index) = "skipped";
+  }
+  return states;
+}
+
+}  // namespace
+
+int bisect_exit_code(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::found:
+      return to_int(ExitCode::pass);
+    case Outcome::no_difference:
+      return 1;
+    case Outcome::endpoint_failed:
+      return to_int(ExitCode::benchmark_failed);
+    case Outcome::interrupted:
+      return to_int(ExitCode::interrupted);
+    case Outcome::not_confirmed:
+    case Outcome::ambiguous:
+    case Outcome::undecided:
+    case Outcome::running:
+      return to_int(ExitCode::inconclusive);
+  }
+  return to_int(ExitCode::inconclusive);
+}
+
+std::string format_start(const BisectContext& context) {
+  const std::size_t last = context.chain.size() - 1;
+  return fmt::format(
+      "perfduel: bisect{}: {} after {} up to {}; a commit is bad when {}\n"
+      "perfduel: each duel at {} confidence ({} / {} planned duels) and at most {} ({} for a second "
+      "attempt); "
+      "builds and reports in {}\n",
+      context.gate.empty() ? "" : " " + context.gate, util::counted(static_cast<long long>(last), "commit"),
+      name_of(context, 0), name_of(context, last), context.cut, magnitude(context.duel_confidence),
+      magnitude(1.0 - context.search_confidence), context.planned_duels,
+      util::format_seconds(context.duel_seconds), util::format_seconds(context.duel_seconds * k_more_rounds),
+      context.work_dir.string());
+}
+
+std::string format_building(const BisectContext& context, const SearchState& state, std::size_t index) {
+  if (index == 0) {
+    return fmt::format("perfduel: building the endpoints {} and {}\n", name_of(context, 0),
+                       name_of(context, state.last));
+  }
+  if (index == state.last) {
+    return "";
+  }
+  const Estimate estimate = state.estimate();
+  const std::size_t step = state.duels.size() + 1;
+  return fmt::format("perfduel: [{}/~{}] probe {} (commit {} of {}): {} left, about {}{} to go\n", step,
+                     step - 1 + estimate.duels_left, label(context, index), index, state.last,
+                     util::counted(static_cast<long long>(estimate.candidates), "candidate"),
+                     util::counted(static_cast<long long>(estimate.duels_left), "duel"),
+                     estimate.seconds_left ? " and " + util::format_seconds(*estimate.seconds_left) : "");
+}
+
+std::string format_built(const BisectContext& context, const SearchState& state) {
+  const BuildRecord& build = state.builds.back();
+  const std::string what = id_of(context, build.index);
+  if (build.reading.interrupted) {
+    return fmt::format("perfduel:   building {} interrupted\n", what);
+  }
+  if (!build.reading.ok) {
+    return fmt::format(
+        "perfduel:   {} does not build: {} (log: {}){}\n", what, build.reading.reason, build.reading.log,
+        build.index == 0 || build.index == state.last ? "" : "; skipped, a neighbour is tried");
+  }
+  return build.reading.cached
+             ? fmt::format("perfduel:   {} built before, not rebuilt\n", what)
+             : fmt::format("perfduel:   built {} in {}\n", what, util::format_seconds(build.reading.seconds));
+}
+
+std::string format_dueling(const BisectContext& context, const SearchState& state, const DuelRecord& duel) {
+  const std::size_t step = state.duels.size() + 1;
+  if (duel.attempt > 0) {
+    return fmt::format("perfduel:   inconclusive; once more with more rounds\n");
+  }
+  switch (duel.role) {
+    case Role::endpoints:
+      return fmt::format("perfduel: [{}] endpoints: {} against {}\n", step, name_of(context, duel.candidate),
+                         name_of(context, duel.baseline));
+    case Role::confirmation:
+      return fmt::format("perfduel: [{}] confirmation: {} against its parent {}\n", step,
+                         label(context, duel.candidate), id_of(context, duel.baseline));
+    case Role::probe:
+      return "";
+  }
+  return "";
+}
+
+std::string format_dueled(const BisectContext& /*context*/, const SearchState& state) {
+  const DuelReading& r = state.duels.back().reading;
+  if (r.reading == Reading::interrupted) {
+    return "perfduel:   duel interrupted\n";
+  }
+  if (r.reading == Reading::failed) {
+    return fmt::format("perfduel:   the benchmark failed: {}\n", r.reason);
+  }
+  return fmt::format("perfduel:   {}: {} after {} in {}\n", to_string(r.reading), change_of(r),
+                     util::counted(r.rounds, "round"), util::format_seconds(r.seconds));
+}
+
+std::string format_result(const BisectContext& context, const SearchState& state, double elapsed_seconds) {
+  std::string text = answer_text(context, state);
+  if (!state.duels.empty()) {
+    text += "\n" + table_text(context, state) + "\n";
+  }
+  text += skipped_text(context, state);
+  if (state.outcome == Outcome::found || state.outcome == Outcome::not_confirmed) {
+    text += claim_text(context, state);
+    text += others_text(context, state);
+  }
+  int cached = 0;
+  for (const auto& build : state.builds) {
+    cached += build.reading.cached ? 1 : 0;
+  }
+  const int inconclusive = static_cast<int>(state.duels.size()) - state.claims();
+  text += fmt::format("{} ({} deciding, {} not), {} ({} built before), {} in all\n",
+                      util::counted(static_cast<long long>(state.duels.size()), "duel"), state.claims(),
+                      inconclusive, util::counted(static_cast<long long>(state.builds.size()), "build"),
+                      cached, util::format_seconds(elapsed_seconds));
+  return text;
+}
+
+nlohmann::ordered_json bisect_to_json(const BisectContext& context, const SearchState& state,
+                                      double elapsed_seconds) {
+  nlohmann::ordered_json json;
+  json["perfduel_version"] = PERFDUEL_VERSION;
+  json["outcome"] = to_string(state.outcome);
+  json["exit_code"] = bisect_exit_code(state.outcome);
+  json["started"] = context.started;
+  json["elapsed_seconds"] = elapsed_seconds;
+  json["gate"] =
+      context.gate.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(context.gate);
+  json["good"] = commit_json(context, 0);
+  json["good"]["ref"] = context.good_ref;
+  json["bad"] = commit_json(context, state.last);
+  json["bad"]["ref"] = context.bad_ref;
+  json["cut"] = context.cut;
+  json["confidence"] = context.search_confidence;
+  json["duel_confidence"] = context.duel_confidence;
+  json["planned_duels"] = context.planned_duels;
+  json["deciding_duels"] = state.claims();
+  json["error_bound"] = std::min(1.0, state.claims() * alpha_of(context));
+  json["work_dir"] = context.work_dir.string();
+  if (state.first_bad) {
+    auto first = commit_json(context, *state.first_bad);
+    first["confirmed"] = state.outcome == Outcome::found;
+    first["against_parent_duel"] =
+        state.confirmation ? nlohmann::ordered_json(*state.confirmation + 1) : nullptr;
+    first["against_good_duel"] =
+        state.against_good ? nlohmann::ordered_json(*state.against_good + 1) : nullptr;
+    json["first_bad"] = first;
+  } else {
+    json["first_bad"] = nullptr;
+  }
+  auto candidates = nlohmann::ordered_json::array();
+  for (const std::size_t index : state.candidates) {
+    candidates.push_back(commit_json(context, index));
+  }
+  json["candidates"] = candidates;
+  auto skipped = nlohmann::ordered_json::array();
+  for (const auto& skip : state.skipped) {
+    auto item = commit_json(context, skip.index);
+    item["reason"] = skip.reason;
+    skipped.push_back(item);
+  }
+  json["skipped"] = skipped;
+  auto builds = nlohmann::ordered_json::array();
+  for (const auto& build : state.builds) {
+    auto item = commit_json(context, build.index);
+    item["ok"] = build.reading.ok;
+    item["cached"] = build.reading.cached;
+    item["seconds"] = build.reading.seconds;
+    item["reason"] = build.reading.reason;
+    item["log"] = build.reading.log;
+    builds.push_back(item);
+  }
+  json["builds"] = builds;
+  auto duels = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < state.duels.size(); ++i) {
+    const DuelRecord& duel = state.duels[i];
+    const DuelReading& r = duel.reading;
+    nlohmann::ordered_json item;
+    item["step"] = i + 1;
+    item["role"] = to_string(duel.role);
+    item["attempt"] = duel.attempt;
+    item["candidate"] = context.chain.at(duel.candidate).id;
+    item["baseline"] = context.chain.at(duel.baseline).id;
+    item["verdict"] = to_string(r.reading);
+    item["metric"] = r.metric;
+    item["change"] = optional_number(r.change);
+    item["ci"] =
+        r.low && r.high ? nlohmann::ordered_json::array({*r.low, *r.high}) : nlohmann::ordered_json(nullptr);
+    item["cut"] = r.cut;
+    item["rounds"] = r.rounds;
+    item["seconds"] = r.seconds;
+    item["end"] = r.end;
+    item["reason"] = r.reason;
+    item["report"] = r.report;
+    duels.push_back(item);
+  }
+  json["duels"] = duels;
+  auto commits = nlohmann::ordered_json::array();
+  const auto states = commit_states(state, context.chain.size());
+  for (std::size_t i = 0; i < context.chain.size(); ++i) {
+    auto item = commit_json(context, i);
+    item["state"] = states[i];
+    commits.push_back(item);
+  }
+  json["commits"] = commits;
+  return json;
+}
+
+}  // namespace perfduel::bisect

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bisect/commit_chain.hpp"
+#include "bisect/search.hpp"
+
+// What `perfduel bisect` tells: progress lines while it searches, the answer with its claim and
+// error, the table of every duel, and the JSON report of the whole search.
+namespace perfduel::bisect {
+
+// What the search was asked, for the texts.
+struct BisectContext {
+  std::string gate;           // --gate, empty for --build/--run
+  std::string good_ref;       // --good as given
+  std::string bad_ref;        // --bad as given
+  std::vector<Commit> chain;  // --good, the commits after it, --bad
+  std::string cut;            // probe_config.hpp cut_text against --good
+  double search_confidence = 0.95;
+  double duel_confidence = 0.95;
+  int planned_duels = 1;
+  double duel_seconds = 0;  // a duel's budget (the first attempt)
+  std::filesystem::path work_dir;
+  std::string command;  // how to bisect again with other endpoints: "perfduel bisect --gate x"
+  std::string started;  // ISO 8601
+};
+
+// The exit code of a search that ended with `outcome`: 0 found and confirmed, 1 the endpoints
+// do not differ, 3 an endpoint does not build or run, 77 no single confirmed commit
+// (ambiguous, not confirmed, undecided), 130 interrupted.
+int bisect_exit_code(Outcome outcome);
+
+// The lines that open a search: what is searched, what bad means, the duels' confidence.
+std::string format_start(const BisectContext& context);
+
+// The progress line before building commit `index` (a probe: which one, how many candidates
+// are left, about how many duels and how long).
+std::string format_building(const BisectContext& context, const SearchState& state, std::size_t index);
+
+// The line after the last build of `state`.
+std::string format_built(const BisectContext& context, const SearchState& state);
+
+// The line before a duel: the endpoints, the confirmation, or a second attempt.
+std::string format_dueling(const BisectContext& context, const SearchState& state, const DuelRecord& duel);
+
+// The line after the last duel of `state`: its reading, change, interval, rounds and time.
+std::string format_dueled(const BisectContext& context, const SearchState& state);
+
+// The answer for stdout: the first bad commit with its change and interval against its parent
+// and against --good (or why there is none), the table of every duel (commit, subject, against,
+// verdict, change, interval, rounds, build and duel seconds), the skipped commits and why, the
+// claim with its error, and that other regressions may exist after it.
+std::string format_result(const BisectContext& context, const SearchState& state, double elapsed_seconds);
+
+// The whole search as JSON: endpoints, cut, confidences and error bound, every commit's state,
+// every build and duel (with its report), the answer and the skipped commits.
+nlohmann::ordered_json bisect_to_json(const BisectContext& context, const SearchState& state,
+                                      double elapsed_seconds);
+
+}  // namespace perfduel::bisect

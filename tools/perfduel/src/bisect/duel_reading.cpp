@@ -1,0 +1,140 @@
+#include "bisect/duel_reading.hpp"
+
+#include <fmt/format.h>
+
+#include "duel/verdict.hpp"
+#include "util/text.hpp"
+
+namespace perfduel::bisect {
+
+namespace {
+
+// One gated metric of the report at the cut θ (its tolerance).
+struct MetricAtCut {
+  std::string name;
+  std::optional<double> change;
+  std::optional<double> low;
+  std::optional<double> high;
+  double cut = 0;
+  bool higher_is_better = false;
+  Reading reading = Reading::unresolved;
+  double worst = 0;  // how far the interval reaches to the worse side, as a worse-is-larger change
+};
+
+std::optional<double> number(const nlohmann::json& value) {
+  return value.is_number() ? std::optional<double>(value.get<double>()) : std::nullopt;
+}
+
+MetricAtCut read_metric(const nlohmann::json& metric) {
+  MetricAtCut m;
+  m.name = metric.value("name", std::string("?"));
+  m.cut = metric.value("tolerance", 0.0);
+  m.higher_is_better = metric.value("direction", std::string("lower")) == "higher";
+  if (metric.contains("change")) {
+    m.change = number(metric["change"]);
+  }
+  const auto ci = metric.contains("ci") ? metric["ci"] : nlohmann::json();
+  if (ci.is_array() && ci.size() == 2) {
+    m.low = number(ci[0]);
+    m.high = number(ci[1]);
+  }
+  if (!m.low || !m.high) {
+    m.worst = -1e300;
+    return m;
+  }
+  // Worse is up for lower-is-better metrics and down for higher-is-better ones; the cut is the
+  // duel's tolerance band edge on that side, as the duel's own regression verdict uses it.
+  if (m.higher_is_better) {
+    m.reading = *m.high < -m.cut ? Reading::bad : *m.low >= -m.cut ? Reading::good : Reading::unresolved;
+    m.worst = -*m.low;
+  } else {
+    m.reading = *m.low > m.cut ? Reading::bad : *m.high <= m.cut ? Reading::good : Reading::unresolved;
+    m.worst = *m.high;
+  }
+  return m;
+}
+
+std::string interval_text(const MetricAtCut& m) {
+  if (!m.low || !m.high) {
+    // The confidence sequence gives none before 20 rounds of a value that varies.
+    return fmt::format("{} had no interval yet", m.name);
+  }
+  return fmt::format("{} was {} [{}, {}]", m.name, m.change ? util::format_percent(*m.change) : "n/a",
+                     util::format_percent(*m.low), util::format_percent(*m.high));
+}
+
+}  // namespace
+
+DuelReading read_duel_report(const nlohmann::json& report) {
+  DuelReading reading;
+  reading.rounds = report.value("measured_rounds", 0);
+  reading.seconds = report.value("elapsed_seconds", 0.0);
+  reading.end = report.value("end", std::string("decided"));
+  const std::string verdict = report.value("verdict", std::string());
+  if (verdict == "interrupted" || reading.end == "interrupted") {
+    reading.reading = Reading::interrupted;
+    reading.reason = "interrupted";
+    return reading;
+  }
+  if (verdict == "error" || report.contains("error")) {
+    reading.reading = Reading::failed;
+    reading.reason = report.value("error", std::string("a benchmark run failed"));
+    return reading;
+  }
+  std::vector<MetricAtCut> gated;
+  if (report.contains("metrics") && report["metrics"].is_array()) {
+    for (const auto& metric : report["metrics"]) {
+      if (metric.is_object() && metric.value("gated", false)) {
+        gated.push_back(read_metric(metric));
+      }
+    }
+  }
+  if (gated.empty()) {
+    reading.reading = Reading::unresolved;
+    reading.reason = "the report has no gated metric";
+    return reading;
+  }
+  const MetricAtCut* shown = nullptr;
+  bool all_good = true;
+  for (const auto& m : gated) {
+    all_good = all_good && m.reading == Reading::good;
+    if (m.reading == Reading::bad &&
+        (shown == nullptr || shown->reading != Reading::bad || m.worst > shown->worst)) {
+      shown = &m;
+    }
+  }
+  if (shown == nullptr) {
+    // No metric is bad: show the one nearest to being so (the least settled when unresolved).
+    for (const auto& m : gated) {
+      const bool better =
+          shown == nullptr || (m.reading != Reading::good && shown->reading == Reading::good) ||
+          ((m.reading == Reading::good) == (shown->reading == Reading::good) && m.worst > shown->worst);
+      if (better) {
+        shown = &m;
+      }
+    }
+  }
+  reading.reading = shown->reading == Reading::bad ? Reading::bad
+                    : all_good                     ? Reading::good
+                                                   : Reading::unresolved;
+  reading.metric = shown->name;
+  reading.change = shown->change;
+  reading.low = shown->low;
+  reading.high = shown->high;
+  reading.cut = shown->cut;
+  reading.higher_is_better = shown->higher_is_better;
+  if (reading.reading == Reading::unresolved) {
+    const auto end = duel_end_from_string(reading.end);
+    std::string why = end ? end_reason(*end) : std::string();
+    if (why.empty()) {
+      why = "the duel ended without showing which side of the cut it is on";
+    }
+    reading.reason =
+        fmt::format("{}; after {} {}, against the cut {}{}", why, util::counted(reading.rounds, "round"),
+                    interval_text(*shown), shown->higher_is_better ? "-" : "+",
+                    util::format_percent(shown->cut).substr(1));
+  }
+  return reading;
+}
+
+}  // namespace perfduel::bisect
