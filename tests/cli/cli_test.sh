@@ -580,13 +580,14 @@ metrics:
 YAML
     # A/A on the benchmarks both sides run: a regression (exit 1) has chance ≤ 10⁻⁴ (fact 1).
     gb="$GBENCH_SUITE --benchmark_format=json --benchmark_min_time=0.001"
-    run_either 0 77 compare --config gate.yaml -q --seed 1 --json report.json \
+    # --verbose: every note, whatever else a loaded machine adds to the five shown by default.
+    run_either 0 77 compare --config gate.yaml -q --verbose --seed 1 --json report.json \
       -b "$gb --benchmark_filter=BM_Hash/(16|64|256)\$" -n "$gb --benchmark_filter=BM_Hash/(64|256|1024)\$"
     expect_out 'note: hash/BM_Hash/1024: new benchmark, only in the candidate \(not compared\)'
     expect_out 'note: hash/BM_Hash/16: removed benchmark, only in the baseline \(not compared\)'
     [ "$(json '.benchmarks.new | join(",")')" = "hash/BM_Hash/1024" ] || fail "JSON new: $(json .benchmarks)"
     [ "$(json '.benchmarks.removed | join(",")')" = "hash/BM_Hash/16" ] || fail "JSON removed: $(json .benchmarks)"
-    run_either 0 77 analyze report.json
+    run_either 0 77 analyze report.json --verbose
     expect_out 'note: hash/BM_Hash/16: removed benchmark'
     # With missing: error the suites must match.
     sed -i 's/threshold: 50%}/threshold: 50%, missing: error}/' gate.yaml
