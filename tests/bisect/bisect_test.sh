@@ -22,7 +22,7 @@ export GIT_COMMITTER_NAME="perfduel test" GIT_COMMITTER_EMAIL=test@perfduel.inva
 export CMAKE_BUILD_PARALLEL_LEVEL=2
 unset GIT_DIR GIT_WORK_TREE
 
-fail() { echo "FAIL: $*" >&2; echo "--- stdout" >&2; cat "$work/out.txt" >&2 2>/dev/null; echo "--- stderr" >&2; cat "$work/err.txt" >&2 2>/dev/null; exit 1; }
+fail() { echo "FAIL: $*" >&2; echo "--- stdout" >&2; cat "$work/out.txt" >&2 2>/dev/null; echo "--- stderr" >&2; cat "$work/err.txt" >&2 2>/dev/null; echo "FAIL (repeated after the output): $*" >&2; exit 1; }
 # run EXPECTED_EXIT ARGS...: runs perfduel, stdout and stderr in out.txt and err.txt.
 run() {
   local expected=$1

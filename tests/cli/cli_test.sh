@@ -20,7 +20,7 @@ cd "$work" || exit 1
 # process start-up counted, dozens of standard errors beyond an 8 % threshold after 10 rounds,
 # so a detection fails only if the budget cannot hold 10 rounds; (3) budgets are at least ten
 # times what the case takes on an idle 2-CPU VM.
-fail() { echo "FAIL: $*" >&2; echo "--- stdout" >&2; cat out.txt >&2 2>/dev/null; echo "--- stderr" >&2; cat err.txt >&2 2>/dev/null; exit 1; }
+fail() { echo "FAIL: $*" >&2; echo "--- stdout" >&2; cat out.txt >&2 2>/dev/null; echo "--- stderr" >&2; cat err.txt >&2 2>/dev/null; echo "FAIL (repeated after the output): $*" >&2; exit 1; }
 
 # run EXPECTED_EXIT ARGS...: runs perfduel, keeps stdout/stderr in out.txt/err.txt.
 run() {

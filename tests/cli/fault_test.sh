@@ -30,7 +30,7 @@ cd "$work" || exit 1
 # Milliseconds since an arbitrary point (for durations; `date +%s` counts whole seconds).
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
-fail() { echo "FAIL: $*" >&2; echo "--- stdout" >&2; head -c 20000 out.txt >&2 2>/dev/null; echo "--- stderr" >&2; cat err.txt >&2 2>/dev/null; exit 1; }
+fail() { echo "FAIL: $*" >&2; echo "--- stdout" >&2; head -c 20000 out.txt >&2 2>/dev/null; echo "--- stderr" >&2; cat err.txt >&2 2>/dev/null; echo "FAIL (repeated after the output): $*" >&2; exit 1; }
 
 # run EXPECTED_EXIT... -- ARGS...: runs perfduel (stdout/stderr in out.txt/err.txt) and
 # accepts any of the exit codes before "--".

@@ -274,12 +274,14 @@ TEST_CASE("bisect: a duel's report read at the cut", "[bisect]") {
     return nlohmann::json{{"name", "score"},   {"gated", true},           {"direction", direction},
                           {"tolerance", 0.05}, {"change", (lo + hi) / 2}, {"ci", {lo, hi}}};
   };
-  const auto report = [](nlohmann::json metrics) {
+  // A vector, not a json: `nlohmann::json metrics` from `{metric(...)}` is an array of one with
+  // GCC but a copy of the one object with Clang.
+  const auto report = [](std::vector<nlohmann::json> metrics) {
     return nlohmann::json{{"verdict", "regression"},
                           {"end", "decided"},
                           {"measured_rounds", 3},
                           {"elapsed_seconds", 0.5},
-                          {"metrics", std::move(metrics)}};
+                          {"metrics", nlohmann::json(std::move(metrics))}};
   };
   CHECK(read_duel_report(report({metric(0.06, 0.2)})).reading == Reading::bad);
   CHECK(read_duel_report(report({metric(-0.1, 0.05)})).reading == Reading::good);

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <numeric>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -17,6 +18,20 @@ TEST_CASE("descriptive statistics match hand-computed values", "[stats]") {
   CHECK(quantile(x, 1.0) == 9.0);
   CHECK(std::isnan(mean(std::vector<double>{})));
   CHECK(std::isnan(variance(std::vector<double>{1.0})));
+}
+
+TEST_CASE("a constant series has that constant for mean and a point for interval", "[stats]") {
+  // Six copies of log(1.1615) summed and divided by six are one ulp off the value: a
+  // deterministic metric of six rounds then had a variance, and its interval a width.
+  const double value = std::log(1.1615);
+  const std::vector<double> x(6, value);
+  REQUIRE(std::accumulate(x.begin(), x.end(), 0.0) / 6 != value);
+  CHECK(mean(x) == value);
+  CHECK(variance(x) == 0.0);
+  const auto ci = t_interval(x, 0.95);
+  REQUIRE(ci);
+  CHECK(ci->ci.lo == value);
+  CHECK(ci->ci.hi == value);
 }
 
 TEST_CASE("Student t quantiles match textbook tables", "[stats]") {
