@@ -5,7 +5,7 @@
 # them says something else. Line breaks, comment markers and Markdown backticks are ignored.
 set -euo pipefail
 cd "$1"
-definition='the interval is narrower than the threshold and not entirely outside ±tolerance (it may cross a band edge), or the confidence sequence lies entirely inside ±tolerance'
+definition='the interval is narrower than the threshold and is not shown beyond ±tolerance (entirely outside it, or excluding 0 with its estimate outside it), or the interval at the uncorrected level or the confidence sequence lies entirely inside ±tolerance'
 status=0
 for file in README.md docs/validation.md tools/perfduel/src/duel/verdict.hpp; do
   # One line of text: comment markers and list indentation dropped, whitespace collapsed.

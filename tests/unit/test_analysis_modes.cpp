@@ -351,3 +351,51 @@ TEST_CASE("many undecided metrics get one key note, their own notes become detai
   const auto two = analyze(config, make_runs(a, b), Finality::final);
   CHECK_FALSE(has_note(two, "gated metrics undecided"));
 }
+
+TEST_CASE("no change of one metric of several needs no Bonferroni: its own interval inside the band",
+          "[analysis][stats]") {
+  // Four gated metrics, σ 3 % per round, 60 rounds, threshold 2 %, tolerance 1.5 %: each 95 %
+  // interval (about ±0.9 %) lies inside ±1.5 %, each Bonferroni interval (98.75 %) is still wider
+  // than the threshold. The pass claim is an intersection–union test: each metric at 95 %.
+  Config config;
+  config.stopping = Stopping::width;
+  config.min_rounds = 20;
+  std::vector<std::vector<double>> baseline;
+  std::vector<std::vector<double>> candidate;
+  for (int m = 0; m < 4; ++m) {
+    MetricSpec spec = gated_metric("m" + std::to_string(m), 0.02);
+    spec.tolerance = 0.015;
+    config.metrics.push_back(spec);
+    baseline.emplace_back(60, 1.0);
+    candidate.push_back(shifted(baseline.back(), 0.0, 0.03, 11 + static_cast<std::uint64_t>(m)));
+  }
+  const auto runs = make_runs(baseline, candidate);
+  const Analysis passed = analyze(config, runs, Finality::ongoing);
+  for (const auto& metric : passed.metrics) {
+    INFO(metric.spec.name << " [" << metric.ci.lo << ", " << metric.ci.hi << "]");
+    CHECK(metric.verdict == Verdict::no_change);
+    CHECK(metric.equivalence);
+    CHECK(metric.confidence == Approx(0.95));
+    CHECK(metric.ci.lo >= -0.015);
+    CHECK(metric.ci.hi <= 0.015);
+  }
+  CHECK(passed.can_stop);
+  CHECK(passed.verdict == Verdict::no_change);
+
+  // With Bonferroni for no change too, the same rounds settle nothing: the intervals at 98.75 %
+  // are wider than the threshold.
+  config.uncorrected_pass = false;
+  const Analysis before = analyze(config, runs, Finality::ongoing);
+  CHECK_FALSE(before.can_stop);
+  for (const auto& metric : before.metrics) {
+    CHECK_FALSE(metric.equivalence);
+    CHECK(metric.confidence == Approx(1 - 0.05 / 4));
+  }
+
+  // A metric truly 2.5 % slower, beyond its tolerance, is not shown inside the band.
+  config.uncorrected_pass = true;
+  candidate[2] = shifted(baseline[2], std::log(1.025), 0.03, 13);
+  const Analysis slower = analyze(config, make_runs(baseline, candidate), Finality::ongoing);
+  CHECK(slower.metrics[2].verdict != Verdict::no_change);
+  CHECK_FALSE(slower.can_stop);
+}

@@ -37,7 +37,7 @@ TEST_CASE("default_config gates wall time at 2 % and reports the other built-ins
   CHECK(wall.source == MetricSource::wall_time);
   CHECK(wall.gating == Gating::gated);
   CHECK(wall.threshold == Approx(0.02));
-  CHECK(wall.tolerance == 0.0);
+  CHECK(wall.tolerance == Approx(0.01));  // half the threshold
   CHECK(wall.direction == Direction::lower_is_better);
   CHECK(wall.estimator == Estimator::mean);
   CHECK(wall.unit == "s");
@@ -68,27 +68,31 @@ TEST_CASE("default_config gates wall time at 2 % and reports the other built-ins
   CHECK_FALSE(config.candidate.has_value());
 }
 
-TEST_CASE("a report-only metric's tolerance defaults to half its threshold", "[config]") {
-  // At tolerance 0 every certain difference of a report-only metric, however small, would be
-  // called a regression; half the threshold makes the band as wide as the interval sought.
+TEST_CASE("a metric's tolerance defaults to half its threshold, a gated count's to 0.1 %", "[config]") {
+  // At tolerance 0 every certain difference, however small, would be called a regression (a
+  // +0.94 % [+0.00 %, +1.88 %] failed a 2 % gate) and no interval could show no change; half the
+  // threshold makes the band as wide as the interval sought.
   const Config defaults = default_config();
-  for (const char* name : {"user_time", "system_time", "max_rss"}) {
+  for (const char* name : {"wall_time", "user_time", "system_time", "max_rss"}) {
     CHECK(metric(defaults, name).tolerance == Approx(0.01));
   }
-  CHECK(metric(defaults, "wall_time").tolerance == 0.0);  // gated: the configuration's own, 0
   const Config config = parse(R"(metrics:
   max_rss: {gate: true}
   user_time: {threshold: 10%}
   system_time: {tolerance: 0}
   score: {regex: 'score: ([0-9]+)', gate: false}
   cycles: {valgrind: cycles, gate: false}
+  instructions: {valgrind: instructions}
+  rate: {regex: 'rate: ([0-9]+)', direction: higher, threshold: 400%}
 )");
-  CHECK(metric(config, "max_rss").tolerance == 0.0);             // gated now
+  CHECK(metric(config, "max_rss").tolerance == Approx(0.01));    // gated or not
   CHECK(metric(config, "user_time").tolerance == Approx(0.05));  // half of its own threshold
   CHECK(metric(config, "system_time").tolerance == 0.0);         // set explicitly
   CHECK(metric(config, "score").tolerance == Approx(0.01));
-  CHECK(metric(config, "cycles").tolerance == Approx(0.01));  // above the counted default 0.1 %
-  // A counted metric makes wall time report-only, and so it gets the band too.
+  CHECK(metric(config, "cycles").tolerance == Approx(0.01));         // report-only: the band too
+  CHECK(metric(config, "instructions").tolerance == Approx(0.001));  // a gated count: 0.1 %
+  CHECK(metric(config, "rate").tolerance == Approx(0.9));            // a rate cannot fall by 200 %
+  // A counted metric makes wall time report-only; it keeps its band.
   CHECK(metric(config, "wall_time").gating == Gating::report_only);
   CHECK(metric(config, "wall_time").tolerance == Approx(0.01));
 }

@@ -31,7 +31,7 @@ Config saved_config() {
       "candidate: ./bench --new\n"
       "metrics:\n"
       "  wall_time: {gate: false}\n"
-      "  score: {regex: 'score: ([0-9.]+)', threshold: 20%}\n",
+      "  score: {regex: 'score: ([0-9.]+)', threshold: 20%, tolerance: 0}\n",
       "report.json (config)");
 }
 
@@ -165,13 +165,14 @@ TEST_CASE("one setting from the command line, for every metric or for one", "[re
   CHECK(metric(config, "wall_time").threshold == Approx(0.05));
   apply_reanalysis_setting(config, "tolerance", "score", "3%", "--tolerance");
   CHECK(metric(config, "score").tolerance == Approx(0.03));
-  // wall_time is report-only: its band (half the duel's threshold) is kept from the report.
-  CHECK(metric(config, "wall_time").tolerance == Approx(0.01));
+  // wall_time's band was at its default, half the threshold: it follows the new threshold.
+  CHECK(metric(config, "wall_time").tolerance == Approx(0.025));
   apply_reanalysis_setting(config, "confidence", "", "90%", "--confidence");
   CHECK(config.confidence == Approx(0.90));
   CHECK(settings_changes(saved_config(), config) ==
         std::vector<std::string>{"confidence 90 % (was 95 %)", "4 metrics: threshold 5 % (was 2 %)",
-                                 "score: threshold 5 % (was 20 %)", "score: tolerance 3 % (was 0 %)"});
+                                 "4 metrics: tolerance 2.5 % (was 1 %)", "score: threshold 5 % (was 20 %)",
+                                 "score: tolerance 3 % (was 0 %)"});
   CHECK_THROWS_WITH(apply_reanalysis_setting(config, "threshold", "", "5 parsecs", "--threshold"),
                     Catch::StartsWith("--threshold: \"threshold\": "));
   CHECK_THROWS_WITH(apply_reanalysis_setting(config, "estimator", "score", "mode", "--estimator"),

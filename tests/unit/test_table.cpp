@@ -99,7 +99,8 @@ TEST_CASE("the table's notes: interval level per gated metric, notes of the othe
   fixture.outcome.analysis.notes = {{NoteWeight::key, "lag-1 autocorrelation 0.30: batched"}};
   const auto text = format_table(fixture.summary, Verbosity::verbose);
   CHECK_THAT(text, Catch::Contains("note: lag-1 autocorrelation 0.30: batched\n"));
-  CHECK_THAT(text, Catch::Contains("note: wall_time: 95 % interval, threshold 2.00 % wide\n"));
+  CHECK_THAT(text,
+             Catch::Contains("note: wall_time: 95 % interval, threshold 2.00 % wide, tolerance ±1.00 %\n"));
   CHECK_THAT(text, Catch::Contains("note: system_time: a note that the table must not parse\n"));
   CHECK_THAT(text, Catch::Contains("note: runs pinned to CPU 2,3: as requested (--cpus)\n"));
   CHECK_THAT(text, !Catch::Contains("more note"));

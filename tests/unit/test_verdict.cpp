@@ -30,12 +30,20 @@ TEST_CASE("an interval outside the tolerance band is a regression or an improvem
         Verdict::regression);
 }
 
-TEST_CASE("the width rule's no-change includes a narrow interval across a band edge", "[verdict]") {
-  // Known to within the threshold, not shown to exceed the tolerance: no change.
-  CHECK(judge_width({0.015, 0.025}, metric(0.02), true, true) == Verdict::no_change);
-  CHECK(judge_width({0.015, 0.025}, metric(0.02), false, true) == Verdict::pending);
-  CHECK(judge_width({0.015, 0.025}, metric(0.02), true, false) == Verdict::pending);
-  CHECK(judge_width({0.021, 0.025}, metric(0.02), false, false) == Verdict::regression);
+TEST_CASE("the width rule judges a narrow interval across a band edge by its estimate", "[verdict]") {
+  // Known to within the threshold, its estimate inside the tolerance: no change.
+  CHECK(judge_width({0.015, 0.025}, 0.019, metric(0.02), true, true) == Verdict::no_change);
+  CHECK(judge_width({0.015, 0.025}, 0.019, metric(0.02), false, true) == Verdict::pending);
+  CHECK(judge_width({0.015, 0.025}, 0.019, metric(0.02), true, false) == Verdict::pending);
+  CHECK(judge_width({0.021, 0.025}, 0.023, metric(0.02), false, false) == Verdict::regression);
+  // Its estimate beyond the tolerance and 0 excluded: a regression (an improvement below).
+  CHECK(judge_width({0.015, 0.035}, 0.025, metric(0.02), true, true) == Verdict::regression);
+  CHECK(judge_width({-0.035, -0.015}, -0.025, metric(0.02), true, true) == Verdict::improvement);
+  CHECK(judge_width({0.015, 0.035}, 0.025, metric(0.02, Direction::higher_is_better), true, true) ==
+        Verdict::improvement);
+  // Beyond the tolerance but not excluding 0 (a tolerance under half the threshold): no change,
+  // so that the estimate adds no false alarm where there is no change.
+  CHECK(judge_width({-0.001, 0.019}, 0.009, metric(0.005), true, true) == Verdict::no_change);
 }
 
 TEST_CASE("a confidence sequence settles no-change only inside a band that exists", "[verdict]") {

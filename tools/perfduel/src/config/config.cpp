@@ -41,9 +41,11 @@ constexpr util::NameTable<CountedEvent, 4> k_counted_events{{{CountedEvent::inst
 constexpr double k_max_tolerance = 10.0;
 // The default tolerance of a counted metric (see read_metric).
 constexpr double k_counted_tolerance = 0.001;
-// The default tolerance of a report-only metric, as a share of its threshold (see
-// apply_report_only_tolerance).
-constexpr double k_report_only_tolerance_share = 0.5;
+// The default tolerance of a metric that is not counted, as a share of its threshold (see
+// apply_default_tolerance).
+constexpr double k_default_tolerance_share = 0.5;
+// The widest default tolerance of a higher-is-better metric (a rate cannot fall by 100 %).
+constexpr double k_widest_better_tolerance = 0.9;
 // Valgrind's cachegrind counts instructions and, with its cache simulation, estimates cycles.
 constexpr util::NameTable<CountedEvent, 2> k_valgrind_events{
     {{CountedEvent::instructions, "instructions"}, {CountedEvent::cycles, "cycles"}}};
@@ -717,17 +719,26 @@ void read_decision(const Reader& reader, const YAML::Node& root, Config& config)
   }
 }
 
-// A report-only metric cannot fail the gate, but its verdict is still read: at tolerance 0
-// every certain difference, however small, is a "regression" (max RSS +0.02 % after 20
-// rounds). Unless its entry sets a tolerance, a report-only metric's changes within half its
-// threshold (±1 % at the default 2 %) count as no change: the band is then as wide as the
-// interval the threshold asks for. `root` is the configuration (null for the defaults).
-void apply_report_only_tolerance(const YAML::Node& root, Config& config) {
+// A metric's tolerance is the change it may show and still be no change. At tolerance 0 every
+// certain difference, however small, is a regression: a +0.94 % [+0.00 %, +1.88 %] under a 2 %
+// threshold failed the gate, which is not what a user means by one, and no interval could ever
+// show "no change" (a band of width 0 contains none). So, unless its entry sets a tolerance, a
+// metric that is not counted has half its threshold (±1 % at the default 2 %): the band is then as
+// wide as the interval the threshold asks for, and a metric known to ±T/2 around 0 passes.
+// Gated counted metrics keep k_counted_tolerance: their intervals are points, and a gate on
+// instructions is there to see a change of a few tenths of a percent. `root` is the
+// configuration (null for the defaults).
+void apply_default_tolerance(const YAML::Node& root, Config& config) {
   const auto metrics = root.IsMap() ? root["metrics"] : YAML::Node();
   for (auto& metric : config.metrics) {
     const auto entry = metrics && metrics.IsMap() ? metrics[metric.name] : YAML::Node();
-    if (metric.gating == Gating::report_only && !(entry && entry.IsMap() && entry["tolerance"])) {
-      metric.tolerance = std::max(metric.tolerance, k_report_only_tolerance_share * metric.threshold);
+    const bool counted = metric.source == MetricSource::counter || metric.source == MetricSource::valgrind;
+    if (!(counted && metric.gating == Gating::gated) && !(entry && entry.IsMap() && entry["tolerance"])) {
+      double tolerance = k_default_tolerance_share * metric.threshold;
+      if (metric.direction == Direction::higher_is_better) {
+        tolerance = std::min(tolerance, k_widest_better_tolerance);  // it cannot fall by 100 %
+      }
+      metric.tolerance = std::max(metric.tolerance, tolerance);
     }
   }
 }
@@ -852,9 +863,14 @@ void overlay_metric(const Reader& reader, const YAML::Node& key, const YAML::Nod
                  source_text(*metric));
     }
     const std::string unit = metric->unit;
+    // A tolerance at its default, half the threshold, follows a new threshold unless given too.
+    const bool default_tolerance = metric->tolerance == k_default_tolerance_share * metric->threshold;
     read_metric_settings(reader, node, *metric);
     if (!node["unit"]) {
       metric->unit = unit;  // not a default for this source: the report's unit stays
+    }
+    if (default_tolerance && node["threshold"] && !node["tolerance"]) {
+      metric->tolerance = k_default_tolerance_share * metric->threshold;
     }
   }
 }
@@ -971,7 +987,7 @@ std::vector<const MetricSpec*> Config::gated_metrics() const {
 
 Config default_config() {
   Config config = builtin_config();
-  apply_report_only_tolerance(YAML::Node(), config);
+  apply_default_tolerance(YAML::Node(), config);
   return config;
 }
 
@@ -981,7 +997,7 @@ Config parse_config(const std::string& text, const std::string& origin) {
   const Reader reader(origin, text);
   const YAML::Node root = load_yaml(text, origin);
   read_config(reader, root, config);
-  apply_report_only_tolerance(root, config);
+  apply_default_tolerance(root, config);
   return config;
 }
 

@@ -141,6 +141,9 @@ struct Config {
   std::optional<std::uint64_t> seed;  // empty: drawn at start and reported
   Stopping stopping = Stopping::hybrid;
   Correction correction = Correction::bonferroni;
+  // No change shown at the uncorrected level (duel/analysis.cpp, settle_by_equivalence). Not a
+  // configuration key: perfduel_validate turns it off to measure what it brings.
+  bool uncorrected_pass = true;
   InconclusivePolicy on_inconclusive = InconclusivePolicy::skip;
 
   // Estimator settings (see stats/estimate.hpp).

@@ -404,11 +404,80 @@ stats::EstimatorOptions estimator_options(const Config& config, const MetricSpec
 }
 
 // The interval levels of one metric: `interval` for the width rule's (or, in anytime mode,
-// the sequence's) interval, `sequence` for hybrid stopping's confidence sequence (0: none).
+// the sequence's) interval, `sequence` for hybrid stopping's confidence sequence (0: none),
+// both at the Bonferroni level that guards the claim "some metric regressed". `pass_interval`
+// and `pass_sequence` are the same levels without the correction, for the claim "no change":
+// equal to the others when one metric is gated.
 struct Levels {
   double interval = 0;
   double sequence = 0;
+  double pass_interval = 0;
+  double pass_sequence = 0;
 };
+
+// The claim of a pass, "every gated metric lies within its tolerance band", holds when each
+// metric is shown inside its band at level 1 − α: it is an intersection–union test (Berger
+// 1982; for one metric, Schuirmann's two one-sided tests), which needs no correction for the
+// number of metrics, unlike the claim "some metric regressed" (Bonferroni, 1 − α/m). So a
+// metric of several may settle as no change as soon as its uncorrected interval lies inside
+// ±tolerance, long before its Bonferroni interval is as narrow as the threshold. Its regression
+// or improvement still needs the Bonferroni interval outside the band: the family-wise false
+// alarm is unchanged (a pass only ends some paths earlier). The uncorrected interval is the
+// width rule's (its σ at the stopping bound, which guards the repeated looks; measured in
+// docs/validation.md, "Suites") and, with a confidence sequence, the sequence's, which is
+// valid at every look. Returns whether it settled `result` (its `ci` and `confidence` become the
+// uncorrected interval's, the one that decided).
+bool settle_by_equivalence(const Config& config, const MetricSpec& spec, Estimator estimator,
+                           const Levels& levels, const std::vector<double>& a, const std::vector<double>& b,
+                           int burn_in_rounds, bool enough_rounds, MetricResult& result) {
+  if (!config.uncorrected_pass || !enough_rounds || spec.tolerance <= 0 ||
+      levels.pass_interval >= levels.interval || result.estimate.status != stats::EstimateStatus::ok ||
+      result.verdict == Verdict::regression || result.verdict == Verdict::improvement ||
+      result.settled_by != SettledBy::none) {
+    return false;
+  }
+  const auto inside = [&](const stats::Interval& ci) {
+    return judge_sequence(ci, spec) == Verdict::no_change;
+  };
+  const auto settle = [&](const stats::Interval& ci, double confidence, SettledBy by) {
+    result.ci = ci;
+    result.confidence = confidence;
+    result.verdict = Verdict::no_change;
+    result.settled_by = by;
+    result.equivalence = true;
+    return true;
+  };
+  const auto sequence_at = [&](double confidence) -> std::optional<stats::Interval> {
+    if (estimator != Estimator::mean) {
+      return std::nullopt;
+    }
+    const auto log_sequence = confidence_sequence(config, burn_in_rounds, result.estimate, a, b, confidence);
+    if (!log_sequence) {
+      return std::nullopt;
+    }
+    return stats::Interval{std::expm1(log_sequence->lo), std::expm1(log_sequence->hi)};
+  };
+  if (config.stopping == Stopping::anytime) {
+    if (const auto sequence = sequence_at(levels.pass_interval); sequence && inside(*sequence)) {
+      return settle(*sequence, levels.pass_interval, SettledBy::sequence);
+    }
+    return false;
+  }
+  const stats::Estimate pass =
+      stats::estimate(estimator, a, b, estimator_options(config, spec, estimator, levels.pass_interval));
+  if (pass.status == stats::EstimateStatus::ok && !pass.provisional) {
+    const stats::Interval ci{std::expm1(pass.ci.lo), std::expm1(pass.ci.hi)};
+    if (inside(ci)) {
+      return settle(ci, levels.pass_interval, SettledBy::width);
+    }
+  }
+  if (config.stopping == Stopping::hybrid && levels.pass_sequence > 0) {
+    if (const auto sequence = sequence_at(levels.pass_sequence); sequence && inside(*sequence)) {
+      return settle(*sequence, levels.pass_sequence, SettledBy::sequence);
+    }
+  }
+  return false;
+}
 
 // Estimates one metric from its paired series and judges it: width rule, and in hybrid mode
 // the confidence sequence too, whichever settles it first.
@@ -442,7 +511,7 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
                                  estimate.sequential_allowance;
   result.stopping_width = std::expm1(estimate.ci.width() * stopping_factor);
   result.width_reached = !estimate.provisional && result.stopping_width <= spec.threshold;
-  result.verdict = judge_width(result.ci, spec, result.width_reached, enough_rounds);
+  result.verdict = judge_width(result.ci, result.change, spec, result.width_reached, enough_rounds);
   if (result.width_reached && enough_rounds) {
     result.settled_by = SettledBy::width;
   }
@@ -479,6 +548,9 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
       }
       break;
     }
+  }
+  if (spec.gating == Gating::gated) {
+    settle_by_equivalence(config, spec, estimator, levels, a, b, burn_in_rounds, enough_rounds, result);
   }
   if (result.settled_by != SettledBy::none) {
     result.projected_rounds = static_cast<double>(a.size());
@@ -712,18 +784,24 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   const auto levels_of = [&](const MetricSpec& spec, Estimator estimator) {
     const std::size_t count = spec.gating == Gating::gated ? gated_count : 1;
     if (!hybrid || estimator != Estimator::mean) {
-      return Levels{per_metric_confidence(config.confidence, count, 1.0), 0};
+      return Levels{per_metric_confidence(config.confidence, count, 1.0), 0,
+                    per_metric_confidence(config.confidence, 1, 1.0), 0};
     }
     return Levels{per_metric_confidence(config.confidence, count, 1.0 - k_sequence_share),
-                  per_metric_confidence(config.confidence, count, k_sequence_share)};
+                  per_metric_confidence(config.confidence, count, k_sequence_share),
+                  per_metric_confidence(config.confidence, 1, 1.0 - k_sequence_share),
+                  per_metric_confidence(config.confidence, 1, k_sequence_share)};
   };
   if (gated_count > 1) {
     analysis.notes.push_back(
         {NoteWeight::detail,
          fmt::format(
-             "Bonferroni: {} gated metrics, each interval at {:.4g} % confidence (family-wise {:.4g} %)",
+             "Bonferroni: {} gated metrics, each interval at {:.4g} % confidence (family-wise {:.4g} %) "
+             "for a regression or an improvement; no change needs no correction: a metric whose "
+             "interval at {:.4g} % lies inside its tolerance band has none (the pass claim errs "
+             "with at most {:.4g} %)",
              gated_count, 100 * per_metric_confidence(config.confidence, gated_count, 1.0),
-             100 * config.confidence)});
+             100 * config.confidence, 100 * config.confidence, 100 * (1 - config.confidence))});
   }
   if (hybrid) {
     const Levels split{per_metric_confidence(config.confidence, gated_count, 1.0 - k_sequence_share),

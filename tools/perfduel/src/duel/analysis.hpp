@@ -47,6 +47,9 @@ struct MetricResult {
   // of the error budget; empty before its burn-in or in the other modes.
   std::optional<stats::Interval> sequence;
   SettledBy settled_by = SettledBy::none;  // which rule settled this metric, if any
+  // Settled as no change by its interval at the uncorrected level lying inside ±tolerance
+  // (the pass claim needs no Bonferroni, analysis.cpp); `ci` and `confidence` are that interval's.
+  bool equivalence = false;
   // At the rate so far, the measured rounds this metric needs to settle (projected_rounds):
   // the rounds so far once settled, NaN while it has no interval.
   double projected_rounds = std::numeric_limits<double>::quiet_NaN();

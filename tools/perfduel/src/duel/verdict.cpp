@@ -78,13 +78,18 @@ Verdict holm_verdict(bool rejected, bool above, Direction direction, bool width_
   return finality == Finality::final ? final_verdict(verdict, false) : verdict;
 }
 
-Verdict judge_width(const stats::Interval& ci, const MetricSpec& spec, bool width_reached,
+Verdict judge_width(const stats::Interval& ci, double change, const MetricSpec& spec, bool width_reached,
                     bool enough_rounds) {
   const Verdict outside = verdict_outside_band(ci, spec);
   if (outside != Verdict::pending) {
     return outside;
   }
-  return width_reached && enough_rounds ? Verdict::no_change : Verdict::pending;
+  if (!width_reached || !enough_rounds) {
+    return Verdict::pending;
+  }
+  const bool beyond = std::abs(change) > spec.tolerance;
+  const bool excludes_zero = ci.lo > 0 || ci.hi < 0;
+  return beyond && excludes_zero ? verdict_of_side(spec.direction, change > 0) : Verdict::no_change;
 }
 
 Verdict judge_sequence(const stats::Interval& sequence, const MetricSpec& spec) {

@@ -58,11 +58,18 @@ Verdict verdict_of_side(Direction direction, bool above);
 // on the side its direction calls worse or better; pending otherwise.
 Verdict verdict_outside_band(const stats::Interval& ci, const MetricSpec& spec);
 
-// The width rule's verdict: outside the band as above; otherwise no change once the width
-// rule is met (`width_reached`) after the minimum rounds (`enough_rounds`), else pending.
-// A narrow interval that straddles a band edge is no change: the change is known to within
-// the threshold and not shown to exceed the tolerance.
-Verdict judge_width(const stats::Interval& ci, const MetricSpec& spec, bool width_reached,
+// The width rule's verdict: outside the band as above; otherwise, once the width rule is met
+// (`width_reached`) after the minimum rounds (`enough_rounds`), a narrow interval that crosses a
+// band edge is judged by its estimate `change`: beyond the tolerance, and the interval excluding
+// 0, it is a regression or an improvement; else no change. Pending before.
+// The definition of no change, the same in the README and docs/validation.md: the interval is
+// narrower than the threshold and is not shown beyond ±tolerance (entirely outside it, or
+// excluding 0 with its estimate outside it), or the interval at the uncorrected level or the
+// confidence sequence lies entirely inside ±tolerance.
+// Judging by the estimate keeps a change of 1.5 × the tolerance from passing on an interval
+// that merely touches the band; the interval must still exclude 0 at its level, so no false
+// alarm is added where there is no change.
+Verdict judge_width(const stats::Interval& ci, double change, const MetricSpec& spec, bool width_reached,
                     bool enough_rounds);
 
 // A confidence sequence's verdict: outside the band as above; no change when `sequence`

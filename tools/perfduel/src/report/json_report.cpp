@@ -31,6 +31,7 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
   json["ci"] = has_interval ? nlohmann::ordered_json::array({result.ci.lo, result.ci.hi})
                             : nlohmann::ordered_json(nullptr);
   json["confidence"] = result.confidence;
+  json["inside_band_uncorrected"] = result.equivalence;  // no change shown without Bonferroni
   json["threshold"] = spec.threshold;
   json["tolerance"] = spec.tolerance;
   json["verdict"] = to_string(result.verdict);

@@ -70,22 +70,32 @@ std::string levels_text(std::vector<double> levels) {
 // its numbers mean, so it is never a detail.
 std::string interval_levels(const Analysis& analysis, double family_confidence) {
   std::vector<double> gated;
+  std::vector<double> inside_band;  // gated, shown inside their band at the uncorrected level
   std::vector<double> report_only;
   bool by_sequence = false;
   for (const auto& result : analysis.metrics) {
     if (result.estimate.status != stats::EstimateStatus::ok || !result.has_ratio) {
       continue;
     }
-    (result.spec.gating == Gating::gated ? gated : report_only).push_back(result.confidence);
+    if (result.spec.gating != Gating::gated) {
+      report_only.push_back(result.confidence);
+    } else {
+      (result.equivalence ? inside_band : gated).push_back(result.confidence);
+    }
     by_sequence |= result.settled_by == SettledBy::sequence;
   }
+  const std::size_t gated_count = gated.size() + inside_band.size();
   std::string text;
   if (!gated.empty()) {
     text = fmt::format("{} confidence for each gated metric", levels_text(gated));
-    if (gated.size() > 1) {
+    if (gated_count > 1) {
       text +=
-          fmt::format(" (Bonferroni over {}: family-wise {:.4g} %)", gated.size(), 100 * family_confidence);
+          fmt::format(" (Bonferroni over {}: family-wise {:.4g} %)", gated_count, 100 * family_confidence);
     }
+  }
+  if (!inside_band.empty()) {
+    text += fmt::format("{}{} for the {} shown inside their band (no change needs no correction)",
+                        text.empty() ? "" : ", ", levels_text(inside_band), inside_band.size());
   }
   if (!report_only.empty()) {
     text += fmt::format("{}{} for the report-only ones", text.empty() ? "" : ", ", levels_text(report_only));

@@ -39,7 +39,8 @@ std::string setting_text(const MetricResult& result) {
                        100 * result.confidence, util::format_percent(result.spec.tolerance).substr(1));
   }
   return fmt::format(
-      "{:.4g} % interval, threshold {} wide{}", 100 * result.confidence,
+      "{:.4g} % interval{}, threshold {} wide{}", 100 * result.confidence,
+      result.equivalence ? " inside the band (no change needs no correction for the other metrics)" : "",
       util::format_percent(result.spec.threshold).substr(1),
       result.spec.tolerance > 0
           ? fmt::format(", tolerance ±{}", util::format_percent(result.spec.tolerance).substr(1))
