@@ -48,7 +48,9 @@ logs=$build/stress
 mkdir -p "$logs"
 load_pids=()
 stop_load() {
-  for pid in "${load_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # Each loop leads a process group of its own (setsid): killing the group takes the running
+  # gzip too, which killing the loop alone would leave behind.
+  for pid in "${load_pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
   wait "${load_pids[@]}" 2>/dev/null || true
   load_pids=()
 }
@@ -59,7 +61,7 @@ start_load() {
   local cpus
   cpus=$(nproc)
   for ((i = 1; i < (cpus > 1 ? cpus : 2); ++i)); do
-    (while :; do gzip -9 -c /usr/bin/* >/dev/null 2>&1 || true; done) &
+    setsid bash -c 'while :; do gzip -9 -c /usr/bin/* >/dev/null 2>&1 || true; done' &
     load_pids+=($!)
   done
 }
