@@ -1,3 +1,4 @@
+#include <limits>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -31,6 +32,13 @@ TEST_CASE("the live line shows what each stopping rule waits for", "[report]") {
   CHECK(line.find("wall_time +3.10 % width 4.10 %/2.00 %, sequence [-1.20 %, +7.50 %] vs 0") !=
         std::string::npos);
 
+  SECTION("an open metric says where it would settle at the rate so far") {
+    analysis.metrics[0].estimate.rounds = 42;
+    analysis.metrics[0].projected_rounds = 175.2;
+    CHECK(format_progress(analysis, 3.5).find("vs 0, settles at ~176 rounds") != std::string::npos);
+    analysis.metrics[0].projected_rounds = std::numeric_limits<double>::quiet_NaN();
+    CHECK(format_progress(analysis, 3.5).find("settles at") == std::string::npos);
+  }
   SECTION("a settled metric says by which rule") {
     analysis.metrics[0].settled_by = SettledBy::sequence;
     analysis.metrics[0].verdict = Verdict::regression;

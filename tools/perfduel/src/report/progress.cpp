@@ -1,5 +1,7 @@
 #include "report/progress.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -37,6 +39,11 @@ std::string metric_progress(const MetricResult& result) {
         spec.tolerance > 0 ? fmt::format("±{}", util::format_percent(spec.tolerance).substr(1)) : "0";
     text += fmt::format(", sequence [{}, {}] vs {}", util::format_percent(result.sequence->lo),
                         util::format_percent(result.sequence->hi), band);
+  }
+  // What the budget has to reach: the rounds this metric would settle at, at the rate so far.
+  if (std::isfinite(result.projected_rounds) &&
+      result.projected_rounds > static_cast<double>(result.estimate.rounds)) {
+    text += fmt::format(", settles at ~{:.0f} rounds", std::ceil(result.projected_rounds));
   }
   return text;
 }
