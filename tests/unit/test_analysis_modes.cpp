@@ -211,19 +211,30 @@ TEST_CASE("a small min_rounds does not shorten the confidence sequence's burn-in
   INFO("false-alarm rate " << rate);
   CHECK(rate <= 0.09);
 
-  // A clear regression (×3, σ = 0.3) is not settled by the sequence before round 20 ...
+  // A clear regression (×3, σ = 0.3) is not settled by the confidence sequence before round
+  // 20 (with order: abba, which turns the sign sequence off) ...
   Config config;
   config.min_rounds = 3;
+  config.order = Order::abba;
   config.metrics = {gated_metric("wall_time", 0.02)};
   const std::vector<double> base(19, 1.0);
-  const Analysis early =
-      analyze(config, make_runs({base}, {shifted(base, std::log(3.0), 0.3, 2)}), Finality::ongoing);
+  const auto clear_runs = make_runs({base}, {shifted(base, std::log(3.0), 0.3, 2)});
+  const Analysis early = analyze(config, clear_runs, Finality::ongoing);
   CHECK_FALSE(early.can_stop);
   CHECK(early.metrics[0].settled_by == SettledBy::none);
   CHECK_FALSE(early.metrics[0].sequence);
   CHECK(has_note(early,
-                 "; the sequence from round 20 (min_rounds 3 applies to the width rule and to "
+                 "; the confidence sequence from round 20 (min_rounds 3 applies to the width rule and to "
                  "deterministic metrics)"));
+  CHECK(has_note(early, "(no sign sequence: it needs order: random)"));
+  // ... while with the default random order the sign sequence, which needs no burn-in, has.
+  config.order = Order::random;
+  const Analysis signs = analyze(config, clear_runs, Finality::ongoing);
+  CHECK(signs.can_stop);
+  CHECK(signs.verdict == Verdict::regression);
+  CHECK(signs.metrics[0].settled_by == SettledBy::signs);
+  CHECK(has_note(
+      signs, "wall_time: regression shown by its sign sequence: 19 of 19 rounds higher by more than 2 %"));
   // ... but a deterministic one is, from its third round.
   const std::vector<double> three(3, 1.0);
   const Analysis exact =
@@ -294,7 +305,8 @@ TEST_CASE("hybrid stopping settles no-change when the sequence lies inside the b
   }
 }
 
-TEST_CASE("hybrid stopping gives the median and min estimators all of α", "[analysis][stats]") {
+TEST_CASE("hybrid stopping gives the median and min estimators all of α but the sign sequence's share",
+          "[analysis][stats]") {
   Config config;
   MetricSpec spec = gated_metric("wall_time", 0.02);
   spec.estimator = Estimator::median;
@@ -302,8 +314,10 @@ TEST_CASE("hybrid stopping gives the median and min estimators all of α", "[ana
   const std::vector<double> base(30, 1.0);
   const auto runs = make_runs({shifted(base, 0.0, 0.01, 7)}, {shifted(base, 0.0, 0.01, 8)});
   const Analysis analysis = analyze(config, runs, Finality::ongoing);
-  CHECK(analysis.metrics[0].confidence == Approx(0.95));
+  CHECK(analysis.metrics[0].confidence == Approx(1 - 0.95 * 0.05));  // 5 % of α to the sign sequence
   CHECK_FALSE(analysis.metrics[0].sequence);
+  config.order = Order::abba;  // no sign sequence: all of α
+  CHECK(analyze(config, runs, Finality::ongoing).metrics[0].confidence == Approx(0.95));
 }
 
 TEST_CASE("hybrid stopping: a sequence outside the band ends the duel even after the width rule settled",

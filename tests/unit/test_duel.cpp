@@ -315,15 +315,25 @@ TEST_CASE("A/A, B = 2A and B = A/2 give the right verdicts", "[duel]") {
   SECTION("the candidate takes twice as long: regression") {
     ScriptedExecutor executor({0.1, 0.02}, {0.2, 0.02});
     const auto outcome = duel(config, executor);
-    CHECK(outcome.end == DuelEnd::decided);
+    CHECK(outcome.end == DuelEnd::regression_found);
     REQUIRE(outcome.analysis.verdict == Verdict::regression);
-    CHECK(wall_time(outcome.analysis).change == Approx(1.0).margin(0.03));
-    // A doubling is settled by the confidence sequence as soon as its burn-in is over; the
-    // interval shown is the sequence that decided, wider than the width rule's would be.
-    CHECK(wall_time(outcome.analysis).settled_by == SettledBy::sequence);
-    CHECK(outcome.analysis.measured_rounds == config.min_rounds);
+    CHECK(wall_time(outcome.analysis).change == Approx(1.0).margin(0.05));
+    // A doubling is settled by the sign sequence at its floor for one gated metric at 95 %:
+    // ten rounds all slower by more than the threshold, before min_rounds and before the
+    // confidence sequence's burn-in.
+    CHECK(wall_time(outcome.analysis).settled_by == SettledBy::signs);
+    CHECK(outcome.analysis.measured_rounds == 10);
     CHECK(wall_time(outcome.analysis).ci.lo > 0.8);
     CHECK(exit_code_for(outcome.analysis.verdict, config.on_inconclusive) == ExitCode::regression);
+  }
+  SECTION("with a fixed order (abba) the confidence sequence settles the doubling after its burn-in") {
+    config.order = Order::abba;
+    ScriptedExecutor executor({0.1, 0.02}, {0.2, 0.02});
+    const auto outcome = duel(config, executor);
+    CHECK(outcome.end == DuelEnd::decided);
+    REQUIRE(outcome.analysis.verdict == Verdict::regression);
+    CHECK(wall_time(outcome.analysis).settled_by == SettledBy::sequence);
+    CHECK(outcome.analysis.measured_rounds == config.min_rounds);
   }
   SECTION("the candidate takes half as long: improvement") {
     ScriptedExecutor executor({0.1, 0.02}, {0.05, 0.02});

@@ -255,9 +255,9 @@ GateResult judged_gate(const Config& config, const std::vector<RunRecord>& runs,
 // family-wise error of Bonferroni and Holm).
 GateResult simulate_gate(const Config& config, const NoiseModel& model, double delta, std::uint64_t seed,
                          double lambda = k_lambda, int first_look = -1) {
-  // The driver analyses every round; before min_rounds no time-like metric can stop, so the
-  // simulation skips those analyses unless `first_look` asks for them.
-  first_look = first_look < 0 ? config.min_rounds : first_look;
+  // The driver analyses every round, and the sign sequence may stop a duel before min_rounds, so
+  // the simulation analyses from the first measured round unless `first_look` says otherwise.
+  first_look = first_look < 0 ? 1 : first_look;
   Machine machine(model, seed, lambda);
   std::normal_distribution<double> extra(0.0, 0.03);
   const std::size_t metric_count = config.metrics.size();

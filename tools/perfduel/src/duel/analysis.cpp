@@ -16,6 +16,7 @@
 #include "stats/descriptive.hpp"
 #include "stats/multiple.hpp"
 #include "stats/sequential.hpp"
+#include "stats/sign_sequence.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -322,7 +323,19 @@ void apply_anytime(const Config& config, int burn_in_rounds, MetricResult& resul
 // √ln(1/α). The width rule decides the close calls, and every point of α taken from it costs
 // rounds there: (z(α(1 − s)/2) / z(α/2))² more, 2 % at s = 0.1. Measured with
 // perfduel_validate (docs/validation.md): false alarms, rounds at δ = 0 … 20T.
+// Half of that share goes to the sign sequence (k_sign_share), when it can run.
 constexpr double k_sequence_share = 0.1;
+
+// The share of α that hybrid stopping gives the sign sequence (stats/sign_sequence.hpp), spent on
+// the regression side alone (rounds beyond the threshold, regression_signs): its job is to fail a
+// clear regression before the confidence
+// sequence's 20-round burn-in (a slow benchmark 30 % slower fails in 10 rounds instead of 20),
+// and a regression is the only verdict that ends a duel on one metric. It is valid in finite
+// samples only because each round's order is a fresh coin, so it runs with `order: random`
+// only. Its share comes out of the confidence sequence's, so the width rule's level, which
+// sets the rounds of every pass, is unchanged; the confidence sequence, which settles clear
+// cases after its burn-in, gets the other half.
+constexpr double k_sign_share = 0.05;
 
 // Level of a gated metric's interval given the family `confidence` split over `count` metrics.
 double per_metric_confidence(double confidence, std::size_t count, double share) {
@@ -366,7 +379,8 @@ void apply_holm(const Config& config, Analysis& analysis, Finality finality) {
                    gated.size(), 100 * config.confidence)});
   for (std::size_t i = 0; i < gated.size(); ++i) {
     MetricResult& result = *gated[i];
-    if (result.estimate.status != stats::EstimateStatus::ok || result.settled_by == SettledBy::sequence) {
+    if (result.estimate.status != stats::EstimateStatus::ok || result.settled_by == SettledBy::sequence ||
+        result.settled_by == SettledBy::signs) {
       continue;
     }
     const bool was_decided = result.verdict == Verdict::regression || result.verdict == Verdict::improvement;
@@ -408,11 +422,13 @@ stats::EstimatorOptions estimator_options(const Config& config, const MetricSpec
 // both at the Bonferroni level that guards the claim "some metric regressed". `pass_interval`
 // and `pass_sequence` are the same levels without the correction, for the claim "no change":
 // equal to the others when one metric is gated.
+// `signs` is the one-sided α of the sign sequence's test for a regression (0: none).
 struct Levels {
   double interval = 0;
   double sequence = 0;
   double pass_interval = 0;
   double pass_sequence = 0;
+  double signs = 0;
 };
 
 // The claim of a pass, "every gated metric lies within its tolerance band", holds when each
@@ -479,8 +495,48 @@ bool settle_by_equivalence(const Config& config, const MetricSpec& spec, Estimat
   return false;
 }
 
+// The sign sequence's test of a regression of `spec` at one-sided level `alpha`: whether the
+// rounds show the change beyond the metric's threshold (or its tolerance, if larger) on the side
+// its direction calls worse. The edge is the threshold, not the tolerance, because the test's
+// validity rests on each round's coin alone: a state that one side keeps over several rounds
+// (the `ar1-side` model of docs/validation.md, which the confidence sequence's burn-in and
+// batching handle) is not randomized by it. Beyond the threshold such a state would have to be
+// as large as a change the gate exists to catch. Empty when the log-ratios cannot be taken.
+std::optional<stats::SignSequenceStep> regression_signs(const MetricSpec& spec, const std::vector<double>& a,
+                                                        const std::vector<double>& b, double alpha) {
+  const auto d = stats::log_ratios(a, b);
+  if (!d) {
+    return std::nullopt;
+  }
+  const double edge = std::max(spec.threshold, spec.tolerance);
+  if (spec.direction == Direction::lower_is_better) {
+    return stats::sign_sequence(*d, std::log1p(edge), alpha);
+  }
+  // Worse is lower for a throughput: flip it so that "beyond the edge" is worse here too.
+  std::vector<double> flipped(d->size());
+  std::transform(d->begin(), d->end(), flipped.begin(), [](double value) { return -value; });
+  return stats::sign_sequence(flipped, -std::log1p(-std::min(edge, 0.999)), alpha);
+}
+
+// Settles `result` as a regression when its sign sequence has shown one: at any round, before
+// every other rule (it needs no burn-in), and over any other settlement but a regression.
+void apply_regression_signs(const MetricSpec& spec, const Levels& levels, const std::vector<double>& a,
+                            const std::vector<double>& b, MetricResult& result) {
+  if (levels.signs <= 0 || (result.verdict == Verdict::regression && result.settled_by != SettledBy::none)) {
+    return;
+  }
+  const auto step = regression_signs(spec, a, b, levels.signs);
+  if (!step || !step->rejected) {
+    return;
+  }
+  result.verdict = Verdict::regression;
+  result.settled_by = SettledBy::signs;
+  result.signs_beyond = step->beyond;
+  result.signs_rounds = step->rounds;
+}
+
 // Estimates one metric from its paired series and judges it: width rule, and in hybrid mode
-// the confidence sequence too, whichever settles it first.
+// the confidence sequence and the sign sequence too, whichever settles it first.
 MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estimator estimator,
                             const Levels& levels, const std::vector<double>& a, const std::vector<double>& b,
                             int burn_in_rounds, bool enough_rounds) {
@@ -499,6 +555,7 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
     return result;
   }
   if (estimate.status != stats::EstimateStatus::ok) {
+    apply_regression_signs(spec, levels, a, b, result);
     return result;
   }
   result.change = std::expm1(estimate.center);
@@ -549,6 +606,7 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
       break;
     }
   }
+  apply_regression_signs(spec, levels, a, b, result);
   if (spec.gating == Gating::gated) {
     settle_by_equivalence(config, spec, estimator, levels, a, b, burn_in_rounds, enough_rounds, result);
   }
@@ -779,18 +837,22 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   // rule's interval and the confidence sequence (k_sequence_share).
   const std::size_t gated_count = config.gated_metrics().size();
   const bool hybrid = config.stopping == Stopping::hybrid;
-  // Only the mean has a confidence sequence; the median, the minimum and the ratio keep all of α
-  // for the width rule.
+  // Only the mean has a confidence sequence; the median and the minimum have the sign sequence
+  // (its share taken from the width rule's), the ratio (zeros) neither: the width rule keeps the rest.
+  const bool signs = hybrid && config.order == Order::random;
   const auto levels_of = [&](const MetricSpec& spec, Estimator estimator) {
     const std::size_t count = spec.gating == Gating::gated ? gated_count : 1;
+    const double sign_share = signs && estimator != Estimator::ratio ? k_sign_share : 0.0;
+    const double sign_alpha = (1.0 - config.confidence) * sign_share / static_cast<double>(count);
     if (!hybrid || estimator != Estimator::mean) {
-      return Levels{per_metric_confidence(config.confidence, count, 1.0), 0,
-                    per_metric_confidence(config.confidence, 1, 1.0), 0};
+      return Levels{per_metric_confidence(config.confidence, count, 1.0 - sign_share), 0,
+                    per_metric_confidence(config.confidence, 1, 1.0 - sign_share), 0, sign_alpha};
     }
+    const double sequence_share = k_sequence_share - sign_share;
     return Levels{per_metric_confidence(config.confidence, count, 1.0 - k_sequence_share),
-                  per_metric_confidence(config.confidence, count, k_sequence_share),
+                  per_metric_confidence(config.confidence, count, sequence_share),
                   per_metric_confidence(config.confidence, 1, 1.0 - k_sequence_share),
-                  per_metric_confidence(config.confidence, 1, k_sequence_share)};
+                  per_metric_confidence(config.confidence, 1, sequence_share), sign_alpha};
   };
   if (gated_count > 1) {
     analysis.notes.push_back(
@@ -804,18 +866,24 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
              100 * config.confidence, 100 * config.confidence, 100 * (1 - config.confidence))});
   }
   if (hybrid) {
-    const Levels split{per_metric_confidence(config.confidence, gated_count, 1.0 - k_sequence_share),
-                       per_metric_confidence(config.confidence, gated_count, k_sequence_share)};
+    const double sign_share = signs ? k_sign_share : 0.0;
+    const std::string sign_text =
+        signs ? fmt::format(
+                    ", or the sign sequence's test of a regression at one-sided α = {:.3g} (any "
+                    "round)",
+                    (1.0 - config.confidence) * k_sign_share / static_cast<double>(gated_count))
+              : std::string(" (no sign sequence: it needs order: random)");
     analysis.notes.push_back(
         {NoteWeight::detail,
          fmt::format(
-             "stopping: the width rule's interval at {:.4g} % or the confidence sequence at {:.4g} % per "
-             "gated "
-             "metric, whichever settles first (α split {:.0f} : {:.0f}; mean estimator only){}",
-             100 * split.interval, 100 * split.sequence, 100 * (1 - k_sequence_share), 100 * k_sequence_share,
+             "stopping: per gated metric the width rule's interval at {:.4g} %, the confidence sequence at "
+             "{:.4g} % (mean estimator only){}, whichever settles first (α split {:.0f} : {:.0f} : {:.0f}){}",
+             100 * per_metric_confidence(config.confidence, gated_count, 1.0 - k_sequence_share),
+             100 * per_metric_confidence(config.confidence, gated_count, k_sequence_share - sign_share),
+             sign_text, 100 * (1 - k_sequence_share), 100 * (k_sequence_share - sign_share), 100 * sign_share,
              config.min_rounds < k_sequence_burn_in_rounds
-                 ? fmt::format("; the sequence from round {} (min_rounds {} applies to the width rule and to "
-                               "deterministic metrics)",
+                 ? fmt::format("; the confidence sequence from round {} (min_rounds {} applies to the width "
+                               "rule and to deterministic metrics)",
                                k_sequence_burn_in_rounds, config.min_rounds)
                  : "")});
   }
@@ -892,6 +960,15 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
       result.verdict =
           final_verdict(result.verdict, result.estimate.status == stats::EstimateStatus::unstable);
     }
+    if (result.settled_by == SettledBy::signs) {
+      analysis.notes.push_back(
+          {gated ? NoteWeight::key : NoteWeight::detail,
+           fmt::format("{}: regression shown by its sign sequence: {} of {} rounds {} by more than {:.3g} % "
+                       "(a test valid at any round, from each round's random order)",
+                       spec.name, result.signs_beyond, result.signs_rounds,
+                       spec.direction == Direction::higher_is_better ? "lower" : "higher",
+                       100 * std::max(spec.threshold, spec.tolerance))});
+    }
     if (gated && !result.estimate.note.empty()) {
       // Why a metric is still undecided is what a reader of this verdict needs; for a settled
       // metric the note (batching, a widened interval) is a detail.
@@ -911,7 +988,8 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   std::vector<GatedMetric> gated;
   for (const auto& result : analysis.metrics) {
     if (result.spec.gating == Gating::gated) {
-      gated.push_back({result.verdict, result.estimate.status == stats::EstimateStatus::ok
+      gated.push_back({result.verdict, result.estimate.status == stats::EstimateStatus::ok ||
+                                               result.settled_by == SettledBy::signs
                                            ? result.settled_by
                                            : SettledBy::none});
     }

@@ -47,6 +47,10 @@ struct MetricResult {
   // of the error budget; empty before its burn-in or in the other modes.
   std::optional<stats::Interval> sequence;
   SettledBy settled_by = SettledBy::none;  // which rule settled this metric, if any
+  // Settled by the sign sequence: the round it rejected at, and how many rounds by then lay
+  // beyond the tolerance (0 otherwise).
+  std::size_t signs_rounds = 0;
+  std::size_t signs_beyond = 0;
   // Settled as no change by its interval at the uncorrected level lying inside ±tolerance
   // (the pass claim needs no Bonferroni, analysis.cpp); `ci` and `confidence` are that interval's.
   bool equivalence = false;

@@ -16,6 +16,8 @@ std::string to_string(SettledBy settled_by) {
       return "width rule";
     case SettledBy::sequence:
       return "confidence sequence";
+    case SettledBy::signs:
+      return "sign sequence";
   }
   return "";
 }
@@ -110,12 +112,13 @@ OverallVerdict overall_verdict(std::span<const GatedMetric> gated, bool enough_r
   for (const auto& metric : gated) {
     const bool settled = metric.settled_by != SettledBy::none;
     any_regression |= metric.verdict == Verdict::regression;
-    // Only a confidence sequence may end the duel on one metric: it is valid however often it
+    // Only a sequence (confidence or sign) may end the duel on one metric: it is valid however often it
     // is looked at. A width-rule verdict is valid at the moment its metric settles; looked at
     // again each round while other metrics are pending, it would get many chances to turn
     // into a regression (4 gated metrics: 5.65 % family-wise false alarms instead of 3.8 %,
     // docs/validation.md), so it waits for the common stop like every other verdict.
-    settled_regression |= metric.verdict == Verdict::regression && metric.settled_by == SettledBy::sequence;
+    settled_regression |= metric.verdict == Verdict::regression &&
+                          (metric.settled_by == SettledBy::sequence || metric.settled_by == SettledBy::signs);
     any_improvement |= metric.verdict == Verdict::improvement;
     any_undecided |= metric.verdict == Verdict::pending || metric.verdict == Verdict::inconclusive ||
                      metric.verdict == Verdict::unstable;

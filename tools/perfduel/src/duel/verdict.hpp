@@ -44,9 +44,10 @@ enum class SettledBy {
   none,      // not settled (yet)
   width,     // its interval became narrower than the threshold (cbdr's width rule)
   sequence,  // its anytime-valid confidence sequence left the tolerance band, or lies inside it
+  signs,  // its sign sequence showed the rounds beyond the threshold (a regression; stats/sign_sequence.hpp)
 };
 
-// "width rule", "confidence sequence", or "" for none.
+// "width rule", "confidence sequence", "sign sequence", or "" for none.
 std::string to_string(SettledBy settled_by);
 
 // A change known to lie above (`above`) or below the tolerance band: a regression or an

@@ -37,6 +37,7 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
   json["verdict"] = to_string(result.verdict);
   json["settled_by"] = result.settled_by == SettledBy::width      ? nlohmann::ordered_json("width")
                        : result.settled_by == SettledBy::sequence ? nlohmann::ordered_json("sequence")
+                       : result.settled_by == SettledBy::signs    ? nlohmann::ordered_json("signs")
                                                                   : nlohmann::ordered_json(nullptr);
   json["stopping_width"] =
       std::isfinite(result.stopping_width) ? nlohmann::ordered_json(result.stopping_width) : nullptr;

@@ -43,8 +43,16 @@ std::string verdict_text(const MetricResult& result) {
 // sequences"; with `regressions_only`, only the settled regressions, each by name.
 std::string settled_list(const Analysis& analysis, bool regressions_only) {
   const auto rule_text = [](SettledBy by) {
-    return by == SettledBy::width ? "the width rule (interval narrower than its threshold)"
-                                  : "its confidence sequence";
+    switch (by) {
+      case SettledBy::width:
+        return "the width rule (interval narrower than its threshold)";
+      case SettledBy::signs:
+        return "its sign sequence (rounds beyond its threshold)";
+      case SettledBy::none:
+      case SettledBy::sequence:
+        break;
+    }
+    return "its confidence sequence";
   };
   std::vector<const MetricResult*> settled;
   for (const auto& result : analysis.metrics) {
@@ -57,7 +65,7 @@ std::string settled_list(const Analysis& analysis, bool regressions_only) {
     const auto by_width = std::count_if(settled.begin(), settled.end(), [](const MetricResult* r) {
       return r->settled_by == SettledBy::width;
     });
-    return fmt::format("{} by the width rule, {} by their confidence sequences", by_width,
+    return fmt::format("{} by the width rule, {} by their sequences", by_width,
                        static_cast<std::ptrdiff_t>(settled.size()) - by_width);
   }
   std::string text;
