@@ -501,6 +501,32 @@ YAML
     sleep 0.2
     if pgrep -f "stub-hang-$$" >/dev/null; then fail "the hung run survived"; fi
     ;;
+  gbench_threads_get_their_cpus)
+    # A suite whose one benchmark runs two threads keeps about one CPU busy over the whole
+    # binary; the automatic pinning gives it two CPUs by the benchmark's name (on a machine
+    # with two), and an explicit single CPU is reported as starving it. Counts, not times, are
+    # asserted: the verdict is left to inconclusive: pass.
+    : "${GBENCH_SUITE:?set GBENCH_SUITE}"
+    cat >gate.yaml <<'YAML'
+min_rounds: 3
+max_rounds: 3
+inconclusive: pass
+metrics:
+  wall_time: {gate: false}
+  bench: {google_benchmark: "BM_*", threshold: 50%}
+YAML
+    gb="$GBENCH_SUITE --threaded --benchmark_format=json --benchmark_min_time=0.002 --benchmark_filter=BM_(Spin|Copy/256$)"
+    run_either 0 1 compare --config gate.yaml -q --seed 1 --json report.json -b "$gb" -n "$gb"
+    [ "$(json '[.metrics[].name] | map(select(startswith("bench/"))) | sort | join(",")')" = \
+      "bench/BM_Copy/256,bench/BM_Spin/threads:2" ] || fail "benchmarks: $(json '[.metrics[].name]')"
+    if [ "$(nproc)" -ge 2 ]; then
+      [ "$(json '.pinning.cpus | length')" = "2" ] || fail "pinned to $(json .pinning.cpus): $(json .pinning.reason)"
+      json .pinning.reason | grep -q 'a benchmark runs 2 threads (by its name)' || fail "reason: $(json .pinning.reason)"
+    fi
+    echo 'cpus: [0]' >>gate.yaml
+    run_either 0 1 compare --config gate.yaml -q --seed 1 --verbose -b "$gb" -n "$gb"
+    expect_out '^note: bench/BM_Spin/threads:2 runs more threads than the 1 CPU pinned: its times include waiting for a CPU'
+    ;;
   gbench_suite_names_the_slower_benchmark)
     # Ten real Google Benchmark benchmarks gated by one pattern; BM_Hash/256 does twice the
     # work on the candidate. The verdict must name it, and only it.

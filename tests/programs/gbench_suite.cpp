@@ -3,7 +3,8 @@
 // gates them all. `--slow=NAME` makes benchmark NAME do 11 units of work per iteration
 // instead of 10, a true 10 % slow-down of that benchmark alone, so that a candidate with a
 // known regression in one benchmark of many is one flag away; `--slow-units=N` does N units
-// instead (20: twice as slow).
+// instead (20: twice as slow). `--threaded` adds BM_Spin/threads:2, a benchmark that runs two
+// threads (Google Benchmark's Threads(2)), as a suite with one such benchmark among many has.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -66,6 +67,17 @@ void parse(benchmark::State& state, std::int64_t n, int count) {
   }
 }
 
+// Each of the benchmark's threads sums on its own: two threads need two CPUs.
+void spin(benchmark::State& state) {
+  for (auto _ : state) {
+    std::uint64_t sum = 0;
+    for (std::uint64_t i = 0; i < 20000; ++i) {
+      sum += i * i;
+      benchmark::DoNotOptimize(sum);
+    }
+  }
+}
+
 void copy(benchmark::State& state, std::int64_t n, int count) {
   const std::vector<char> source(static_cast<std::size_t>(n), 'a');
   std::vector<char> target(source.size());
@@ -83,9 +95,12 @@ int main(int argc, char** argv) {
   // Take --slow=NAME out before Google Benchmark sees the arguments (it rejects unknown ones).
   std::string slow;     // the benchmark made slower, if any
   int slow_units = 11;  // its units of work per iteration (the others do 10)
+  bool threaded = false;
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--slow=", 7) == 0) {
+    if (std::strcmp(argv[i], "--threaded") == 0) {
+      threaded = true;
+    } else if (std::strncmp(argv[i], "--slow=", 7) == 0) {
       slow = argv[i] + 7;
     } else if (std::strncmp(argv[i], "--slow-units=", 13) == 0) {
       slow_units = std::atoi(argv[i] + 13);
@@ -107,6 +122,9 @@ int main(int argc, char** argv) {
       const int count = name == slow ? slow_units : 10;
       benchmark::RegisterBenchmark(name.c_str(), families[f].second, n, count);
     }
+  }
+  if (threaded) {
+    benchmark::RegisterBenchmark("BM_Spin", spin)->Threads(2);
   }
   int count = static_cast<int>(rest.size());
   benchmark::Initialize(&count, rest.data());

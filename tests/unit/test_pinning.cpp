@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "machine/pinning.hpp"
+#include "run/benchmark_names.hpp"
 
 using namespace perfduel;
 
@@ -96,6 +97,34 @@ TEST_CASE("a multi-threaded benchmark gets as many CPUs as the warm-up kept busy
   CHECK(pinning.reason.ends_with("; the warm-up kept 3.7 CPUs busy"));
   // No warm-up: one CPU, and the report says what to do about threads.
   CHECK(settle_pinning(plan, facts, 0).reason.ends_with("if it runs threads, set cpus: to a list"));
+}
+
+TEST_CASE("auto pinning: a suite whose benchmark runs threads gets a CPU for each", "[pinning]") {
+  // A Google Benchmark suite of single-threaded benchmarks and one with Threads(2) keeps about
+  // one CPU busy over the whole binary; the benchmark's name says it needs two.
+  CHECK(benchmark_threads("BM_Queue/64/threads:4") == 4);
+  CHECK(benchmark_threads("BM_Queue/threads:2/real_time") == 2);
+  CHECK(benchmark_threads("BM_Queue/64") == 1);
+  CHECK(benchmark_threads("BM_threads:3") == 1);        // not Google Benchmark's suffix
+  CHECK(benchmark_threads("BM_Queue/threads:x") == 1);  // not a number
+  MetricSpec single;
+  single.source = MetricSource::google_benchmark;
+  single.benchmark = "BM_Copy/256";
+  MetricSpec threaded = single;
+  threaded.benchmark = "BM_Share/threads:2";
+  MetricSpec other;  // a regex metric whose name happens to look like one
+  other.source = MetricSource::regex;
+  other.benchmark = "x/threads:8";
+  CHECK(most_benchmark_threads(std::vector<MetricSpec>{single, other}) == 1);
+  CHECK(most_benchmark_threads(std::vector<MetricSpec>{single, threaded, other}) == 2);
+  const auto facts = machine(8, 2);
+  const auto plan = plan_pinning(CpuMode::automatic, {}, "", facts, std::nullopt);
+  const auto pinning = settle_pinning(plan, facts, 1.1, 2);
+  CHECK(pinning.cpus == std::vector<int>{1, 2});
+  CHECK(pinning.reason.ends_with("; a benchmark runs 2 threads (by its name)"));
+  // An explicit list is kept as given; the report then names the starved benchmarks.
+  const auto list = plan_pinning(CpuMode::list, {3}, "gate.yaml", facts, std::nullopt);
+  CHECK(settle_pinning(list, facts, 1.1, 2).cpus == std::vector<int>{3});
 }
 
 TEST_CASE("explicit lists, none and CTest's allocation are used as given", "[pinning]") {

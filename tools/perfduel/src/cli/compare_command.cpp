@@ -223,8 +223,8 @@ int run_compare(const CompareOptions& options) {
   const auto outcome = run_duel(
       config, executor, simulator ? &*simulator : nullptr, *config.seed,
       [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); },
-      [&](double parallelism) {
-        summary.pinning = settle_pinning(pinning_plan, facts, parallelism);
+      [&](double parallelism, int benchmark_threads) {
+        summary.pinning = settle_pinning(pinning_plan, facts, parallelism, benchmark_threads);
         settled = true;
         return summary.pinning.cpus;
       });

@@ -11,6 +11,7 @@
 
 #include "duel/run_plan.hpp"
 #include "error.hpp"
+#include "run/benchmark_names.hpp"
 #include "run/metric_extractor.hpp"
 #include "run/signals.hpp"
 #include "run/valgrind.hpp"
@@ -106,7 +107,11 @@ class Duel {
   }
 
   // Re-pins the measured rounds once the warm-up has shown how many CPUs the program keeps busy.
-  void repin(const RepinCallback& callback) { m_limits.cpus = callback(m_outcome.warmup_parallelism); }
+  // A suite's parallelism is the whole binary's, so a benchmark that runs threads among many
+  // that do not would be left one CPU; its name says how many it runs.
+  void repin(const RepinCallback& callback) {
+    m_limits.cpus = callback(m_outcome.warmup_parallelism, most_benchmark_threads(m_effective.metrics));
+  }
 
   const Config& effective() const { return m_effective; }
   double run_seconds() const { return m_run_seconds; }

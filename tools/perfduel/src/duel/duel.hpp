@@ -43,8 +43,10 @@ struct DuelOutcome {
 };
 
 // Chooses the CPUs of the measured rounds once the warm-up is over, from the warm-up's
-// parallelism (see DuelOutcome::warmup_parallelism); the warm-up ran on Config::cpus.
-using RepinCallback = std::function<std::vector<int>(double warmup_parallelism)>;
+// parallelism (see DuelOutcome::warmup_parallelism) and the most threads a benchmark of the
+// suite runs by its name (most_benchmark_threads; 1 when none says more); the warm-up ran on
+// Config::cpus.
+using RepinCallback = std::function<std::vector<int>(double warmup_parallelism, int benchmark_threads)>;
 
 // Called after every measured round with the current analysis and the elapsed seconds.
 using ProgressCallback = std::function<void(const Analysis&, double elapsed_seconds)>;

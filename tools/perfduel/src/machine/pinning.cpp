@@ -226,15 +226,18 @@ PinningPlan plan_pinning(CpuMode mode, const std::vector<int>& requested, const 
   return plan;
 }
 
-Pinning settle_pinning(const PinningPlan& plan, const MachineFacts& facts, double parallelism) {
+Pinning settle_pinning(const PinningPlan& plan, const MachineFacts& facts, double parallelism,
+                       int benchmark_threads) {
   if (!plan.resize_after_warmup) {
     Pinning pinning = plan.warmup;
     pinning.parallelism = parallelism;
     return pinning;
   }
-  Pinning pinning = choose_cpus(facts, cpus_needed(parallelism));
+  Pinning pinning = choose_cpus(facts, std::max(cpus_needed(parallelism), benchmark_threads));
   pinning.parallelism = parallelism;
-  if (parallelism <= 0) {
+  if (benchmark_threads > cpus_needed(parallelism)) {
+    pinning.reason += fmt::format("; a benchmark runs {} threads (by its name)", benchmark_threads);
+  } else if (parallelism <= 0) {
     pinning.reason +=
         "; no warm-up round showed how many CPUs the benchmark uses: if it runs threads, set cpus: to a list";
   } else if (pinning.cpus.size() > 1 || cpus_needed(parallelism) > 1) {

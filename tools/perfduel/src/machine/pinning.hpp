@@ -71,7 +71,10 @@ PinningPlan plan_pinning(CpuMode mode, const std::vector<int>& requested, const 
 
 // The pinning of the measured rounds: `plan`'s warm-up set, or for an automatic plan the
 // CPUs chosen for `parallelism` (0: the warm-up measured nothing).
-Pinning settle_pinning(const PinningPlan& plan, const MachineFacts& facts, double parallelism);
+// A suite whose benchmarks run up to `benchmark_threads` threads (by their names) gets at least
+// that many CPUs, since its parallelism averages over the single-threaded ones.
+Pinning settle_pinning(const PinningPlan& plan, const MachineFacts& facts, double parallelism,
+                       int benchmark_threads = 1);
 
 // A CTest resource spec file (JSON, version 1.0) with one `cpus` resource of one slot per
 // CPU in `cpus`.

@@ -8,6 +8,7 @@
 
 #include "report/labels.hpp"
 #include "report/suite_view.hpp"
+#include "run/benchmark_names.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -242,6 +243,32 @@ std::vector<Note> notes(const RunSummary& summary) {
     lines.push_back(summary.pinning.cpus.empty()
                         ? Note{NoteWeight::key, fmt::format("runs {}", summary.pinning.reason)}
                         : Note{NoteWeight::detail, fmt::format("runs pinned to {}", summary.pinning.reason)});
+  }
+  // A benchmark running more threads than the runs had CPUs times its threads waiting for one.
+  const std::size_t pinned = summary.pinning.cpus.size();
+  std::vector<std::string> starved;
+  for (const auto& result : summary.outcome->analysis.metrics) {
+    const int threads =
+        result.spec.source == MetricSource::google_benchmark ? benchmark_threads(result.spec.benchmark) : 1;
+    if (pinned > 0 && static_cast<std::size_t>(threads) > pinned) {
+      starved.push_back(result.spec.name);
+    }
+  }
+  if (!starved.empty()) {
+    const std::size_t listed = std::min<std::size_t>(starved.size(), 3);
+    std::string names = starved[0];
+    for (std::size_t i = 1; i < listed; ++i) {
+      names += ", " + starved[i];
+    }
+    if (starved.size() > listed) {
+      names += fmt::format(" and {} more", starved.size() - listed);
+    }
+    lines.push_back(
+        {NoteWeight::key, fmt::format("{} {} more threads than the {} pinned: {} times include waiting for a "
+                                      "CPU; give the gate more CPUs (cpus: a list, or CPUS in add_perf_gate)",
+                                      names, starved.size() == 1 ? "runs" : "run",
+                                      util::counted(static_cast<long long>(pinned), "CPU"),
+                                      starved.size() == 1 ? "its" : "their")});
   }
   const auto& load = summary.environment.load;
   if (!load.empty() && load[0] > 0.5 * summary.environment.cpu_count) {

@@ -1,6 +1,7 @@
 #include "run/benchmark_names.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include <nlohmann/json.hpp>
 
@@ -52,6 +53,29 @@ util::Expected<std::vector<std::string>> benchmark_names(MetricSource source, co
     add_once(names, benchmark.name);
   }
   return names;
+}
+
+int benchmark_threads(std::string_view benchmark) {
+  constexpr std::string_view k_marker = "/threads:";
+  const auto at = benchmark.rfind(k_marker);
+  if (at == std::string_view::npos) {
+    return 1;
+  }
+  int threads = 0;
+  const auto digits = benchmark.substr(at + k_marker.size());
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), threads);
+  const bool whole_part = end == digits.data() + digits.size() || *end == '/';
+  return error == std::errc() && whole_part && threads > 1 ? threads : 1;
+}
+
+int most_benchmark_threads(std::span<const MetricSpec> metrics) {
+  int most = 1;
+  for (const auto& metric : metrics) {
+    if (metric.source == MetricSource::google_benchmark) {
+      most = std::max(most, benchmark_threads(metric.benchmark));
+    }
+  }
+  return most;
 }
 
 }  // namespace perfduel
