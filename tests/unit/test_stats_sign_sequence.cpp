@@ -66,7 +66,7 @@ TEST_CASE("sign sequence: the wealth of rounds all beyond the edge, against the 
   CHECK(now.beyond == 10);
   CHECK(now.within == 0);
   CHECK(std::exp(now.log_wealth) == Approx(all_beyond_wealth(10)).epsilon(1e-9));
-  // Three gated metrics (α/3) need one round more, thirteen three more.
+  // Three gated metrics (α/3) need one round more, thirteen four more.
   CHECK(sign_sequence(std::vector<double>(11, 0.3), 0.01, 1.0 / 1200).rejected_at == 11);
   CHECK_FALSE(sign_sequence(std::vector<double>(12, 0.3), 0.01, 1.0 / 5200).rejected);
   CHECK(sign_sequence(std::vector<double>(14, 0.3), 0.01, 1.0 / 5200).rejected_at == 14);

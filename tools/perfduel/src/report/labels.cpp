@@ -34,6 +34,9 @@ std::string estimator_sentence(Estimator estimator) {
     case Estimator::ratio:
       return "candidate / baseline − 1 from the ratio of the two sides' means (estimator ratio, taken when a "
              "metric reads 0), with its delta-method interval";
+    case Estimator::trimmed:
+      return "candidate / baseline − 1 from the 20 % trimmed mean of each round's log-ratio (estimator "
+             "trimmed), with Yuen's interval";
   }
   return "";
 }
@@ -147,6 +150,8 @@ std::string estimator_phrase(Estimator estimator) {
       return "ratio of the best runs";
     case Estimator::ratio:
       return "ratio of means";
+    case Estimator::trimmed:
+      return "trimmed mean of paired log-ratios";
   }
   return "";
 }

@@ -95,6 +95,34 @@ double sign_test_p_value(std::span<const double> x, Interval band) {
   return std::min(1.0, 2.0 * binomial_half_cdf(trials, inside_count));
 }
 
+std::optional<TrimmedInterval> trimmed_mean_interval(std::span<const double> x, double trim,
+                                                     double confidence) {
+  const std::size_t n = x.size();
+  const auto g = static_cast<std::size_t>(std::floor(std::clamp(trim, 0.0, 0.49) * static_cast<double>(n)));
+  if (n < 2 * g + 2) {
+    return std::nullopt;
+  }
+  std::vector<double> sorted(x.begin(), x.end());
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t h = n - 2 * g;
+  const std::span<const double> kept(sorted.data() + g, h);
+  std::vector<double> winsorized = sorted;
+  std::fill(winsorized.begin(), winsorized.begin() + static_cast<std::ptrdiff_t>(g), sorted[g]);
+  std::fill(winsorized.end() - static_cast<std::ptrdiff_t>(g), winsorized.end(), sorted[n - g - 1]);
+  const double s_w = stddev(winsorized);
+  const double hd = static_cast<double>(h);
+  TrimmedInterval result;
+  result.n = n;
+  result.kept = h;
+  result.center = mean(kept);
+  result.standard_error = s_w * std::sqrt((static_cast<double>(n) - 1.0) / (hd * (hd - 1.0)));
+  result.degrees_of_freedom = hd - 1.0;
+  const double half =
+      student_t_quantile(1.0 - (1.0 - confidence) / 2.0, result.degrees_of_freedom) * result.standard_error;
+  result.ci = {result.center - half, result.center + half};
+  return result;
+}
+
 MinEstimate min_estimate(std::span<const double> baseline, std::span<const double> candidate,
                          const MinOptions& options) {
   MinEstimate result;
