@@ -8,6 +8,12 @@
 #   (b) gzip -6 against itself: A/A
 #   (c) fake_bench doing 5 % more work: a small real regression
 #   (d) fake_bench doing 20 % more work
+#   (e) a Google Benchmark suite against itself (tests/programs/gbench_suite: 20 benchmarks, one
+#       YAML entry `{google_benchmark: "*", field: real_time, threshold: 5%, tolerance: 3%}`,
+#       max_seconds 180): A/A of a suite
+#   (f) the same suite with BM_Hash/256 10 % slower (11 units of work instead of 10)
+#   (g) a Catch2 binary (tests/programs/catch2_bench, CATCH2_SAMPLES samples a benchmark: about
+#       2.7 s a run here) with "sort 512" 30 % slower, gated `{catch2: "sort*", threshold: 5%}`
 # Case (c) runs SEEDS seeds under the default rule (is it found every time?); the rest one seed.
 # Side by side, in the same run on the same machine, what a user would otherwise do:
 # hyperfine with its defaults on both commands (time taken; whether mean ± σ separate),
@@ -16,7 +22,9 @@
 # Not a CTest test: the numbers depend on the machine.
 #
 # Usage: tests/bench/time_to_verdict.sh [BUILD_DIR]       (default BUILD_DIR: build)
-# Environment: SEEDS (10), TRUE_RUNS (300), AB_RUNS (30), RULES ("hybrid width anytime")
+# Environment: SEEDS (10), TRUE_RUNS (300), AB_RUNS (30), RULES ("hybrid width anytime"),
+# CASES ("a b c d e f g"; the true ratios and the hyperfine / A-then-B part are for a–d),
+# CATCH2_SAMPLES (40)
 set -euo pipefail
 
 build=${1:-build}
@@ -24,10 +32,14 @@ seeds=${SEEDS:-10}
 true_runs=${TRUE_RUNS:-300}
 ab_runs=${AB_RUNS:-30}
 rules=${RULES:-hybrid width anytime}
+cases=${CASES:-a b c d e f g}
+catch2_samples=${CATCH2_SAMPLES:-40}
 perfduel=$build/tools/perfduel/perfduel
 fake=$build/tests/programs/fake_bench
+suite=$build/tests/programs/gbench_suite
+catch2=$build/tests/programs/catch2_bench
 
-for program in "$perfduel" "$fake"; do
+for program in "$perfduel" "$fake" "$suite" "$catch2"; do
   [[ -x $program ]] || { echo "time_to_verdict.sh: $program not built (cmake --build $build)" >&2; exit 2; }
 done
 for tool in gzip hyperfine jq awk; do
@@ -48,7 +60,19 @@ base[a]="gzip -1 -c $tmp/seq.txt";  cand[a]="gzip -9 -c $tmp/seq.txt"
 base[b]="gzip -6 -c $tmp/seq.txt";  cand[b]="gzip -6 -c $tmp/seq.txt"
 base[c]="$fake --work $work";       cand[c]="$fake --work $work5"
 base[d]="$fake --work $work";       cand[d]="$fake --work $work20"
-declare -A title=([a]="(a) gzip -1 vs gzip -9" [b]="(b) A/A gzip -6" [c]="(c) +5 % work" [d]="(d) +20 % work")
+base[e]="$suite --benchmark_format=json"; cand[e]="${base[e]}"
+base[f]="${base[e]}";                cand[f]="${base[e]} --slow=BM_Hash/256"
+base[g]="$catch2 -r xml [!benchmark] --benchmark-samples $catch2_samples"
+cand[g]="${base[g]} '--slow=sort 512' --slow-units=13"
+declare -A title=([a]="(a) gzip -1 vs gzip -9" [b]="(b) A/A gzip -6" [c]="(c) +5 % work" [d]="(d) +20 % work"
+  [e]="(e) A/A suite" [f]="(f) suite, one benchmark +10 %" [g]="(g) Catch2, sort 512 +30 %")
+# The metrics of each case beyond the defaults (wall time gated at 2 %).
+declare -A metrics=(
+  [e]=$'max_seconds: 180\nmetrics:\n  wall_time: {gate: false}\n  bench: {google_benchmark: "*", field: real_time, threshold: 5%, tolerance: 3%}'
+  [g]=$'metrics:\n  wall_time: {gate: false}\n  sorts: {catch2: "sort*", threshold: 5%}')
+metrics[f]=${metrics[e]}
+# is_case X: whether case X was asked for (CASES).
+is_case() { [[ " $cases " == *" $1 "* ]]; }
 
 # now: seconds since the epoch with fractions.
 now() { date +%s.%N; }
@@ -80,6 +104,7 @@ echo
 echo "| pair | mean ratio | 95 % interval |"
 echo "|---|---|---|"
 for c in c d; do
+  is_case "$c" || continue
   : >"$tmp/ta" && : >"$tmp/tb"
   for ((i = 0; i < true_runs; i++)); do
     time_once "${base[$c]}" >>"$tmp/ta"
@@ -95,9 +120,9 @@ echo "## perfduel compare (defaults: wall time gated at 2 %, 2,000 rounds / 9 mi
 echo
 echo "| case | stopping | seed | verdict | rounds | seconds | change | interval | settled by |"
 echo "|---|---|---|---|---:|---:|---:|---|---|"
-for c in a b c d; do
+for c in $cases; do
   for rule in $rules; do
-    printf 'stopping: %s\n' "$rule" >"$tmp/gate.yaml"
+    printf 'stopping: %s\n%s\n' "$rule" "${metrics[$c]:-}" >"$tmp/gate.yaml"
     n=1
     [[ $c == c && $rule == hybrid ]] && n=$seeds
     for ((seed = 1; seed <= n; seed++)); do
@@ -108,6 +133,19 @@ for c in a b c d; do
       set -e
       if [[ ! -s $tmp/r.json ]]; then
         echo "| ${title[$c]} | $rule | $seed | exit $code: $(head -c 200 "$tmp/err.txt") | | | | | |"
+        continue
+      fi
+      if [[ -n ${metrics[$c]:-} ]]; then
+        # A suite: how many gated benchmarks settled, which regressed, and the widest change.
+        jq -r --arg t "${title[$c]}" --arg rule "$rule" --arg seed "$seed" '
+          [.metrics[] | select(.gated)] as $g
+          | ([$g[] | select(.settled_by != null)] | length) as $settled
+          | ([$g[] | select(.verdict == "regression") | .name] | join(", ")) as $regressed
+          | "| \($t) | \($rule) | \($seed) | \(.verdict) | \(.measured_rounds) | \(.elapsed_seconds * 10 | round / 10) | "
+            + "\($settled) of \($g | length) settled | "
+            + (if $regressed == "" then "none regressed" else "regressed: \($regressed)" end) + " | "
+            + ([$g[] | .settled_by // empty] | group_by(.) | map("\(length) \(.[0])") | join(", ")) + " |"' "$tmp/r.json"
+        rm -f "$tmp/r.json"
         continue
       fi
       jq -r --arg t "${title[$c]}" --arg rule "$rule" --arg seed "$seed" '
@@ -131,6 +169,7 @@ echo
 echo "| case | hyperfine seconds | hyperfine ratio of means | hyperfine separates | A-then-B seconds | A-then-B change | A-then-B interval | A-then-B says |"
 echo "|---|---:|---:|---|---:|---:|---|---|"
 for c in a b c d; do
+  is_case "$c" || continue
   start=$(now)
   hyperfine -N --style none --export-json "$tmp/h.json" "${base[$c]}" "${cand[$c]}" >/dev/null 2>&1
   hseconds=$(awk -v s="$start" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }')

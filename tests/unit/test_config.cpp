@@ -118,6 +118,21 @@ TEST_CASE("Google Benchmark fields get units, and rates a direction, by default"
   CHECK(metric(config, "slow_bytes").direction == Direction::lower_is_better);
 }
 
+TEST_CASE("a benchmark pattern (a suite) is estimated by its trimmed mean unless it says otherwise",
+          "[config]") {
+  const Config config = parse(R"(metrics:
+  suite: {google_benchmark: "BM_*"}
+  sorts: {catch2: "sort*"}
+  plain: {catch2: "sort*", estimator: mean}
+  one: {google_benchmark: BM_x}
+)");
+  CHECK(metric(config, "suite").estimator == Estimator::trimmed);
+  CHECK(metric(config, "sorts").estimator == Estimator::trimmed);
+  CHECK(metric(config, "plain").estimator == Estimator::mean);
+  CHECK(metric(config, "one").estimator == Estimator::mean);
+  CHECK(metric(config, "wall_time").estimator == Estimator::mean);
+}
+
 TEST_CASE("an empty file gives the defaults", "[config]") {
   const Config config = parse("# nothing but a comment\n");
   CHECK(config.origin == "gate.yaml");
@@ -391,7 +406,7 @@ TEST_CASE("a bad enum value lists the choices", "[config]") {
   CHECK_THROWS_WITH(parse("metrics:\n  wall_time:\n    direction: down\n"),
                     "gate.yaml:3: \"direction\" must be one of lower, higher, not \"down\"");
   CHECK_THROWS_WITH(parse("metrics:\n  wall_time:\n    estimator: mode\n"),
-                    "gate.yaml:3: \"estimator\" must be one of mean, median, min, ratio, not \"mode\"");
+                    "gate.yaml:3: \"estimator\" must be one of mean, median, min, ratio, trimmed, not \"mode\"");
   CHECK_THROWS_WITH(parse("detect_warmup: maybe"),
                     "gate.yaml:1: \"detect_warmup\" must be true or false, not \"maybe\"");
 }

@@ -251,6 +251,14 @@ int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector
   return static_cast<int>(drop);
 }
 
+// Whether hybrid stopping gives a metric of `estimator` the confidence sequence: the mean's, and
+// the trimmed mean's, which takes the mean's sequence (the same log-ratios, the same batching):
+// without it a clear regression of a noisy suite could end the duel only by the sign
+// sequence, which needs most rounds beyond the threshold (docs/validation.md, "Suites").
+bool has_confidence_sequence(Estimator estimator) {
+  return estimator == Estimator::mean || estimator == Estimator::trimmed;
+}
+
 // The burn-in of a metric's confidence sequence, in the units it runs over: rounds, or batches
 // once the log-ratios needed batching.
 int sequence_burn_in(const Config& config, int burn_in_rounds, const stats::Estimate& estimate) {
@@ -464,7 +472,7 @@ bool settle_by_equivalence(const Config& config, const MetricSpec& spec, Estimat
     return true;
   };
   const auto sequence_at = [&](double confidence) -> std::optional<stats::Interval> {
-    if (estimator != Estimator::mean) {
+    if (!has_confidence_sequence(estimator)) {
       return std::nullopt;
     }
     const auto log_sequence = confidence_sequence(config, burn_in_rounds, result.estimate, a, b, confidence);
@@ -584,7 +592,7 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
       }
       break;
     case Stopping::hybrid: {
-      if (estimator != Estimator::mean) {
+      if (!has_confidence_sequence(estimator)) {
         break;  // no confidence sequence for the median, the minimum or the ratio: the width rule alone
       }
       const auto sequence = confidence_sequence(config, burn_in_rounds, estimate, a, b, levels.sequence);
@@ -837,14 +845,15 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   // rule's interval and the confidence sequence (k_sequence_share).
   const std::size_t gated_count = config.gated_metrics().size();
   const bool hybrid = config.stopping == Stopping::hybrid;
-  // Only the mean has a confidence sequence; the median and the minimum have the sign sequence
-  // (its share taken from the width rule's), the ratio (zeros) neither: the width rule keeps the rest.
+  // The mean and the trimmed mean have a confidence sequence (the mean's); the median and the minimum the
+  // sign sequence (its share taken from the width rule's), the ratio (zeros) neither: the width rule keeps
+  // the rest.
   const bool signs = hybrid && config.order == Order::random;
   const auto levels_of = [&](const MetricSpec& spec, Estimator estimator) {
     const std::size_t count = spec.gating == Gating::gated ? gated_count : 1;
     const double sign_share = signs && estimator != Estimator::ratio ? k_sign_share : 0.0;
     const double sign_alpha = (1.0 - config.confidence) * sign_share / static_cast<double>(count);
-    if (!hybrid || estimator != Estimator::mean) {
+    if (!hybrid || !has_confidence_sequence(estimator)) {
       return Levels{per_metric_confidence(config.confidence, count, 1.0 - sign_share), 0,
                     per_metric_confidence(config.confidence, 1, 1.0 - sign_share), 0, sign_alpha};
     }
