@@ -262,7 +262,8 @@ TEST_CASE("hybrid stopping settles a clear regression by its confidence sequence
   CHECK(metric.settled_by == SettledBy::sequence);
   REQUIRE(metric.sequence);
   CHECK(metric.ci.lo == metric.sequence->lo);  // the interval that decided is the one shown
-  // α = 5 % split 90 : 10 between the width rule's interval and the sequence.
+  // α = 5 % split 90 : 5 : 5 between the width rule's interval, the confidence sequence and the
+  // sign sequence (which yields to a confidence sequence that settled the same regression).
   CHECK(metric.confidence == Approx(0.955));
   CHECK(metric.stopping_width > 0.02);
   CHECK(has_note(hybrid, "whichever settles first"));
