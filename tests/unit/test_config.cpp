@@ -405,8 +405,9 @@ TEST_CASE("a bad enum value lists the choices", "[config]") {
                     "gate.yaml:1: \"inconclusive\" must be one of skip, fail, pass, not \"ignore\"");
   CHECK_THROWS_WITH(parse("metrics:\n  wall_time:\n    direction: down\n"),
                     "gate.yaml:3: \"direction\" must be one of lower, higher, not \"down\"");
-  CHECK_THROWS_WITH(parse("metrics:\n  wall_time:\n    estimator: mode\n"),
-                    "gate.yaml:3: \"estimator\" must be one of mean, median, min, ratio, trimmed, not \"mode\"");
+  CHECK_THROWS_WITH(
+      parse("metrics:\n  wall_time:\n    estimator: mode\n"),
+      "gate.yaml:3: \"estimator\" must be one of mean, median, min, ratio, trimmed, not \"mode\"");
   CHECK_THROWS_WITH(parse("detect_warmup: maybe"),
                     "gate.yaml:1: \"detect_warmup\" must be true or false, not \"maybe\"");
 }

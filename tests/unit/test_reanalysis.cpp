@@ -175,8 +175,9 @@ TEST_CASE("one setting from the command line, for every metric or for one", "[re
                                  "score: tolerance 3 % (was 0 %)"});
   CHECK_THROWS_WITH(apply_reanalysis_setting(config, "threshold", "", "5 parsecs", "--threshold"),
                     Catch::StartsWith("--threshold: \"threshold\": "));
-  CHECK_THROWS_WITH(apply_reanalysis_setting(config, "estimator", "score", "mode", "--estimator"),
-                    "--estimator: \"estimator\" must be one of mean, median, min, ratio, trimmed, not \"mode\"");
+  CHECK_THROWS_WITH(
+      apply_reanalysis_setting(config, "estimator", "score", "mode", "--estimator"),
+      "--estimator: \"estimator\" must be one of mean, median, min, ratio, trimmed, not \"mode\"");
   CHECK_THROWS_WITH(apply_reanalysis_setting(config, "threshold", "nope", "5%", "--threshold"),
                     Catch::StartsWith("--threshold: metric \"nope\" is not in the report"));
 }

@@ -886,7 +886,8 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
         {NoteWeight::detail,
          fmt::format(
              "stopping: per gated metric the width rule's interval at {:.4g} %, the confidence sequence at "
-             "{:.4g} % (mean estimator only){}, whichever settles first (α split {:.0f} : {:.0f} : {:.0f}){}",
+             "{:.4g} % (mean and trimmed estimators){}, whichever settles first (α split {:.0f} : {:.0f} : "
+             "{:.0f}){}",
              100 * per_metric_confidence(config.confidence, gated_count, 1.0 - k_sequence_share),
              100 * per_metric_confidence(config.confidence, gated_count, k_sequence_share - sign_share),
              sign_text, 100 * (1 - k_sequence_share), 100 * (k_sequence_share - sign_share), 100 * sign_share,
