@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "util/text.hpp"
+
 namespace perfduel {
 
 namespace {
@@ -49,14 +51,7 @@ std::string metrics_of(const Analysis& analysis, Estimator estimator) {
       names.push_back(result.spec.name);
     }
   }
-  std::string text;
-  for (std::size_t i = 0; i < names.size() && i < 3; ++i) {
-    text += (i == 0 ? "" : ", ") + names[i];
-  }
-  if (names.size() > 3) {
-    text += fmt::format(" and {} more", names.size() - 3);
-  }
-  return text;
+  return util::first_names(names);
 }
 
 // "95 %", or "99.64–99.68 %" when the metrics' levels differ (the ratio estimator keeps all of

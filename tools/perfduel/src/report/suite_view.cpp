@@ -86,14 +86,7 @@ std::vector<std::string> settings_notes(const Analysis& analysis) {
   }
   std::vector<std::string> notes;
   for (const auto& [text, names] : groups) {
-    std::string who;
-    for (std::size_t i = 0; i < names.size() && i < 3; ++i) {
-      who += (i == 0 ? "" : ", ") + names[i];
-    }
-    if (names.size() > 3) {
-      who += fmt::format(" and {} more", names.size() - 3);
-    }
-    notes.push_back(fmt::format("{}: {}", who, text));
+    notes.push_back(fmt::format("{}: {}", util::first_names(names), text));
   }
   return notes;
 }

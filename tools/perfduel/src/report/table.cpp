@@ -255,18 +255,10 @@ std::vector<Note> notes(const RunSummary& summary) {
     }
   }
   if (!starved.empty()) {
-    const std::size_t listed = std::min<std::size_t>(starved.size(), 3);
-    std::string names = starved[0];
-    for (std::size_t i = 1; i < listed; ++i) {
-      names += ", " + starved[i];
-    }
-    if (starved.size() > listed) {
-      names += fmt::format(" and {} more", starved.size() - listed);
-    }
     lines.push_back(
         {NoteWeight::key, fmt::format("{} {} more threads than the {} pinned: {} times include waiting for a "
                                       "CPU; give the gate more CPUs (cpus: a list, or CPUS in add_perf_gate)",
-                                      names, starved.size() == 1 ? "runs" : "run",
+                                      util::first_names(starved), starved.size() == 1 ? "runs" : "run",
                                       util::counted(static_cast<long long>(pinned), "CPU"),
                                       starved.size() == 1 ? "its" : "their")});
   }

@@ -295,4 +295,15 @@ std::string counted(long long count, std::string_view noun) {
   return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
 }
 
+std::string first_names(const std::vector<std::string>& names, std::size_t shown) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size() && i < shown; ++i) {
+    text += (i == 0 ? "" : ", ") + names[i];
+  }
+  if (names.size() > shown) {
+    text += fmt::format(" and {} more", names.size() - shown);
+  }
+  return text;
+}
+
 }  // namespace perfduel::util

@@ -51,6 +51,9 @@ std::string format_seconds(double seconds);
 // `count` and `noun`, the noun in the plural unless `count` is 1: "1 round", "40 rounds".
 std::string counted(long long count, std::string_view noun);
 
+// The first `shown` of `names` joined by ", ", then " and N more" for the rest: "a, b, c and 2 more".
+std::string first_names(const std::vector<std::string>& names, std::size_t shown = 3);
+
 // A byte count as a short human string ("12.3 MiB").
 std::string format_bytes(double bytes);
 
