@@ -85,6 +85,7 @@ std::vector<std::string> settings_notes(const Analysis& analysis) {
     group->second.push_back(result.spec.name);
   }
   std::vector<std::string> notes;
+  notes.reserve(groups.size());
   for (const auto& [text, names] : groups) {
     notes.push_back(fmt::format("{}: {}", util::first_names(names), text));
   }
