@@ -16,6 +16,7 @@
 #include "history/report_import.hpp"
 #include "history/schema.hpp"
 #include "history/sqlite_store.hpp"
+#include "history/statements.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
 
@@ -428,4 +429,19 @@ TEST_CASE("an unreachable PostgreSQL server: the error hides the password", "[hi
       "postgresql://ci:***@127.0.0.1:1/perf?connect_timeout=5: cannot connect to the history database: "));
   CHECK(store.error().find("s3cret-pw") == std::string::npos);
   CHECK(store.error().find('\n') == std::string::npos);
+}
+
+TEST_CASE("one statement text for both stores: parameters and byte order per dialect", "[history]") {
+  CHECK(render_statement(k_rekey_machine, Dialect::postgresql) ==
+        "UPDATE records SET machine = $1, machine_id = $2 WHERE id = CAST($3 AS BIGINT)");
+  CHECK(render_statement(k_rekey_machine, Dialect::sqlite) ==
+        "UPDATE records SET machine = ?1, machine_id = ?2 WHERE id = CAST(?3 AS BIGINT)");
+  // Parameters past 9 keep their number; a dollar in a literal or a quoted name is text.
+  CHECK(
+      render_statement(R"(SELECT '$1', "$2", $10 FROM t WHERE a = 'it''s $3' AND b = $3)", Dialect::sqlite) ==
+      R"(SELECT '$1', "$2", ?10 FROM t WHERE a = 'it''s $3' AND b = ?3)");
+  CHECK(render_statement("SELECT name FROM t ORDER BY name {byte_order}", Dialect::sqlite) ==
+        "SELECT name FROM t ORDER BY name COLLATE BINARY");
+  CHECK(render_statement("SELECT name FROM t ORDER BY name {byte_order}", Dialect::postgresql) ==
+        R"(SELECT name FROM t ORDER BY name COLLATE "C")");
 }

@@ -121,6 +121,25 @@ util::Expected<PgResult> PgConnection::execute(std::string_view sql,
                               nullptr, values.data(), nullptr, nullptr, 0));
 }
 
+util::Expected<Done> PgConnection::begin_transaction() {
+  auto begun = execute("BEGIN");
+  return begun ? util::Expected<Done>(Done{}) : util::Expected<Done>::failure(begun.error());
+}
+
+util::Expected<Done> PgConnection::commit_transaction() {
+  auto committed = execute("COMMIT");
+  return committed ? util::Expected<Done>(Done{}) : util::Expected<Done>::failure(committed.error());
+}
+
+void PgConnection::rollback_transaction() {
+  (void)execute("ROLLBACK");
+}
+
+bool PgConnection::in_transaction() const {
+  const auto status = PQtransactionStatus(m_connection.get());
+  return status == PQTRANS_INTRANS || status == PQTRANS_INERROR;
+}
+
 std::string pg_number(double value) {
   if (std::isnan(value)) {
     return "NaN";

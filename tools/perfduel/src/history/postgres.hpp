@@ -8,6 +8,7 @@
 
 #include <libpq-fe.h>
 
+#include "history/store.hpp"
 #include "util/expected.hpp"
 
 // A small RAII layer over libpq: a connection, results, and errors as messages. Parameters
@@ -49,6 +50,14 @@ class PgConnection {
   // Runs `sql` (one or more statements when there are no `params`).
   util::Expected<PgResult> execute(std::string_view sql);
   util::Expected<PgResult> execute(std::string_view sql, std::span<const std::optional<std::string>> params);
+
+  // Begins, commits and rolls back a transaction (a failure to roll back leaves nothing more
+  // to do).
+  util::Expected<Done> begin_transaction();
+  util::Expected<Done> commit_transaction();
+  void rollback_transaction();
+  // Whether a transaction is open; a failed COMMIT ends it too.
+  bool in_transaction() const;
 
   // The server's version as a number, e.g. 150018.
   int server_version() const { return PQserverVersion(m_connection.get()); }

@@ -5,6 +5,8 @@
 #include <fmt/core.h>
 
 #include "history/schema.hpp"
+#include "history/statements.hpp"
+#include "history/transaction.hpp"
 #include "machine/facts.hpp"
 
 namespace perfduel::history {
@@ -17,39 +19,21 @@ constexpr const char* k_schema_lock = "SELECT pg_advisory_xact_lock(1346652209)"
 // Identity columns (PostgreSQL 10) and INSERT ... ON CONFLICT (9.5).
 constexpr int k_minimum_server_version = 100000;
 
+// Appended to k_insert_record: a concurrent insert of the same run key waits for the other
+// transaction and then does nothing, so the unique index decides and two retries of one job
+// never both add a record. SQLite, which gained RETURNING only in 3.35, looks the key up
+// first instead, under its write lock.
+constexpr const char* k_unless_recorded = " ON CONFLICT (run_key) DO NOTHING RETURNING id";
+
 template <typename T>
 util::Expected<T> fail(std::string message) {
   return util::Expected<T>::failure(std::move(message));
 }
 
-// Rolls back an open transaction unless committed.
-class PgTransaction {
- public:
-  explicit PgTransaction(PgConnection& connection) : m_connection(connection) {}
-  PgTransaction(const PgTransaction&) = delete;
-  PgTransaction& operator=(const PgTransaction&) = delete;
-  ~PgTransaction() {
-    if (m_open) {
-      (void)m_connection.execute("ROLLBACK");
-    }
-  }
-
-  util::Expected<Done> begin() {
-    auto result = m_connection.execute("BEGIN");
-    m_open = result.ok();
-    return result ? util::Expected<Done>(Done{}) : util::Expected<Done>::failure(result.error());
-  }
-
-  util::Expected<Done> commit() {
-    auto result = m_connection.execute("COMMIT");
-    m_open = false;  // a failed COMMIT ends the transaction too
-    return result ? util::Expected<Done>(Done{}) : util::Expected<Done>::failure(result.error());
-  }
-
- private:
-  PgConnection& m_connection;
-  bool m_open = false;
-};
+// Statements as libpq takes them (statements.hpp).
+std::string sql(std::string_view statement) {
+  return render_statement(statement, Dialect::postgresql);
+}
 
 // The schema version, or none when perfduel.schema_version does not exist.
 util::Expected<std::optional<std::int64_t>> read_version(PgConnection& connection) {
@@ -74,7 +58,7 @@ util::Expected<std::optional<std::int64_t>> read_version(PgConnection& connectio
 
 // Schema 1 to 2, as for SQLite: records made from a report get the current machine key.
 util::Expected<Done> rekey_machines(PgConnection& connection) {
-  auto rows = connection.execute("SELECT id, machine FROM records WHERE source = 'report'");
+  auto rows = connection.execute(sql(k_report_machines));
   if (!rows) {
     return fail<Done>(rows.error());
   }
@@ -82,9 +66,7 @@ util::Expected<Done> rekey_machines(PgConnection& connection) {
     if (auto current = migrate_legacy_description(rows->text(row, 1))) {
       const std::array<std::optional<std::string>, 3> params{current->description, current->id,
                                                              std::string(rows->text(row, 0))};
-      if (auto done = connection.execute(
-              "UPDATE records SET machine = $1, machine_id = $2 WHERE id = $3::bigint", params);
-          !done) {
+      if (auto done = connection.execute(sql(k_rekey_machine), params); !done) {
         return fail<Done>(done.error());
       }
     }
@@ -135,7 +117,7 @@ util::Expected<PostgresStore> PostgresStore::open(const std::string& uri, Create
 }
 
 util::Expected<Done> PostgresStore::prepare_schema(CreateFile create) {
-  PgTransaction transaction(m_connection);
+  Transaction transaction(m_connection);
   if (auto begun = transaction.begin(); !begun) {
     return fail<Done>(located(begun.error()));
   }
@@ -205,26 +187,20 @@ util::Expected<Done> PostgresStore::prepare_schema(CreateFile create) {
 }
 
 util::Expected<AppendResult> PostgresStore::append(const Record& record) {
-  PgTransaction transaction(m_connection);
+  Transaction transaction(m_connection);
   if (auto begun = transaction.begin(); !begun) {
     return fail<AppendResult>(located(begun.error()));
   }
-  // A concurrent insert of the same key waits for the other transaction and then does
-  // nothing: the unique index decides, so two retries of one job never both add a record.
   const std::array<std::optional<std::string>, 10> record_params{
       record.recorded_at, record.commit,  record.branch,           record.machine, record.machine_id,
       record.source,      record.verdict, record.perfduel_version, record.run_key, record.config_hash};
-  auto inserted = m_connection.execute(
-      "INSERT INTO records (recorded_at, commit_sha, branch, machine, machine_id, source, verdict, "
-      "perfduel_version, run_key, config_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
-      "ON CONFLICT (run_key) DO NOTHING RETURNING id",
-      record_params);
+  auto inserted = m_connection.execute(sql(k_insert_record) + k_unless_recorded, record_params);
   if (!inserted) {
     return fail<AppendResult>(located(inserted.error()));
   }
   if (inserted->rows() == 0) {
     const std::array<std::optional<std::string>, 1> key{record.run_key};
-    auto found = m_connection.execute("SELECT id FROM records WHERE run_key = $1", key);
+    auto found = m_connection.execute(sql(k_find_record), key);
     if (!found) {
       return fail<AppendResult>(located(found.error()));
     }
@@ -247,13 +223,7 @@ util::Expected<AppendResult> PostgresStore::append(const Record& record) {
                                                             pg_number(m.ci_low),
                                                             pg_number(m.ci_high),
                                                             m.verdict};
-    if (auto done = m_connection.execute(
-            "INSERT INTO measurements (record_id, metric, unit, direction, value, samples, baseline, change, "
-            "ci_low, ci_high, verdict) VALUES ($1::bigint, $2, $3, $4, $5::float8, $6, $7::float8, "
-            "$8::float8, "
-            "$9::float8, $10::float8, $11)",
-            params);
-        !done) {
+    if (auto done = m_connection.execute(sql(k_insert_measurement), params); !done) {
       return fail<AppendResult>(located(done.error()));
     }
   }
@@ -264,12 +234,8 @@ util::Expected<AppendResult> PostgresStore::append(const Record& record) {
 }
 
 util::Expected<std::vector<std::string>> PostgresStore::metrics(const std::optional<std::string>& branch) {
-  // COLLATE "C": byte order, as SQLite sorts, whatever the database's locale.
   const std::array<std::optional<std::string>, 1> params{branch};
-  auto rows = m_connection.execute(
-      "SELECT m.metric FROM measurements m JOIN records r ON r.id = m.record_id "
-      "WHERE $1::text IS NULL OR r.branch = $1 GROUP BY m.metric ORDER BY m.metric COLLATE \"C\"",
-      params);
+  auto rows = m_connection.execute(sql(k_metrics), params);
   if (!rows) {
     return fail<std::vector<std::string>>(located(rows.error()));
   }
@@ -284,13 +250,7 @@ util::Expected<std::vector<std::string>> PostgresStore::metrics(const std::optio
 util::Expected<std::vector<SeriesPoint>> PostgresStore::series(const std::string& metric,
                                                                const std::optional<std::string>& branch) {
   const std::array<std::optional<std::string>, 2> params{metric, branch};
-  auto rows = m_connection.execute(
-      "SELECT r.id, r.recorded_at, r.commit_sha, r.branch, r.machine_id, m.unit, m.direction, m.value, "
-      "m.samples, m.baseline, m.change, m.ci_low, m.ci_high, m.verdict, r.config_hash "
-      "FROM measurements m JOIN records r ON r.id = m.record_id "
-      "WHERE m.metric = $1 AND ($2::text IS NULL OR r.branch = $2) ORDER BY r.recorded_at COLLATE \"C\", "
-      "r.id",
-      params);
+  auto rows = m_connection.execute(sql(k_series), params);
   if (!rows) {
     return fail<std::vector<SeriesPoint>>(located(rows.error()));
   }
@@ -320,7 +280,7 @@ util::Expected<std::vector<SeriesPoint>> PostgresStore::series(const std::string
 }
 
 util::Expected<std::int64_t> PostgresStore::record_count() {
-  auto count = m_connection.execute("SELECT count(*) FROM records");
+  auto count = m_connection.execute(sql(k_record_count));
   if (!count) {
     return fail<std::int64_t>(located(count.error()));
   }

@@ -63,6 +63,15 @@ class Database {
   // Runs `sql`, which yields one integer (a PRAGMA, a count).
   util::Expected<std::int64_t> query_int(std::string_view sql);
 
+  // Begins a write transaction. IMMEDIATE takes the write lock now (waiting up to the busy
+  // timeout), so two writers never both read and then fail to upgrade.
+  util::Expected<Done> begin_transaction() { return execute("BEGIN IMMEDIATE"); }
+  util::Expected<Done> commit_transaction() { return execute("COMMIT"); }
+  // Rolls back the open transaction; there is nothing more to do when that fails.
+  void rollback_transaction() { (void)execute("ROLLBACK"); }
+  // Whether a transaction is open; one whose COMMIT failed with SQLITE_BUSY still is.
+  bool in_transaction() const { return sqlite3_get_autocommit(m_database.get()) == 0; }
+
   // Waits up to `milliseconds` for another connection's lock instead of failing at once.
   void set_busy_timeout(int milliseconds);
 

@@ -6,6 +6,8 @@
 #include <fmt/core.h>
 
 #include "history/schema.hpp"
+#include "history/statements.hpp"
+#include "history/transaction.hpp"
 #include "machine/facts.hpp"
 
 namespace perfduel::history {
@@ -17,36 +19,10 @@ util::Expected<T> fail(std::string message) {
   return util::Expected<T>::failure(std::move(message));
 }
 
-// Rolls back an open transaction unless committed.
-class Transaction {
- public:
-  explicit Transaction(Database& database) : m_database(database) {}
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  ~Transaction() {
-    if (m_open) {
-      (void)m_database.execute("ROLLBACK");
-    }
-  }
-
-  util::Expected<Done> begin() {
-    // IMMEDIATE takes the write lock now (waiting up to the busy timeout), so two writers
-    // never both read and then fail to upgrade.
-    auto result = m_database.execute("BEGIN IMMEDIATE");
-    m_open = result.ok();
-    return result;
-  }
-
-  util::Expected<Done> commit() {
-    auto result = m_database.execute("COMMIT");
-    m_open = !result.ok();
-    return result;
-  }
-
- private:
-  Database& m_database;
-  bool m_open = false;
-};
+// Statements as SQLite takes them (statements.hpp).
+std::string sql(std::string_view statement) {
+  return render_statement(statement, Dialect::sqlite);
+}
 
 // WAL lets readers work while a writer appends; it is a property of the file, kept once set.
 // The switch needs the file to itself, and SQLite does not wait on its busy handler for that:
@@ -79,7 +55,7 @@ util::Expected<Done> switch_to_wal(Database& database) {
 // one machine had two ids; re-key the report ones to the current formula. Runs inside the
 // caller's write transaction.
 util::Expected<Done> migrate_machine_ids(Database& database) {
-  auto select = database.prepare("SELECT id, machine FROM records WHERE source = 'report'");
+  auto select = database.prepare(sql(k_report_machines));
   if (!select) {
     return util::Expected<Done>::failure(select.error());
   }
@@ -90,7 +66,7 @@ util::Expected<Done> migrate_machine_ids(Database& database) {
       changes.emplace_back(query.column_int64(0), std::move(*current));
     }
   }
-  auto update = database.prepare("UPDATE records SET machine = ?, machine_id = ? WHERE id = ?");
+  auto update = database.prepare(sql(k_rekey_machine));
   if (!update) {
     return util::Expected<Done>::failure(update.error());
   }
@@ -259,7 +235,7 @@ util::Expected<AppendResult> SqliteStore::append(const Record& record) {
   if (record.run_key) {
     // Inside the write transaction, so no other writer can add the key between this look
     // and the insert; the unique index is the second line of defence.
-    auto find = m_database.prepare("SELECT id FROM records WHERE run_key = ?");
+    auto find = m_database.prepare(sql(k_find_record));
     if (!find) {
       return fail<AppendResult>(located(find.error()));
     }
@@ -273,9 +249,7 @@ util::Expected<AppendResult> SqliteStore::append(const Record& record) {
       return AppendResult{query.column_int64(0), Appended::already_recorded};
     }
   }
-  auto insert_record = m_database.prepare(
-      "INSERT INTO records (recorded_at, commit_sha, branch, machine, machine_id, source, verdict, "
-      "perfduel_version, run_key, config_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  auto insert_record = m_database.prepare(sql(k_insert_record));
   if (!insert_record) {
     return fail<AppendResult>(located(insert_record.error()));
   }
@@ -295,9 +269,7 @@ util::Expected<AppendResult> SqliteStore::append(const Record& record) {
   }
   const std::int64_t record_id = m_database.last_insert_rowid();
 
-  auto insert_measurement = m_database.prepare(
-      "INSERT INTO measurements (record_id, metric, unit, direction, value, samples, baseline, change, "
-      "ci_low, ci_high, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  auto insert_measurement = m_database.prepare(sql(k_insert_measurement));
   if (!insert_measurement) {
     return fail<AppendResult>(located(insert_measurement.error()));
   }
@@ -326,9 +298,7 @@ util::Expected<AppendResult> SqliteStore::append(const Record& record) {
 }
 
 util::Expected<std::vector<std::string>> SqliteStore::metrics(const std::optional<std::string>& branch) {
-  auto statement = m_database.prepare(
-      "SELECT DISTINCT m.metric FROM measurements m JOIN records r ON r.id = m.record_id "
-      "WHERE ?1 IS NULL OR r.branch = ?1 ORDER BY m.metric");
+  auto statement = m_database.prepare(sql(k_metrics));
   if (!statement) {
     return fail<std::vector<std::string>>(located(statement.error()));
   }
@@ -350,11 +320,7 @@ util::Expected<std::vector<std::string>> SqliteStore::metrics(const std::optiona
 
 util::Expected<std::vector<SeriesPoint>> SqliteStore::series(const std::string& metric,
                                                              const std::optional<std::string>& branch) {
-  auto statement = m_database.prepare(
-      "SELECT r.id, r.recorded_at, r.commit_sha, r.branch, r.machine_id, m.unit, m.direction, m.value, "
-      "m.samples, m.baseline, m.change, m.ci_low, m.ci_high, m.verdict, r.config_hash "
-      "FROM measurements m JOIN records r ON r.id = m.record_id "
-      "WHERE m.metric = ?1 AND (?2 IS NULL OR r.branch = ?2) ORDER BY r.recorded_at, r.id");
+  auto statement = m_database.prepare(sql(k_series));
   if (!statement) {
     return fail<std::vector<SeriesPoint>>(located(statement.error()));
   }
@@ -393,7 +359,7 @@ util::Expected<std::vector<SeriesPoint>> SqliteStore::series(const std::string& 
 }
 
 util::Expected<std::int64_t> SqliteStore::record_count() {
-  auto count = m_database.query_int("SELECT count(*) FROM records");
+  auto count = m_database.query_int(sql(k_record_count));
   if (!count) {
     return fail<std::int64_t>(located(count.error()));
   }
