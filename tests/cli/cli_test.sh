@@ -407,7 +407,7 @@ YAML
     expect_err '^perfduel: error: gate.yaml:[23]: malformed YAML'
     printf 'order: sideways\n' >gate.yaml
     run 2 compare --config gate.yaml -b "$fb" -n "$fb"
-    expect_err '^perfduel: error: gate.yaml:1: "order" must be one of random, abba, not "sideways"$'
+    expect_err '^perfduel: error: gate.yaml:1: "order" must be one of random, abba, duet, duet-fixed, not "sideways"$'
     run 2 compare --config missing.yaml -b "$fb" -n "$fb"
     # A value YAML reads as an indicator: the error says to quote it, where it is.
     printf 'metrics:\n  wall_time: {unit: %%}\n' >gate.yaml
@@ -500,6 +500,46 @@ YAML
     expect_err 'timed out after 2.000 s and was killed'
     sleep 0.2
     if pgrep -f "stub-hang-$$" >/dev/null; then fail "the hung run survived"; fi
+    ;;
+  duet_runs_both_sides_together)
+    # order: duet releases both runs of a round by one barrier, each pinned to its own CPU of
+    # the pair. Each run logs its start (with the CPUs it may use) and, 0.3 s later, its end:
+    # every round must log both starts before either end (a start after the other's end would
+    # need a 0.3 s stall between two releases of one barrier). The gated metric is printed,
+    # 1000 or 1001: the verdict (no change after min_rounds) does not depend on timing.
+    [ "$(nproc)" -ge 2 ] || { echo "one CPU: no duet to test"; exit 0; }
+    cat >side.sh <<'SH'
+cpus=$(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status)
+echo "start $1 $cpus" >>log.txt
+sleep 0.3
+echo "end $1" >>log.txt
+echo "value: $((1000 + $$ % 2))"
+SH
+    cat >gate.yaml <<'YAML'
+order: duet
+min_rounds: 4
+max_rounds: 4
+metrics:
+  wall_time: {gate: false}
+  v: {regex: "value: ([0-9]+)", threshold: 5%}
+YAML
+    run 0 compare --config gate.yaml -q --seed 3 --json report.json -b "sh side.sh b" -n "sh side.sh c"
+    [ "$(awk '{printf "%s ", $1}' log.txt)" = "$(printf 'start start end end %.0s' 1 2 3 4 5)" ] ||
+      fail "the runs of a round did not overlap: $(cat log.txt)"
+    awk '$1 == "start" && $3 !~ /^[0-9]+$/ {exit 1}' log.txt || fail "a run was not pinned to one CPU: $(cat log.txt)"
+    awk '$1 == "start" {n++; cpu[n % 2] = $3; if (n % 2 == 0 && cpu[0] == cpu[1]) exit 1}' log.txt ||
+      fail "both runs of a round on one CPU: $(cat log.txt)"
+    # Four measured rounds: each side had each CPU twice.
+    [ "$(json '[.runs[] | select(.warmup | not) | select(.side == "baseline") | .cpu] | group_by(.) | map(length) | join(",")')" = "2,2" ] ||
+      fail "assignment not balanced: $(json '[.runs[] | [.round, .side, .cpu]]')"
+    json .pinning.reason | grep -q 'one per side (order: duet' || fail "reason: $(json .pinning.reason)"
+    run 2 compare --config gate.yaml -q --cpus 0 -b "sh side.sh b" -n "sh side.sh c"
+    expect_err 'order: duet needs two CPUs, one per side'
+    # A run that hangs is killed at its timeout as in the other orders, and named.
+    printf 'order: duet\ntimeout: 1s\n' >hang.yaml
+    run 3 compare --config hang.yaml -q --json hang.json -b "$FAKE_BENCH --hang" -n "$FAKE_BENCH"
+    expect_err 'baseline run in round 1 \(warm-up\): timed out after 1.000 s'
+    [ "$(json .end hang.json)" = "benchmark-failed" ] || fail "end: $(json .end hang.json)"
     ;;
   gbench_threads_get_their_cpus)
     # A suite whose one benchmark runs two threads keeps about one CPU busy over the whole

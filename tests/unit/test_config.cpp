@@ -400,7 +400,7 @@ TEST_CASE("a key that is a list or mapping is rejected with its line", "[config]
 
 TEST_CASE("a bad enum value lists the choices", "[config]") {
   CHECK_THROWS_WITH(parse("warmup: 2\norder: shuffled\n"),
-                    "gate.yaml:2: \"order\" must be one of random, abba, not \"shuffled\"");
+                    "gate.yaml:2: \"order\" must be one of random, abba, duet, duet-fixed, not \"shuffled\"");
   CHECK_THROWS_WITH(parse("inconclusive: ignore"),
                     "gate.yaml:1: \"inconclusive\" must be one of skip, fail, pass, not \"ignore\"");
   CHECK_THROWS_WITH(parse("metrics:\n  wall_time:\n    direction: down\n"),

@@ -35,6 +35,7 @@ struct CompareOptions {
   std::optional<std::uint64_t> seed;
   std::optional<double> max_seconds;
   std::string cpus;
+  std::string order;  // empty: the configuration's
   std::string skip_if;
   bool shell = false;
   bool quiet = false;
@@ -140,6 +141,9 @@ int run_compare(const CompareOptions& options) {
   }
   check_command(config.baseline, "baseline", options.baseline.empty() ? origin : "--baseline");
   check_command(config.candidate, "candidate", options.candidate.empty() ? origin : "--candidate");
+  if (!options.order.empty()) {
+    config.order = *util::value_of(k_order_names, options.order);  // CLI11 checked the name
+  }
   if (options.cpus == "auto") {
     config.cpu_mode = CpuMode::automatic;
   } else if (options.cpus == "none") {
@@ -176,7 +180,14 @@ int run_compare(const CompareOptions& options) {
   if (*allocated && config.cpu_mode == CpuMode::automatic) {
     check_cpus(**allocated, facts.allowed_cpus, "CTest's resource allocation");
   }
-  const PinningPlan pinning_plan = plan_pinning(config.cpu_mode, config.cpus, cpus_origin, facts, *allocated);
+  PinningPlan pinning_plan = plan_pinning(config.cpu_mode, config.cpus, cpus_origin, facts, *allocated);
+  if (is_duet(config.order)) {
+    auto duet = plan_duet_pinning(pinning_plan, facts);
+    if (!duet) {
+      throw Error(duet.error(), ExitCode::usage);
+    }
+    pinning_plan = std::move(duet).value();
+  }
   config.cpus = pinning_plan.warmup.cpus;
   if (options.max_seconds) {
     config.max_seconds = std::min(config.max_seconds, *options.max_seconds);
@@ -199,18 +210,19 @@ int run_compare(const CompareOptions& options) {
   install_interrupt_handlers();
   // A gated max RSS must be the programs' own: start the runs through perfduel-exec, whose
   // small address space is what Linux counts as a run's starting max RSS (see exec_stub.cpp).
+  // Order duet needs it too: each stub holds its run at a barrier until both are started.
   std::filesystem::path exec_stub;
   const bool rss_gated = std::any_of(config.metrics.begin(), config.metrics.end(), [](const MetricSpec& m) {
     return m.source == MetricSource::max_rss && m.gating == Gating::gated;
   });
-  if (rss_gated) {
+  if (rss_gated || is_duet(config.order)) {
     std::string searched;
     exec_stub = find_exec_stub(searched);
     if (exec_stub.empty()) {
-      throw Error(
-          fmt::format("max_rss is gated, which needs perfduel-exec to measure the programs' own peak; "
-                      "not found (looked for {})",
-                      searched));
+      throw Error(fmt::format(
+          "{}, which needs perfduel-exec; not found (looked for {})",
+          rss_gated ? "max_rss is gated (the programs' own peak)" : "order: duet starts both runs together",
+          searched));
     }
   }
   ProcessExecutor executor(exec_stub);
@@ -245,7 +257,7 @@ int run_compare(const CompareOptions& options) {
   }
   config.metrics = outcome.metrics;  // benchmark patterns expanded: the reports show what was measured
   // Through perfduel-exec the floor is the stub's, not ours: nothing to warn about.
-  summary.environment.driver_peak_rss_bytes = rss_gated ? 0.0 : read_own_peak_rss();
+  summary.environment.driver_peak_rss_bytes = exec_stub.empty() ? read_own_peak_rss() : 0.0;
   summary.outcome = &outcome;
   summary.exit_code = outcome.end == DuelEnd::benchmark_failed
                           ? outcome.failure_code
@@ -287,6 +299,17 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "--cpus", options->cpus,
       "pin runs to these CPUs, e.g. 1 or 2-3; auto (the default: CTest's allocation, else "
       "isolated CPUs, else CPUs away from CPU 0, one per core) or none (overrides the config)");
+  command
+      ->add_option("--order", options->order,
+                   "order of the two runs of a round (overrides the config): random, abba, duet (both at "
+                   "once on two CPUs) or duet-fixed")
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> names;
+        for (const auto& [order, name] : k_order_names) {
+          names.emplace_back(name);
+        }
+        return names;
+      }()));
   command->add_flag("-q,--quiet", options->quiet, "no progress line");
   command->add_option("--skip-if", options->skip_if,
                       "if FILE exists, run nothing and exit 77 (skipped), its first line as the reason");

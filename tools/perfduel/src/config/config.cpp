@@ -51,7 +51,6 @@ constexpr util::NameTable<CountedEvent, 2> k_valgrind_events{
     {{CountedEvent::instructions, "instructions"}, {CountedEvent::cycles, "cycles"}}};
 
 // One name table per enum, for reading the YAML and writing the effective configuration.
-constexpr util::NameTable<Order, 2> k_order_names{{{Order::random, "random"}, {Order::abba, "abba"}}};
 constexpr util::NameTable<MissingBenchmark, 2> k_missing_names{
     {{MissingBenchmark::report, "report"}, {MissingBenchmark::error, "error"}}};
 constexpr util::NameTable<Stopping, 3> k_stopping_names{

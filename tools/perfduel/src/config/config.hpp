@@ -9,6 +9,7 @@
 
 #include "stats/direction.hpp"
 #include "stats/estimator.hpp"
+#include "util/name_table.hpp"
 
 namespace perfduel {
 
@@ -48,9 +49,22 @@ enum class MissingBenchmark {
 
 // In which order the two runs of a round are made.
 enum class Order {
-  random,  // a seeded coin per round
-  abba,    // alternating blocks: AB, BA, AB, ...
+  random,      // a seeded coin per round
+  abba,        // alternating blocks: AB, BA, AB, ...
+  duet,        // both at once, on a pair of CPUs; which side gets which CPU balanced over rounds
+  duet_fixed,  // both at once, the baseline always on the pair's first CPU (biased by the CPUs' difference)
 };
+
+// The orders' names in the configuration and on the command line (--order).
+inline constexpr util::NameTable<Order, 4> k_order_names{{{Order::random, "random"},
+                                                          {Order::abba, "abba"},
+                                                          {Order::duet, "duet"},
+                                                          {Order::duet_fixed, "duet-fixed"}}};
+
+// Whether the two runs of a round run at the same time (duet) rather than one after the other.
+constexpr bool is_duet(Order order) {
+  return order == Order::duet || order == Order::duet_fixed;
+}
 
 // When to stop sampling.
 enum class Stopping {

@@ -11,6 +11,7 @@
 
 #include "config/metric_units.hpp"
 #include "error.hpp"
+#include "stats/assignment.hpp"
 #include "stats/autocorrelation.hpp"
 #include "stats/changepoint.hpp"
 #include "stats/descriptive.hpp"
@@ -29,6 +30,9 @@ struct PairedSeries {
   std::vector<std::vector<double>> baseline;  // [metric][round]
   std::vector<std::vector<double>> candidate;
   std::vector<int> rounds;  // round number of each pair
+  // Order duet, per pair: +1 when the candidate had the higher-numbered CPU, −1 when the
+  // baseline had it, 0 when the runs were not a duet's (stats/assignment.hpp).
+  std::vector<int> assignment;
 };
 
 PairedSeries pair_rounds(std::size_t metric_count, std::span<const RunRecord> runs) {
@@ -54,6 +58,11 @@ PairedSeries pair_rounds(std::size_t metric_count, std::span<const RunRecord> ru
       continue;  // an interrupted round has only one side
     }
     series.rounds.push_back(static_cast<int>(round));
+    const int baseline_cpu = pair.first->cpu;
+    const int candidate_cpu = pair.second->cpu;
+    series.assignment.push_back(baseline_cpu < 0 || candidate_cpu < 0 || baseline_cpu == candidate_cpu ? 0
+                                : candidate_cpu > baseline_cpu                                         ? 1
+                                                                                                       : -1);
     for (std::size_t m = 0; m < metric_count; ++m) {
       series.baseline[m].push_back(pair.first->values.at(m));
       series.candidate[m].push_back(pair.second->values.at(m));
@@ -245,10 +254,98 @@ int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector
     }
   }
   series.rounds.erase(series.rounds.begin(), series.rounds.begin() + cut);
+  series.assignment.erase(series.assignment.begin(), series.assignment.begin() + cut);
   notes.push_back({NoteWeight::key, fmt::format("warm-up detected: dropped the first {} measured rounds ({} "
                                                 "{:+.1f} % against the rest)",
                                                 drop, where, 100 * std::expm1(shift))});
   return static_cast<int>(drop);
+}
+
+// Order duet: the candidate's values with the CPUs' difference taken out of each round
+// (stats/assignment.hpp), and that difference; `b` itself, and no effect, when the rounds have
+// no balanced assignment (another order, duet-fixed, a value that is not positive). Residuals
+// are rescaled for a degree of freedom where the estimator's interval comes from the
+// log-ratios' spread (mean, trimmed mean, median).
+struct CpuCorrection {
+  std::vector<double> candidate;
+  std::optional<stats::AssignmentEffect> effect;
+};
+
+CpuCorrection correct_cpu_effect(Estimator estimator, const std::vector<double>& a,
+                                 const std::vector<double>& b, const std::vector<int>& assignment) {
+  CpuCorrection result{b, std::nullopt};
+  if (assignment.size() != b.size() ||
+      std::any_of(assignment.begin(), assignment.end(), [](int s) { return s == 0; })) {
+    return result;
+  }
+  const auto d = stats::log_ratios(a, b);
+  if (!d) {
+    return result;
+  }
+  result.effect = stats::assignment_effect(*d, assignment);
+  if (!result.effect) {
+    return result;
+  }
+  const bool spread_based =
+      estimator == Estimator::mean || estimator == Estimator::trimmed || estimator == Estimator::median;
+  const auto factors = stats::assignment_correction(*d, assignment, *result.effect, spread_based);
+  for (std::size_t r = 0; r < factors.size(); ++r) {
+    result.candidate[r] *= factors[r];
+  }
+  return result;
+}
+
+// The notes of a duet: the CPUs' difference per gated metric, largest first (a few), or
+// for duet-fixed that it is in every change.
+void note_cpu_effects(const Config& config, std::span<const RunRecord> runs, const Analysis& analysis,
+                      std::vector<Note>& notes) {
+  int low = std::numeric_limits<int>::max();
+  int high = -1;
+  for (const auto& run : runs) {
+    if (run.cpu >= 0) {
+      low = std::min(low, run.cpu);
+      high = std::max(high, run.cpu);
+    }
+  }
+  if (high < 0) {
+    return;
+  }
+  if (config.order == Order::duet_fixed) {
+    notes.push_back(
+        {NoteWeight::key,
+         fmt::format("order: duet-fixed: the baseline ran on one CPU and the candidate on the other "
+                     "(CPUs {} and {}) in every round, so each change includes the two CPUs' "
+                     "difference; order: duet balances it out",
+                     low, high)});
+    return;
+  }
+  std::vector<const MetricResult*> measured;
+  for (const auto& result : analysis.metrics) {
+    if (result.cpu_effect && result.spec.gating == Gating::gated) {
+      measured.push_back(&result);
+    }
+  }
+  if (measured.empty()) {
+    return;
+  }
+  std::stable_sort(measured.begin(), measured.end(), [](const MetricResult* x, const MetricResult* y) {
+    return std::abs(*x->cpu_effect) > std::abs(*y->cpu_effect);
+  });
+  constexpr std::size_t k_shown = 3;
+  std::vector<std::string> effects;
+  for (std::size_t i = 0; i < measured.size() && i < k_shown; ++i) {
+    effects.push_back(fmt::format("{} {:+.2f} % ({:+.2f} % to {:+.2f} %)", measured[i]->spec.name,
+                                  100 * *measured[i]->cpu_effect, 100 * measured[i]->cpu_effect_ci.lo,
+                                  100 * measured[i]->cpu_effect_ci.hi));
+  }
+  if (measured.size() > k_shown) {
+    effects.push_back(fmt::format("{} more", measured.size() - k_shown));
+  }
+  notes.push_back({NoteWeight::detail,
+                   fmt::format("duet: CPU {} against CPU {}, the same program (95 %): {}; the balanced "
+                               "assignment keeps the difference out of each change, and the analysis takes "
+                               "its share out of the rounds' noise",
+                               high, low, fmt::join(effects, ", "))});
 }
 
 // Whether hybrid stopping gives a metric of `estimator` the confidence sequence: the mean's, and
@@ -915,8 +1012,16 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
       // k_sequence_burn_in_rounds, however low min_rounds is set.
       const int burn_in_rounds =
           deterministic[m] ? min_rounds : std::max(min_rounds, k_sequence_burn_in_rounds);
-      result = analyze_metric(config, spec, estimator, levels_of(spec, estimator), a, b, burn_in_rounds,
-                              metric_enough);
+      const auto corrected = correct_cpu_effect(estimator, a, b, series.assignment);
+      result = analyze_metric(config, spec, estimator, levels_of(spec, estimator), a, corrected.candidate,
+                              burn_in_rounds, metric_enough);
+      if (corrected.effect) {
+        constexpr double k_z95 = 1.959964;
+        result.cpu_effect = std::expm1(corrected.effect->effect);
+        result.cpu_effect_ci = {
+            std::expm1(corrected.effect->effect - k_z95 * corrected.effect->standard_error),
+            std::expm1(corrected.effect->effect + k_z95 * corrected.effect->standard_error)};
+      }
       if (read.any_zero()) {
         // The legend names the estimator of each metric; the counts are a detail.
         analysis.notes.push_back(
@@ -993,6 +1098,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   analysis.fewest_open_projected_rounds = fewest_open_projected_rounds(analysis.metrics);
   if (finality == Finality::final) {
     summarize_undecided(analysis);
+    note_cpu_effects(config, runs, analysis, analysis.notes);
   }
 
   std::vector<GatedMetric> gated;

@@ -25,6 +25,7 @@ struct RunRecord {
   Side side = Side::baseline;
   bool warmup = false;
   std::vector<double> values;  // one per Config::metrics entry, same order
+  int cpu = -1;                // order: duet: the CPU the run was pinned to; -1 otherwise
 };
 
 struct MetricResult {
@@ -62,6 +63,11 @@ struct MetricResult {
   // k_deterministic_min_rounds while its runs are (near-)deterministic (see analysis.cpp).
   int min_rounds = 0;
   bool enough_rounds = false;  // the measured rounds reach `min_rounds`
+  // Order duet: how much slower (+) the higher-numbered CPU of the pair ran this metric than
+  // the other, with its 95 % interval, from the balanced assignment (stats/assignment.hpp);
+  // taken out of the change and its interval. Empty for the other orders and duet-fixed.
+  std::optional<double> cpu_effect;
+  stats::Interval cpu_effect_ci;
 };
 
 // The minimum rounds of a metric whose runs are deterministic so far (is_deterministic).

@@ -80,6 +80,12 @@ class Duel {
     if (m_plan.valgrind && simulator == nullptr) {
       throw Error("valgrind metrics need a Valgrind executor");  // a wiring mistake, not a user error
     }
+    if (is_duet(config.order) && config.cpus.size() != 2) {
+      throw Error(
+          fmt::format("order: duet runs each side on a CPU of its own and needs two, not {} (cpus: {})",
+                      config.cpus.size(), fmt::join(config.cpus, ",")),
+          ExitCode::usage);
+    }
     // Benchmark patterns become metrics once the first round shows which benchmarks there
     // are; until then nothing can be extracted.
     if (!has_metric_patterns(m_effective.metrics)) {
@@ -110,7 +116,10 @@ class Duel {
   // A suite's parallelism is the whole binary's, so a benchmark that runs threads among many
   // that do not would be left one CPU; its name says how many it runs.
   void repin(const RepinCallback& callback) {
-    m_limits.cpus = callback(m_outcome.warmup_parallelism, most_benchmark_threads(m_effective.metrics));
+    auto cpus = callback(m_outcome.warmup_parallelism, most_benchmark_threads(m_effective.metrics));
+    if (!is_duet(m_config.order) || cpus.size() == 2) {  // a duet keeps its pair
+      m_limits.cpus = std::move(cpus);
+    }
   }
 
   const Config& effective() const { return m_effective; }
@@ -169,54 +178,86 @@ class Duel {
   }
 
   // The plain runs of both sides, then the Valgrind runs in the same order (duel/run_plan.hpp):
-  // the plain runs back to back so that drift cancels in their ratio. Returns the sides
-  // whose runs all finished, in the order they finished.
+  // the plain runs back to back so that drift cancels in their ratio, or in duet at the same
+  // time. Returns the sides whose runs all finished, in the order they finished.
   std::vector<CompletedSide> run_round(int round, bool warmup, const std::array<Side, 2>& order) {
     std::array<RunResult, 2> results;  // by side: baseline, candidate
     std::vector<CompletedSide> completed;
+    // One finished run of `side`: false when the round cannot go on.
+    const auto accept = [&](Side side, bool simulated, RunResult run) {
+      if (run.status == RunStatus::interrupted || interrupt_requested()) {
+        m_outcome.end = DuelEnd::interrupted;
+        m_failed = true;
+        m_retryable = false;
+        return false;
+      }
+      if (run.left_behind > 0) {
+        if (m_outcome.left_behind == 0) {
+          m_outcome.left_behind_first = describe_run(side, simulated ? " under valgrind" : "", round, warmup);
+        }
+        m_outcome.left_behind += run.left_behind;
+      }
+      const auto cause = describe_failure(run, m_config.run_timeout * (simulated ? k_valgrind_slowdown : 1));
+      if (!cause.empty()) {
+        fail(side, simulated ? " under valgrind" : "", round, warmup, cause, run,
+             run.status == RunStatus::failed_to_start ? Retry::refused : Retry::allowed);
+        return false;
+      }
+      m_run_seconds += run.wall_seconds;
+      if (!simulated && warmup && run.wall_seconds > 0) {
+        m_outcome.warmup_parallelism = std::max(m_outcome.warmup_parallelism,
+                                                (run.user_seconds + run.system_seconds) / run.wall_seconds);
+      }
+      auto& slot = results[side == Side::baseline ? 0 : 1];
+      if (simulated && m_plan.plain) {
+        slot.simulated = std::move(run.simulated);  // the rest comes from the plain run
+      } else {
+        slot = std::move(run);
+      }
+      if (simulated || !m_plan.valgrind) {
+        completed.push_back({side, slot});
+      }
+      return true;
+    };
     for (const bool simulated : {false, true}) {
       if (m_failed || (simulated ? !m_plan.valgrind : !m_plan.plain)) {
         continue;
       }
+      if (!simulated && is_duet(m_config.order)) {
+        auto pair = run_pair(round);
+        // The baseline's result first, as the duet has no order; a failure of both names the baseline.
+        if (accept(Side::baseline, false, std::move(pair[0]))) {
+          accept(Side::candidate, false, std::move(pair[1]));
+        }
+        continue;
+      }
       for (const Side side : order) {
-        auto run = run_once(side, simulated);
-        if (run.status == RunStatus::interrupted || interrupt_requested()) {
-          m_outcome.end = DuelEnd::interrupted;
-          m_failed = true;
-          m_retryable = false;
+        if (!accept(side, simulated, run_once(side, simulated))) {
           break;
-        }
-        if (run.left_behind > 0) {
-          if (m_outcome.left_behind == 0) {
-            m_outcome.left_behind_first =
-                describe_run(side, simulated ? " under valgrind" : "", round, warmup);
-          }
-          m_outcome.left_behind += run.left_behind;
-        }
-        const auto cause =
-            describe_failure(run, m_config.run_timeout * (simulated ? k_valgrind_slowdown : 1));
-        if (!cause.empty()) {
-          fail(side, simulated ? " under valgrind" : "", round, warmup, cause, run,
-               run.status == RunStatus::failed_to_start ? Retry::refused : Retry::allowed);
-          break;
-        }
-        m_run_seconds += run.wall_seconds;
-        if (!simulated && warmup && run.wall_seconds > 0) {
-          m_outcome.warmup_parallelism = std::max(m_outcome.warmup_parallelism,
-                                                  (run.user_seconds + run.system_seconds) / run.wall_seconds);
-        }
-        auto& slot = results[side == Side::baseline ? 0 : 1];
-        if (simulated && m_plan.plain) {
-          slot.simulated = std::move(run.simulated);  // the rest comes from the plain run
-        } else {
-          slot = std::move(run);
-        }
-        if (simulated || !m_plan.valgrind) {
-          completed.push_back({side, slot});
         }
       }
     }
     return completed;
+  }
+
+  // Both plain runs at once on the duet's two CPUs (m_limits.cpus), each pinned to one, which
+  // one by duet_candidate_on_second. Records the CPU each side had in m_round_cpus.
+  std::array<RunResult, 2> run_pair(int round) {
+    const bool candidate_second =
+        duet_candidate_on_second(m_config.order, std::max(round - m_config.warmup, 0), m_seed);
+    const int first = m_limits.cpus.at(0);
+    const int second = m_limits.cpus.at(1);
+    m_round_cpus = {candidate_second ? first : second, candidate_second ? second : first};
+    std::array<RunLimits, 2> limits{m_limits, m_limits};
+    for (std::size_t i = 0; i < 2; ++i) {
+      limits[i].cpus = {m_round_cpus[i]};
+      limits[i].env_padding_bytes.reset();
+      if (m_config.env_padding) {
+        limits[i].env_padding_bytes = env_padding_bytes(m_seed, m_run_index);
+      }
+      ++m_run_index;
+    }
+    return m_executor.run_together({&*m_config.baseline, &*m_config.candidate}, limits);
   }
 
   // One run of `side`; a plain run gets its PERFDUEL_PAD (the layout it randomizes matters for
@@ -306,7 +347,8 @@ class Duel {
         }
         return;
       }
-      m_outcome.runs.push_back({round, side, warmup, std::move(values).value()});
+      m_outcome.runs.push_back({round, side, warmup, std::move(values).value(),
+                                is_duet(m_config.order) ? m_round_cpus[side == Side::baseline ? 0 : 1] : -1});
     }
   }
 
@@ -321,8 +363,9 @@ class Duel {
   std::optional<MetricExtractor> m_extractor;
   DuelOutcome m_outcome;
   bool m_failed = false;
-  bool m_retryable = false;  // whether the failure in the outcome may be retried
-  double m_run_seconds = 0;  // wall time of all runs so far
+  bool m_retryable = false;                 // whether the failure in the outcome may be retried
+  double m_run_seconds = 0;                 // wall time of all runs so far
+  std::array<int, 2> m_round_cpus{-1, -1};  // duet: the CPUs of this round's baseline and candidate
 };
 
 }  // namespace
@@ -339,6 +382,18 @@ bool candidate_first(Order order, int round, std::uint64_t seed) {
   x = (x ^ (x >> 27U)) * 0x94D049BB133111EBULL;
   x ^= x >> 31U;
   return (x >> 63U) != 0;
+}
+
+bool duet_candidate_on_second(Order order, int round, std::uint64_t seed) {
+  if (order != Order::duet) {
+    return true;  // duet-fixed: the baseline on the first CPU, always
+  }
+  // Rounds go in pairs, 2k and 2k + 1, which swap the CPUs: every two rounds each side has had
+  // each CPU once, so the CPUs' difference cancels in the change and can be measured apart
+  // from it. A coin per pair (the order coin's hash, of the pair's index and another seed)
+  // decides which way round the pair starts.
+  const bool coin = candidate_first(Order::random, round / 2, seed ^ 0x5DEECE66DULL);
+  return coin != (round % 2 == 1);
 }
 
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,

@@ -72,4 +72,9 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
 // Random order is a seeded coin per round (`seed`); ABBA alternates AB, BA, AB, ...
 bool candidate_first(Order order, int round, std::uint64_t seed);
 
+// Order duet: whether the candidate runs on the second CPU of the pair in measured round
+// `round` (the baseline on the first). For Order::duet balanced in pairs of rounds, the pair's
+// way round a seeded coin; for Order::duet_fixed always true.
+bool duet_candidate_on_second(Order order, int round, std::uint64_t seed);
+
 }  // namespace perfduel

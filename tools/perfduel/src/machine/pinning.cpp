@@ -246,6 +246,43 @@ Pinning settle_pinning(const PinningPlan& plan, const MachineFacts& facts, doubl
   return pinning;
 }
 
+util::Expected<PinningPlan> plan_duet_pinning(const PinningPlan& plan, const MachineFacts& facts) {
+  using Result = util::Expected<PinningPlan>;
+  PinningPlan duet;
+  if (plan.warmup.source == PinningSource::none) {
+    return Result::failure(
+        "order: duet pins each side to a CPU of its own, but pinning is off (cpus: none): give two CPUs "
+        "(cpus: 1,2) or leave cpus at auto");
+  }
+  if (plan.resize_after_warmup) {
+    duet.warmup = choose_cpus(facts, 2);
+    if (duet.warmup.cpus.size() < 2) {
+      return Result::failure(fmt::format("order: duet needs two CPUs, but this process may use only CPU {}",
+                                         format_cpu_list(duet.warmup.cpus)));
+    }
+    duet.warmup.reason += "; one per side (order: duet)";
+    return duet;
+  }
+  const auto& cpus = plan.warmup.cpus;
+  if (cpus.size() < 2) {
+    return Result::failure(fmt::format(
+        "order: duet needs two CPUs, one per side, but {} (give the gate CPUS 2, or list two in cpus:)",
+        plan.warmup.reason));
+  }
+  // The first CPU, and the first after it on another core.
+  const auto siblings = smt_siblings(facts, cpus.front());
+  const auto other_core =
+      std::find_if(cpus.begin() + 1, cpus.end(), [&](int cpu) { return !contains(siblings, cpu); });
+  duet.warmup = plan.warmup;
+  duet.warmup.cpus = {cpus.front(), other_core == cpus.end() ? cpus[1] : *other_core};
+  duet.warmup.reason +=
+      fmt::format("; CPUs {} and {}, one per side (order: duet{})", duet.warmup.cpus[0], duet.warmup.cpus[1],
+                  other_core == cpus.end() ? ", SMT siblings of one core: no two cores in the set"
+                  : cpus.size() > 2        ? ", two cores"
+                                           : "");
+  return duet;
+}
+
 std::string resource_spec_json(const std::vector<int>& cpus) {
   nlohmann::ordered_json resources = nlohmann::ordered_json::array();
   for (const int cpu : cpus) {

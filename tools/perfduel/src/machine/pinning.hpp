@@ -76,6 +76,14 @@ PinningPlan plan_pinning(CpuMode mode, const std::vector<int>& requested, const 
 Pinning settle_pinning(const PinningPlan& plan, const MachineFacts& facts, double parallelism,
                        int benchmark_threads = 1);
 
+// Order duet's plan: the two CPUs of the pair, one per side, the same for the warm-up and the
+// measured rounds. From an automatic plan the two best CPUs (choose_cpus); from a list or
+// CTest's allocation two of them, on two cores when the set spans two (SMT siblings share a
+// core's caches and execution units, so their runs would disturb each other), in the set's
+// order otherwise; the reason says which. Fails, naming `origin` and the set, when it has
+// fewer than two CPUs or pinning is off.
+util::Expected<PinningPlan> plan_duet_pinning(const PinningPlan& plan, const MachineFacts& facts);
+
 // A CTest resource spec file (JSON, version 1.0) with one `cpus` resource of one slot per
 // CPU in `cpus`.
 std::string resource_spec_json(const std::vector<int>& cpus);

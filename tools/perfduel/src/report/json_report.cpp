@@ -45,6 +45,12 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
                          ? nlohmann::ordered_json::array({result.sequence->lo, result.sequence->hi})
                          : nlohmann::ordered_json(nullptr);
   json["rounds"] = result.estimate.rounds;
+  if (result.cpu_effect) {
+    // Order duet: the higher-numbered CPU of the pair against the other, on the same program.
+    json["cpu_effect"] = {
+        {"change", *result.cpu_effect},
+        {"ci", nlohmann::ordered_json::array({result.cpu_effect_ci.lo, result.cpu_effect_ci.hi})}};
+  }
   const auto& estimate = result.estimate;
   json["estimator"] = {
       {"name", util::name_of(stats::k_estimator_names, result.estimator)},
@@ -126,10 +132,13 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     for (std::size_t m = 0; m < config.metrics.size() && m < run.values.size(); ++m) {
       values[config.metrics[m].name] = run.values[m];
     }
-    runs.push_back({{"round", run.round},
-                    {"side", util::name_of(k_side_names, run.side)},
-                    {"warmup", run.warmup},
-                    {"values", values}});
+    nlohmann::ordered_json item{
+        {"round", run.round}, {"side", util::name_of(k_side_names, run.side)}, {"warmup", run.warmup}};
+    if (run.cpu >= 0) {
+      item["cpu"] = run.cpu;  // order: duet: the assignment, which the analysis needs again
+    }
+    item["values"] = values;
+    runs.push_back(std::move(item));
   }
   json["runs"] = runs;
   return json;
@@ -229,6 +238,7 @@ SavedReport read_report(const nlohmann::ordered_json& json, const std::string& o
       }
       run.side = *known_side;
       run.warmup = item.at("warmup").get<bool>();
+      run.cpu = item.value("cpu", -1);
       for (const auto& metric : report.config.metrics) {
         run.values.push_back(item.at("values").at(metric.name).get<double>());
       }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -64,6 +65,15 @@ class Executor {
   // Runs `command` once within `limits` and reports how it went; never throws for a
   // failure of the benchmark itself.
   virtual RunResult run(const CommandSpec& command, const RunLimits& limits) = 0;
+
+  // Runs two commands at the same time (order: duet), `commands[i]` within `limits[i]`:
+  // both are started and pinned before either is released, so they begin together. Results
+  // in the same order. This default runs them one after the other, for executors that have no
+  // processes to overlap (scripted ones in tests).
+  virtual std::array<RunResult, 2> run_together(const std::array<const CommandSpec*, 2>& commands,
+                                                const std::array<RunLimits, 2>& limits) {
+    return {run(*commands[0], limits[0]), run(*commands[1], limits[1])};
+  }
 };
 
 }  // namespace perfduel

@@ -1,5 +1,6 @@
 #include "run/process_executor.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
@@ -9,6 +10,8 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <span>
+#include <sstream>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/process/v2/environment.hpp>
@@ -291,12 +294,13 @@ struct Streams {
 };
 
 // Starts `executable` with `arguments` in `command`'s directory and environment, stdout and
-// stderr into `streams`, pinned to `limits.cpus`, counted by `counters`; `report_fd` (or -1)
-// stays open for the stub. Sets `start` just before the spawn. Throws what Boost.Process throws.
+// stderr into `streams`, pinned to `limits.cpus`, counted by `counters`; the `inherited`
+// descriptors stay open for the stub. Sets `start` just before the spawn. Throws what Boost.Process throws.
 bp::process launch_child(boost::asio::io_context& context, const CommandSpec& command,
                          const RunLimits& limits, const RunCounters& counters,
                          const bp::filesystem::path& executable, const std::vector<std::string>& arguments,
-                         Streams& streams, int report_fd, std::chrono::steady_clock::time_point& start) {
+                         Streams& streams, const std::vector<int>& inherited,
+                         std::chrono::steady_clock::time_point& start) {
   const bp::filesystem::path directory =
       (command.working_directory.empty() ? std::filesystem::current_path() : command.working_directory)
           .string();
@@ -309,9 +313,7 @@ bp::process launch_child(boost::asio::io_context& context, const CommandSpec& co
   // vfork: the parent's address space is not copied, which is most of the cost of a
   // spawn for a short benchmark (measured in docs/performance.md).
   bp::posix::vfork_launcher launch;
-  if (report_fd >= 0) {
-    launch.fd_whitelist.push_back(report_fd);
-  }
+  launch.fd_whitelist.insert(launch.fd_whitelist.end(), inherited.begin(), inherited.end());
   bp::process_stdio stdio{nullptr, streams.out.write_end(), streams.err.write_end()};
   start = std::chrono::steady_clock::now();
   if (command.environment.empty() && !limits.env_padding_bytes) {
@@ -368,48 +370,89 @@ std::string take_over_from_stub(Waited& waited, int report_fd, const std::string
 // In floating-point nanoseconds, so that no timeout overflows.
 using Deadline = std::chrono::time_point<std::chrono::steady_clock, std::chrono::duration<double, std::nano>>;
 
-// One poll loop waits for the exit (pidfd), drains both pipes so the child never blocks on a
-// full pipe, and watches `deadline` and our own interrupt signal. Sets the timeout, interrupt
-// or error in `result`.
-void wait_for_exit(Waited& waited, Streams& streams, int report_fd, Deadline deadline,
-                   const std::string& stub, const std::string& program, RunResult& result) {
-  while (!waited.exited) {
-    std::array<pollfd, 4> fds{};
-    fds[0] = {waited.pidfd, POLLIN, 0};
-    fds[1] = {streams.out_open ? streams.out.read_end() : -1, POLLIN, 0};
-    fds[2] = {streams.err_open ? streams.err.read_end() : -1, POLLIN, 0};
-    fds[3] = {interrupt_fd(), POLLIN, 0};
+// One run from its launch to its result: its pipes, counters, the process waited for and
+// what it produced so far.
+struct StartedRun {
+  explicit StartedRun(const RunLimits& limits, bool via_stub) : report(via_stub), counters(limits.counters) {}
+
+  RunResult result;
+  std::string program;  // as the user named it, for messages
+  Streams streams;
+  Pipe report;  // perfduel-exec's report; no pipe when runs start directly
+  RunCounters counters;
+  boost::asio::io_context context;
+  std::optional<bp::process> child;
+  Waited waited;
+  Deadline deadline;
+  bool waiting = false;  // started, and neither ended nor given up on yet
+};
+
+// One poll loop waits for the exits (pidfds), drains the pipes so no child blocks on a full
+// pipe, and watches each run's deadline and our own interrupt signal. Sets a timeout,
+// interrupt or error in the run's result; a run past its deadline has its group killed at
+// once, so that the other one of a pair runs on undisturbed.
+void wait_for_exit(std::span<StartedRun* const> runs, const std::string& stub) {
+  for (;;) {
+    std::vector<pollfd> fds;
+    std::vector<StartedRun*> polled;
+    Deadline deadline = Deadline::max();
+    bool fallback = false;  // a run without pidfd (kernels before 5.3): poll for its exit
+    for (StartedRun* run : runs) {
+      if (!run->waiting) {
+        continue;
+      }
+      polled.push_back(run);
+      fds.push_back({run->waited.pidfd, POLLIN, 0});
+      fds.push_back({run->streams.out_open ? run->streams.out.read_end() : -1, POLLIN, 0});
+      fds.push_back({run->streams.err_open ? run->streams.err.read_end() : -1, POLLIN, 0});
+      deadline = std::min(deadline, run->deadline);
+      fallback = fallback || run->waited.pidfd < 0;
+    }
+    if (polled.empty()) {
+      return;
+    }
+    fds.push_back({interrupt_fd(), POLLIN, 0});
     const auto remaining =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     auto wait_ms = static_cast<int>(std::max<std::int64_t>(remaining.count(), 0) + 1);
-    if (waited.pidfd < 0) {
-      wait_ms = std::min(wait_ms, 2);  // kernels before 5.3 have no pidfd: poll for the exit
+    if (fallback) {
+      wait_ms = std::min(wait_ms, 2);
     }
     const int ready = ::poll(fds.data(), fds.size(), wait_ms);
-    if (interrupt_requested()) {
-      result.status = RunStatus::interrupted;
-      return;
-    }
-    if (ready < 0 && errno != EINTR) {
-      result.error = fmt::format("poll failed: {}", std::strerror(errno));
-      return;
-    }
-    streams.read(fds[1].revents, fds[2].revents, result);
-    siginfo_t info{};
-    if (fds[0].revents != 0 ||
-        (waited.pidfd < 0 &&
-         ::waitid(P_PID, static_cast<id_t>(waited.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-         info.si_pid != 0)) {
-      waited.end = std::chrono::steady_clock::now();
-      if (!waited.stub_running) {
-        waited.exited = true;
-      } else if (auto error = take_over_from_stub(waited, report_fd, stub, program); !error.empty()) {
-        result.error = std::move(error);
-        return;
+    const int poll_errno = errno;
+    for (std::size_t i = 0; i < polled.size(); ++i) {
+      StartedRun& run = *polled[i];
+      Waited& waited = run.waited;
+      if (interrupt_requested()) {
+        run.result.status = RunStatus::interrupted;
+        run.waiting = false;
+        continue;
       }
-    } else if (std::chrono::steady_clock::now() >= deadline) {
-      result.status = RunStatus::timed_out;
-      return;
+      if (ready < 0 && poll_errno != EINTR) {
+        run.result.error = fmt::format("poll failed: {}", std::strerror(poll_errno));
+        run.waiting = false;
+        continue;
+      }
+      run.streams.read(fds[3 * i + 1].revents, fds[3 * i + 2].revents, run.result);
+      siginfo_t info{};
+      if (fds[3 * i].revents != 0 ||
+          (waited.pidfd < 0 &&
+           ::waitid(P_PID, static_cast<id_t>(waited.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid != 0)) {
+        waited.end = std::chrono::steady_clock::now();
+        if (!waited.stub_running) {
+          waited.exited = true;
+          run.waiting = false;
+        } else if (auto error = take_over_from_stub(waited, run.report.read_end(), stub, run.program);
+                   !error.empty()) {
+          run.result.error = std::move(error);
+          run.waiting = false;
+        }
+      } else if (std::chrono::steady_clock::now() >= run.deadline) {
+        run.result.status = RunStatus::timed_out;
+        run.waiting = false;
+        ::kill(-waited.group, SIGKILL);
+      }
     }
   }
 }
@@ -467,15 +510,43 @@ bool is_running(pid_t pid) {
   return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
 }
 
-// How many processes the run left running when it ended: at that moment every child we have
-// besides the run itself was re-parented to us (the subreaper) by a process of the run that
-// exited before its own children did.
-int count_left_behind(pid_t run) {
-  int running = 0;
-  for (const pid_t pid : own_children()) {
-    running += pid != run && is_running(pid) ? 1 : 0;
+// The process group of `pid`, from /proc/PID/stat; 0 when it cannot be read.
+pid_t process_group(pid_t pid) {
+  std::ifstream file(fmt::format("/proc/{}/stat", pid));
+  std::string line;
+  std::getline(file, line);
+  // "PID (COMMAND) STATE PPID PGRP ...": the command may contain spaces and parentheses.
+  const auto close = line.rfind(')');
+  if (close == std::string::npos) {
+    return 0;
   }
-  return running;
+  std::istringstream fields(line.substr(close + 1));
+  std::string state;
+  pid_t parent = 0;
+  pid_t group = 0;
+  fields >> state >> parent >> group;
+  return group;
+}
+
+// How many processes the runs left running when they ended, into each run's result: at that
+// moment every child we have besides the runs themselves was re-parented to us (the
+// subreaper) by a process of a run that exited before its own children did. A process is
+// counted on the run whose process group it is in; one that left its group (setsid) cannot be
+// told apart and is counted on the first run.
+void count_left_behind(std::span<StartedRun* const> runs) {
+  for (const pid_t pid : own_children()) {
+    const bool is_run =
+        std::any_of(runs.begin(), runs.end(), [&](const StartedRun* run) { return run->waited.pid == pid; });
+    if (is_run || !is_running(pid)) {
+      continue;
+    }
+    const pid_t group = process_group(pid);
+    StartedRun* owner = runs.front();
+    for (StartedRun* run : runs) {
+      owner = run->waited.group == group ? run : owner;
+    }
+    ++owner->result.left_behind;
+  }
 }
 
 // After the run is reaped, every child we still have is one it left behind (killed with its
@@ -518,83 +589,140 @@ void record_exit(const Waited& waited, int status, const rusage& usage, RunResul
   }
 }
 
+// Prepares and launches `run` of `command` within `limits`: the program resolved through
+// `resolved`, started through `stub` (empty: directly), whose start waits for `barrier_fd`'s
+// end of file when it is not -1. False, with the cause in the result, when it did not start.
+bool start_run(StartedRun& run, const CommandSpec& command, const RunLimits& limits,
+               std::map<std::string, std::string>& resolved, const std::filesystem::path& stub,
+               int barrier_fd) {
+  auto program = program_and_arguments(command, resolved);
+  if (!program) {
+    run.result.error = program.error();
+    return false;
+  }
+  auto& [program_text, arguments] = program.value();
+  run.program = program_text;
+  bp::filesystem::path executable = program_text;
+  const bool via_stub = !stub.empty();
+  if (!run.streams.out.ok() || !run.streams.err.ok() || (via_stub && !run.report.ok())) {
+    run.result.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
+    return false;
+  }
+  std::vector<int> inherited;
+  if (via_stub) {
+    ::fcntl(run.report.write_end(), F_SETFD, 0);  // inherited by the stub, which marks it close-on-exec again
+    arguments.insert(arguments.begin(), {std::to_string(run.report.write_end()), program_text});
+    inherited.push_back(run.report.write_end());
+    if (barrier_fd >= 0) {
+      arguments.insert(arguments.begin(), {"--barrier", std::to_string(barrier_fd)});
+      inherited.push_back(barrier_fd);
+    }
+    executable = stub.string();
+  }
+  if (!run.counters.setup_error().empty()) {
+    run.result.error = run.counters.setup_error();
+    return false;
+  }
+  try {
+    run.child.emplace(launch_child(run.context, command, limits, run.counters, executable, arguments,
+                                   run.streams, inherited, run.waited.start));
+  } catch (const std::exception& e) {
+    run.result.error = e.what();
+    return false;
+  }
+  run.streams.out.close_write();
+  run.streams.err.close_write();
+  run.report.close_write();
+  run.result.error = run.counters.receive();
+  if (!run.result.error.empty()) {
+    ::kill(-run.child->id(), SIGKILL);  // a run that cannot be counted is not worth waiting for
+  }
+  run.waited.group = run.child->id();
+  run.waited.pid = run.waited.group;
+  run.waited.stub_running = via_stub;
+  run.waited.pidfd = open_pidfd(run.waited.pid);
+  run.deadline = run.waited.start + std::chrono::duration<double>(limits.timeout_seconds);
+  run.waiting = true;
+  return true;
+}
+
+// Waits for every started run of `runs`, then kills what they left, reaps them and reads
+// their counts into their results.
+void finish_runs(std::span<StartedRun* const> runs, const std::string& stub) {
+  wait_for_exit(runs, stub);
+  std::vector<StartedRun*> started;
+  for (StartedRun* run : runs) {
+    if (run->child) {
+      started.push_back(run);
+    }
+  }
+  if (started.empty()) {
+    return;
+  }
+  if (std::all_of(started.begin(), started.end(), [](const StartedRun* run) { return run->waited.exited; })) {
+    count_left_behind(started);
+  }
+  for (StartedRun* run : started) {
+    // The leader is a zombie now (or still running on timeout/interrupt), so its process
+    // group id cannot have been reused: kill whatever is left of the group.
+    ::kill(-run->waited.group, SIGKILL);
+  }
+  std::vector<std::pair<int, rusage>> reaped(started.size());
+  for (std::size_t i = 0; i < started.size(); ++i) {
+    reap(started[i]->waited, reaped[i].first, reaped[i].second);
+    started[i]->child->detach();
+  }
+  // Before the last of the pipes is read: a process left behind may hold them open.
+  kill_left_behind();
+  for (std::size_t i = 0; i < started.size(); ++i) {
+    StartedRun& run = *started[i];
+    drain_remaining(run.streams, run.result);
+    if (run.waited.pidfd >= 0) {
+      ::close(run.waited.pidfd);
+    }
+    if (run.result.error.empty() && run.waited.exited) {
+      run.result.error = run.counters.read(run.result.counters);
+    }
+    if (run.result.error.empty()) {
+      record_exit(run.waited, reaped[i].first, reaped[i].second, run.result);
+    }
+  }
+}
+
 }  // namespace
 
 RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limits) {
-  RunResult result;
-  auto program = program_and_arguments(command, m_resolved);
-  if (!program) {
-    result.error = program.error();
-    return result;
+  StartedRun run(limits, !m_exec_stub.empty());
+  if (!start_run(run, command, limits, m_resolved, m_exec_stub, -1)) {
+    return std::move(run.result);
   }
-  auto& [program_text, arguments] = program.value();
-  bp::filesystem::path executable = program_text;
+  const std::array<StartedRun*, 1> runs{&run};
+  finish_runs(runs, m_exec_stub.string());
+  return std::move(run.result);
+}
 
+std::array<RunResult, 2> ProcessExecutor::run_together(const std::array<const CommandSpec*, 2>& commands,
+                                                       const std::array<RunLimits, 2>& limits) {
   const bool via_stub = !m_exec_stub.empty();
-  Streams streams;
-  Pipe report(via_stub);  // perfduel-exec's report; no pipe when runs start directly
-  if (!streams.out.ok() || !streams.err.ok() || (via_stub && !report.ok())) {
-    result.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
-    return result;
-  }
+  StartedRun first(limits[0], via_stub);
+  StartedRun second(limits[1], via_stub);
+  const std::array<StartedRun*, 2> runs{&first, &second};
+  Pipe barrier(via_stub);
   if (via_stub) {
-    ::fcntl(report.write_end(), F_SETFD, 0);  // inherited by the stub, which marks it close-on-exec again
-    arguments.insert(arguments.begin(), {std::to_string(report.write_end()), program_text});
-    executable = m_exec_stub.string();
+    if (!barrier.ok()) {
+      first.result.error = fmt::format("cannot create pipes: {}", std::strerror(errno));
+      return {std::move(first.result), std::move(second.result)};
+    }
+    ::fcntl(barrier.read_end(), F_SETFD, 0);  // the stubs inherit it; the write end stays ours alone
   }
-
-  RunCounters counters(limits.counters);
-  if (!counters.setup_error().empty()) {
-    result.error = counters.setup_error();
-    return result;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    start_run(*runs[i], *commands[i], limits[i], m_resolved, m_exec_stub, barrier.read_end());
   }
-  boost::asio::io_context context;
-  Waited waited;
-  std::optional<bp::process> child;
-  try {
-    child.emplace(launch_child(context, command, limits, counters, executable, arguments, streams,
-                               via_stub ? report.write_end() : -1, waited.start));
-  } catch (const std::exception& e) {
-    result.error = e.what();
-    return result;
-  }
-  streams.out.close_write();
-  streams.err.close_write();
-  report.close_write();
-  result.error = counters.receive();
-  if (!result.error.empty()) {
-    ::kill(-child->id(), SIGKILL);  // a run that cannot be counted is not worth waiting for
-  }
-  waited.group = child->id();
-  waited.pid = waited.group;
-  waited.stub_running = via_stub;
-  waited.pidfd = open_pidfd(waited.pid);
-
-  const Deadline deadline = waited.start + std::chrono::duration<double>(limits.timeout_seconds);
-  wait_for_exit(waited, streams, report.read_end(), deadline, m_exec_stub.string(), program_text, result);
-  if (waited.exited) {
-    result.left_behind = count_left_behind(waited.pid);
-  }
-  // The leader is a zombie now (or still running on timeout/interrupt), so its process
-  // group id cannot have been reused: kill whatever is left of the group.
-  ::kill(-waited.group, SIGKILL);
-  int status = 0;
-  rusage usage{};
-  reap(waited, status, usage);
-  child->detach();
-  // Before the last of the pipes is read: a process left behind may hold them open.
-  kill_left_behind();
-  drain_remaining(streams, result);
-  if (waited.pidfd >= 0) {
-    ::close(waited.pidfd);
-  }
-  if (result.error.empty() && waited.exited) {
-    result.error = counters.read(result.counters);
-  }
-  if (result.error.empty()) {
-    record_exit(waited, status, usage, result);
-  }
-  return result;
+  // Both started (or one could not be): closing the only write end releases the stubs at once.
+  barrier.close_read();
+  barrier.close_write();
+  finish_runs(runs, m_exec_stub.string());
+  return {std::move(first.result), std::move(second.result)};
 }
 
 }  // namespace perfduel

@@ -25,6 +25,12 @@ class ProcessExecutor final : public Executor {
 
   RunResult run(const CommandSpec& command, const RunLimits& limits) override;
 
+  // Both runs are spawned and pinned, then released by one barrier: each perfduel-exec stub
+  // waits for the end of file of one pipe, which closes once both are started. Without the
+  // stub (the default constructor) they are started back to back, a spawn apart.
+  std::array<RunResult, 2> run_together(const std::array<const CommandSpec*, 2>& commands,
+                                        const std::array<RunLimits, 2>& limits) override;
+
  private:
   std::map<std::string, std::string> m_resolved;  // working directory + program → absolute path
   std::filesystem::path m_exec_stub;              // empty: runs start directly
