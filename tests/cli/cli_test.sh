@@ -505,15 +505,19 @@ YAML
     # order: duet releases both runs of a round by one barrier, each pinned to its own CPU of
     # the pair. Each run logs its start (with the CPUs it may use) and, 0.3 s later, its end:
     # every round must log both starts before either end (a start after the other's end would
-    # need a 0.3 s stall between two releases of one barrier). The gated metric is printed,
-    # 1000 or 1001: the verdict (no change after min_rounds) does not depend on timing.
+    # need a 0.3 s stall between two releases of one barrier). After the warm-up round each side
+    # runs once alone (the interference check). The gated metric is printed, 1000 and 1001 in
+    # turn on each side (not "deterministic", so min_rounds applies; equal on both sides in every
+    # round): the verdict, no change after 4 rounds, does not depend on timing.
     [ "$(nproc)" -ge 2 ] || { echo "one CPU: no duet to test"; exit 0; }
     cat >side.sh <<'SH'
 cpus=$(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status)
 echo "start $1 $cpus" >>log.txt
 sleep 0.3
 echo "end $1" >>log.txt
-echo "value: $((1000 + $$ % 2))"
+n=$(cat "count.$1" 2>/dev/null || echo 0)
+echo $((n + 1)) >"count.$1"
+echo "value: $((1000 + n % 2))"
 SH
     cat >gate.yaml <<'YAML'
 order: duet
@@ -524,10 +528,10 @@ metrics:
   v: {regex: "value: ([0-9]+)", threshold: 5%}
 YAML
     run 0 compare --config gate.yaml -q --seed 3 --json report.json -b "sh side.sh b" -n "sh side.sh c"
-    [ "$(awk '{printf "%s ", $1}' log.txt)" = "$(printf 'start start end end %.0s' 1 2 3 4 5)" ] ||
+    [ "$(awk '{printf "%s ", $1}' log.txt)" = "start start end end start end start end $(printf 'start start end end %.0s' 1 2 3 4)" ] ||
       fail "the runs of a round did not overlap: $(cat log.txt)"
     awk '$1 == "start" && $3 !~ /^[0-9]+$/ {exit 1}' log.txt || fail "a run was not pinned to one CPU: $(cat log.txt)"
-    awk '$1 == "start" {n++; cpu[n % 2] = $3; if (n % 2 == 0 && cpu[0] == cpu[1]) exit 1}' log.txt ||
+    grep -v -e '^end' log.txt | sed 3,4d | awk '{n++; cpu[n % 2] = $3; if (n % 2 == 0 && cpu[0] == cpu[1]) exit 1}' ||
       fail "both runs of a round on one CPU: $(cat log.txt)"
     # Four measured rounds: each side had each CPU twice.
     [ "$(json '[.runs[] | select(.warmup | not) | select(.side == "baseline") | .cpu] | group_by(.) | map(length) | join(",")')" = "2,2" ] ||

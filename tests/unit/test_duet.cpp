@@ -1,6 +1,7 @@
 // Order duet: both sides of a round at once, each on one CPU of a pair, the assignment balanced
 // over pairs of rounds; the CPUs' difference measured and kept out of the change.
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -84,8 +85,10 @@ TEST_CASE("a duet runs both sides together, each on its own CPU, balanced over p
   DuetExecutor executor(0.1, 0.1, {{2, 1.0}, {5, 1.0}});
   const auto outcome = run_duel(config, executor, 11, nullptr);
   REQUIRE(outcome.end == DuelEnd::decided);
-  CHECK(executor.single() == 0);
-  CHECK(executor.pairs() == 41);     // the warm-up round and 40 measured rounds
+  CHECK(executor.single() == 2);  // each side once alone after the warm-up (the interference check)
+  CHECK(executor.pairs() == 41);  // the warm-up round and 40 measured rounds
+  CHECK(std::count_if(outcome.runs.begin(), outcome.runs.end(),
+                      [](const RunRecord& run) { return run.alone && run.warmup && run.cpu >= 0; }) == 2);
   std::map<int, int> candidate_cpu;  // by measured round
   for (const auto& [baseline, candidate] : executor.pair_cpus()) {
     REQUIRE(baseline.size() == 1);

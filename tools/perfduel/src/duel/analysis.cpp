@@ -348,6 +348,54 @@ void note_cpu_effects(const Config& config, std::span<const RunRecord> runs, con
                                high, low, fmt::join(effects, ", "))});
 }
 
+// Order duet: how much longer runs took at the same time than alone, from the runs made alone
+// after the warm-up (RunRecord::alone) against the median of each side's measured runs, in
+// wall time. Where the two CPUs share a core (SMT), caches or memory bandwidth, each run is
+// slowed while the other runs and speeds up once it is alone again, so the longer run's extra
+// time is partly made at full speed: a change shows smaller than it is (on a 2-vCPU VM whose
+// runs slowed by 40 %, a +7.6 % change read +1 %, docs/performance.md). A slowdown beyond
+// k_duet_interference_limit is a key note that says so; one alone run per side is a rough
+// measure (a few percent), enough to tell 1.4 from 1.0.
+constexpr double k_duet_interference_limit = 0.05;
+
+void note_duet_interference(const Config& config, std::span<const RunRecord> runs, std::vector<Note>& notes) {
+  const auto wall = std::find_if(config.metrics.begin(), config.metrics.end(),
+                                 [](const MetricSpec& m) { return m.source == MetricSource::wall_time; });
+  if (!is_duet(config.order) || wall == config.metrics.end()) {
+    return;
+  }
+  const auto m = static_cast<std::size_t>(wall - config.metrics.begin());
+  std::array<double, 2> alone{0, 0};
+  std::array<std::vector<double>, 2> together;
+  for (const auto& run : runs) {
+    const std::size_t side = run.side == Side::baseline ? 0 : 1;
+    if (run.alone) {
+      alone[side] = run.values.at(m);
+    } else if (!run.warmup) {
+      together[side].push_back(run.values.at(m));
+    }
+  }
+  if (!(alone[0] > 0 && alone[1] > 0) || together[0].empty() || together[1].empty()) {
+    return;
+  }
+  const double slowdown =
+      std::sqrt(stats::median(together[0]) / alone[0] * stats::median(together[1]) / alone[1]) - 1;
+  if (slowdown > k_duet_interference_limit) {
+    notes.push_back(
+        {NoteWeight::key,
+         fmt::format("duet: at the same time runs took {:+.0f} % longer than alone (warm-up): the two "
+                     "CPUs share a core, caches or memory bandwidth, so a change shows smaller than it "
+                     "is; check with order: random before relying on duet on this machine",
+                     100 * slowdown)});
+  } else {
+    notes.push_back(
+        {NoteWeight::detail,
+         fmt::format("duet: at the same time runs took {:+.1f} % against alone (warm-up): the two "
+                     "CPUs hardly slow each other",
+                     100 * slowdown)});
+  }
+}
+
 // Whether hybrid stopping gives a metric of `estimator` the confidence sequence: the mean's, and
 // the trimmed mean's, which takes the mean's sequence (the same log-ratios, the same batching):
 // without it a clear regression of a noisy suite could end the duel only by the sign
@@ -1099,6 +1147,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   if (finality == Finality::final) {
     summarize_undecided(analysis);
     note_cpu_effects(config, runs, analysis, analysis.notes);
+    note_duet_interference(config, runs, analysis.notes);
   }
 
   std::vector<GatedMetric> gated;

@@ -105,6 +105,9 @@ class Duel {
         expand_patterns(round, warmup, completed);
       }
       record_values(round, warmup, completed);
+      if (!m_failed && warmup && round == m_config.warmup - 1 && is_duet(m_config.order) && m_plan.plain) {
+        run_alone(round);
+      }
       if (!m_failed || !m_retryable || static_cast<int>(m_outcome.retried.size()) >= m_config.retries) {
         return !m_failed;
       }
@@ -258,6 +261,39 @@ class Duel {
       ++m_run_index;
     }
     return m_executor.run_together({&*m_config.baseline, &*m_config.candidate}, limits);
+  }
+
+  // Order duet, after the last warm-up round: each side once more, alone on the CPU it had, so
+  // that the analysis can tell how much the two slow each other when they run together.
+  void run_alone(int round) {
+    for (const Side side : {Side::baseline, Side::candidate}) {
+      const std::size_t index = side == Side::baseline ? 0 : 1;
+      RunLimits limits = m_limits;
+      limits.cpus = {m_round_cpus[index]};
+      limits.env_padding_bytes.reset();
+      if (m_config.env_padding) {
+        limits.env_padding_bytes = env_padding_bytes(m_seed, m_run_index);
+      }
+      ++m_run_index;
+      const auto& command = side == Side::baseline ? *m_config.baseline : *m_config.candidate;
+      const RunResult run = m_executor.run(command, limits);
+      if (run.status == RunStatus::interrupted || interrupt_requested()) {
+        m_outcome.end = DuelEnd::interrupted;
+        m_failed = true;
+        m_retryable = false;
+        return;
+      }
+      if (const auto cause = describe_failure(run, m_config.run_timeout); !cause.empty()) {
+        fail(side, " (alone)", round, true, cause, run, Retry::allowed);
+        return;
+      }
+      auto values = m_extractor->extract(run);
+      if (!values) {
+        fail_reading(side, round, true, values.error(), run, Retry::allowed);
+        return;
+      }
+      m_outcome.runs.push_back({round, side, true, std::move(values).value(), m_round_cpus[index], true});
+    }
   }
 
   // One run of `side`; a plain run gets its PERFDUEL_PAD (the layout it randomizes matters for

@@ -137,6 +137,9 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     if (run.cpu >= 0) {
       item["cpu"] = run.cpu;  // order: duet: the assignment, which the analysis needs again
     }
+    if (run.alone) {
+      item["alone"] = true;
+    }
     item["values"] = values;
     runs.push_back(std::move(item));
   }
@@ -239,6 +242,7 @@ SavedReport read_report(const nlohmann::ordered_json& json, const std::string& o
       run.side = *known_side;
       run.warmup = item.at("warmup").get<bool>();
       run.cpu = item.value("cpu", -1);
+      run.alone = item.value("alone", false);
       for (const auto& metric : report.config.metrics) {
         run.values.push_back(item.at("values").at(metric.name).get<double>());
       }
