@@ -7,7 +7,7 @@
 #             itself, one pattern `{google_benchmark: "*", field: real_time, threshold: 5%,
 #             tolerance: 3%}`, max_seconds MAX_SUITE_SECONDS
 #   cpu_10    fake_bench --work 6 against --work 6.6: CPU-bound, +10 % of the loop
-#   mem_10    stream_bench --passes 10 against 11 over 128 MiB: memory-bound, +10 % of the passes
+#   mem_10    stream_bench --passes 400 against 440 over 64 MiB: memory-bound, +10 % of the passes
 # each idle and under a competing load (one `gzip -9` loop, not pinned). Per duel: verdict,
 # rounds, seconds, the change, and σ of the per-round log-ratio of wall time (for the suite
 # the median over its benchmarks). The true ratios of cpu_10 and mem_10 are measured first,
@@ -58,7 +58,7 @@ base[gzip_aa]="gzip -6 -c $tmp/seq.txt";  cand[gzip_aa]=${base[gzip_aa]}
 base[gzip_3x]="gzip -1 -c $tmp/seq.txt";  cand[gzip_3x]="gzip -9 -c $tmp/seq.txt"
 base[suite_aa]="$suite --benchmark_format=json --benchmark_min_time=0.05"; cand[suite_aa]=${base[suite_aa]}
 base[cpu_10]="$fake --work 6";            cand[cpu_10]="$fake --work 6.6"
-base[mem_10]="$stream --mib 128 --passes 10"; cand[mem_10]="$stream --mib 128 --passes 11"
+base[mem_10]="$stream --mib 64 --passes 400"; cand[mem_10]="$stream --mib 64 --passes 440"
 for c in gzip_aa gzip_3x cpu_10 mem_10; do yaml[$c]="max_seconds: 180"; done
 yaml[suite_aa]=$'max_seconds: '"$suite_seconds"$'\nmetrics:\n  wall_time: {gate: false}\n  bench: {google_benchmark: "*", field: real_time, threshold: 5%, tolerance: 3%}'
 

@@ -1,6 +1,6 @@
 // A memory-bound benchmark for measuring order: duet (tests/bench/duet.sh): sums an array far
 // larger than the caches, PASSES times, so that its time is set by memory bandwidth, which two
-// programs running at once share. --passes 11 against --passes 10 is a known +10 % of the
+// programs running at once share. --passes 440 against --passes 400 is a known +10 % of the
 // summing work (the allocation and first touch are the same on both).
 
 #include <cstdio>

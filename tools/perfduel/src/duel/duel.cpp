@@ -260,7 +260,15 @@ class Duel {
       }
       ++m_run_index;
     }
-    return m_executor.run_together({&*m_config.baseline, &*m_config.candidate}, limits);
+    // Which of the two is started first, woken first and read first is the round's order coin:
+    // whatever that order does to a run falls on either side alike instead of on one.
+    if (!candidate_first(Order::random, round, m_seed)) {
+      return m_executor.run_together({&*m_config.baseline, &*m_config.candidate}, limits);
+    }
+    auto results =
+        m_executor.run_together({&*m_config.candidate, &*m_config.baseline}, {limits[1], limits[0]});
+    std::swap(results[0], results[1]);
+    return results;
   }
 
   // Order duet, after the last warm-up round: each side once more, alone on the CPU it had, so
