@@ -9,8 +9,9 @@
 #   cpu_10    fake_bench --work 6 against --work 6.6: CPU-bound, +10 % of the loop
 #   mem_10    stream_bench --passes 400 against 440 over 64 MiB: memory-bound, +10 % of the passes
 # each idle and under a competing load (one `gzip -9` loop, not pinned). Per duel: verdict,
-# rounds, seconds, the change, and σ of the per-round log-ratio of wall time (for the suite
-# the median over its benchmarks). The true ratios of cpu_10 and mem_10 are measured first,
+# rounds, seconds, the change, and σ of the per-round log-ratio of wall time, for a duet with
+# the CPUs' difference taken out as the analysis takes it out (for the suite the median over
+# its benchmarks). The true ratios of cpu_10 and mem_10 are measured first,
 # sequentially (order: random), over TRUE_ROUNDS rounds each, idle. Then duet-fixed on gzip_aa
 # shows the bias that the balanced assignment removes, and AA_SEEDS A/A duets with three gated
 # metrics (three suite benchmarks) count duet's false alarms.
@@ -69,10 +70,23 @@ sigma() {
     | map((map(select(.side == "candidate"))[0].values[$m] / map(select(.side == "baseline"))[0].values[$m]) | log)
     | (add / length) as $mu | (map((. - $mu) * (. - $mu)) | add / (length - 1)) | sqrt' "$1"
 }
+# corrected_sigma REPORT METRIC: for a duet, σ of the log-ratios of METRIC once the CPUs'
+# difference is taken out (the residuals of their regression on the assignment, as the
+# analysis does); for the other orders the same as sigma.
+corrected_sigma() {
+  jq -r --arg m "$2" '
+    [.runs[] | select(.warmup | not)] | group_by(.round) | map(select(length == 2))
+    | map({b: map(select(.side == "baseline"))[0], c: map(select(.side == "candidate"))[0]})
+    | map({d: ((.c.values[$m] / .b.values[$m]) | log), s: (if .c.cpu == null then 0 elif .c.cpu > .b.cpu then 1 else -1 end)})
+    | length as $n | (map(.d) | add / $n) as $md | (map(.s) | add / $n) as $ms
+    | (map((.s - $ms) * (.s - $ms)) | add) as $sxx
+    | (if $sxx > 0 then (map((.s - $ms) * (.d - $md)) | add) / $sxx else 0 end) as $e
+    | (map((.d - $md - $e * (.s - $ms)) | . * .) | add / ($n - (if $sxx > 0 then 2 else 1 end))) | sqrt' "$1"
+}
 # suite_sigma REPORT: the median σ over the suite's benchmarks.
 suite_sigma() {
   local m
-  for m in $(jq -r '.metrics[].name | select(startswith("bench/"))' "$1"); do sigma "$1" "$m"; done |
+  for m in $(jq -r '.metrics[].name | select(startswith("bench/"))' "$1"); do corrected_sigma "$1" "$m"; done |
     sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 
@@ -87,7 +101,7 @@ duel() {
     s=$(suite_sigma "$tmp/r.json")
     change=$(jq -r '[.metrics[] | select(.name | startswith("bench/")) | .change | fabs] | max' "$tmp/r.json")
   else
-    s=$(sigma "$tmp/r.json" wall_time)
+    s=$(corrected_sigma "$tmp/r.json" wall_time)
     change=$(jq -r '.metrics[] | select(.name == "wall_time") | .change' "$tmp/r.json")
   fi
   jq -r --arg s "$s" --arg c "$change" \
