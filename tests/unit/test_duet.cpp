@@ -122,15 +122,17 @@ TEST_CASE("a duet keeps the CPUs' difference out of the change and measures it",
   DuetExecutor balanced(0.1, 0.1, {{2, 1.0}, {5, 1.06}});
   const auto outcome = run_duel(duet_config(Order::duet), balanced, 5, nullptr);
   const auto& wall = outcome.analysis.metrics.at(0);
-  CHECK(outcome.analysis.verdict == Verdict::no_change);
+  CHECK(
+      (outcome.analysis.verdict == Verdict::no_change || outcome.analysis.verdict == Verdict::inconclusive));
   CHECK(std::abs(wall.change) < 0.01);
   REQUIRE(wall.cpu_effect);
   CHECK(*wall.cpu_effect == Approx(0.06).margin(0.01));
   CHECK(wall.cpu_effect_ci.lo < 0.06);
   CHECK(wall.cpu_effect_ci.hi > 0.06);
-  // Without the correction the interval would carry the 6 % as noise: ±(z·0.058/√40) ≈ ±1.9 %;
-  // with it, the rounds' own 1.4 % noise: ±0.5 %.
-  CHECK(wall.ci.hi - wall.ci.lo < 0.015);
+  // Without the correction the interval would carry the 6 % as noise: σ ≈ 6 % a round, at least
+  // 2·2.02·0.06/√40 ≈ 3.8 % wide before any allowance; with it, the rounds' own 1.4 %: about
+  // 0.9 % before the allowances for stopping and autocorrelation.
+  CHECK(wall.ci.hi - wall.ci.lo < 0.025);
 
   DuetExecutor fixed(0.1, 0.1, {{2, 1.0}, {5, 1.06}});
   const auto biased = run_duel(duet_config(Order::duet_fixed), fixed, 5, nullptr);

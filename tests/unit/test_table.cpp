@@ -339,6 +339,7 @@ TEST_CASE("an undecided duel says what settling would take and what the budget r
   wall.settled_by = SettledBy::none;
   wall.stopping_width = 0.041;
   wall.projected_rounds = 125.0 * std::pow(std::log1p(0.041) / std::log1p(0.02), 2);
+  wall.enough_rounds = true;
   fixture.outcome.analysis.verdict = Verdict::inconclusive;
   fixture.outcome.analysis.measured_rounds = 125;
   fixture.outcome.elapsed_seconds = 500;  // 4 s a round

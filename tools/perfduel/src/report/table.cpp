@@ -153,8 +153,11 @@ std::vector<Note> projection_notes(const Config& config, const DuelOutcome& outc
   double narrowest = std::numeric_limits<double>::infinity();
   double widest = 0;
   for (const auto& result : analysis.metrics) {
+    // Before its minimum rounds a metric's interval says little about the rate (three rounds put
+    // it at thousands of percent): no projection then.
     if (result.spec.gating != Gating::gated || result.settled_by != SettledBy::none ||
-        std::isnan(result.projected_rounds) || !std::isfinite(result.stopping_width)) {
+        std::isnan(result.projected_rounds) || !std::isfinite(result.stopping_width) ||
+        !result.enough_rounds) {
       continue;
     }
     // What its threshold needs by the width rule (the futility check also counts on the
