@@ -353,7 +353,7 @@ void note_cpu_effects(const Config& config, std::span<const RunRecord> runs, con
 // wall time. Where the two CPUs share a core (SMT), caches or memory bandwidth, each run is
 // slowed while the other runs and speeds up once it is alone again, so the longer run's extra
 // time is partly made at full speed: a change shows smaller than it is (on a 2-vCPU VM whose
-// runs slowed by 28 %, a +6.1 % change read +4.8 %, docs/performance.md, "Duet"). A slowdown beyond
+// runs slowed by 35 %, a +6.1 % change read +4.8 %, docs/performance.md, "Duet"). A slowdown beyond
 // k_duet_interference_limit is a key note that says so; one alone run per side is a rough
 // measure (a few percent), enough to tell 1.4 from 1.0.
 constexpr double k_duet_interference_limit = 0.05;
