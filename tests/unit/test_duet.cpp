@@ -38,6 +38,9 @@ class DuetExecutor : public Executor {
     return {make(*commands[0], limits[0]), make(*commands[1], limits[1])};
   }
 
+  // The run made `call`-th (from 0, pairs and single runs alike) exits with code 1.
+  void fail_call(int call) { m_fail_call = call; }
+
   int pairs() const { return m_pairs; }
   int single() const { return m_single; }
   const std::vector<std::array<std::vector<int>, 2>>& pair_cpus() const { return m_pair_cpus; }
@@ -54,6 +57,9 @@ class DuetExecutor : public Executor {
     result.user_seconds = 0.9 * result.wall_seconds;
     result.system_seconds = 0.01;
     result.max_rss_bytes = 1 << 20;
+    if (m_calls++ == m_fail_call) {
+      result.exit_code = 1;
+    }
     return result;
   }
 
@@ -62,6 +68,8 @@ class DuetExecutor : public Executor {
   std::mt19937_64 m_rng;
   int m_pairs = 0;
   int m_single = 0;
+  int m_calls = 0;
+  int m_fail_call = -1;
   std::vector<std::array<std::vector<int>, 2>> m_pair_cpus;
 };
 
@@ -139,6 +147,26 @@ TEST_CASE("a duet keeps the CPUs' difference out of the change and measures it",
   CHECK(biased.analysis.metrics.at(0).change == Approx(0.06).margin(0.01));
   CHECK_FALSE(biased.analysis.metrics.at(0).cpu_effect);
   CHECK(biased.analysis.verdict == Verdict::regression);
+}
+
+TEST_CASE("a failed run of a duet is retried with its round, as in the other orders", "[duel][duet]") {
+  Config config = duet_config(Order::duet);
+  config.retries = 1;
+  DuetExecutor executor(0.1, 0.1, {{2, 1.0}, {5, 1.0}});
+  executor.fail_call(20);  // a run of round 10, the 9th measured (2 warm-up, 2 alone, then 2 a round)
+  const auto outcome = run_duel(config, executor, 11, nullptr);
+  CHECK(outcome.end == DuelEnd::decided);
+  REQUIRE(outcome.retried.size() == 1);
+  CHECK_THAT(outcome.retried.front(), Catch::Contains("exited with code 1"));
+  CHECK(executor.pairs() == 42);  // the warm-up, 40 measured rounds and the one played again
+  CHECK(outcome.analysis.measured_rounds == 40);
+
+  DuetExecutor once_too_often(0.1, 0.1, {{2, 1.0}, {5, 1.0}});
+  once_too_often.fail_call(20);
+  config.retries = 0;
+  const auto failed = run_duel(config, once_too_often, 11, nullptr);
+  CHECK(failed.end == DuelEnd::benchmark_failed);
+  CHECK_THAT(failed.failure, Catch::Contains("run in round 10: exited with code 1"));
 }
 
 TEST_CASE("a duet needs a pair of CPUs", "[duel][duet]") {
