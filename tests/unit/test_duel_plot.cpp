@@ -11,6 +11,7 @@
 #include "duel/duel.hpp"
 #include "made_up_duels.hpp"
 #include "report/duel_plot.hpp"
+#include "report/palette.hpp"
 #include "util/svg.hpp"
 #include "util/text.hpp"
 
@@ -404,6 +405,15 @@ TEST_CASE("the duel plot draws a report-only metric's tiny certain change grey, 
     CHECK_THAT(verdict, Catch::EndsWith(
                             explicit_zero ? "<tspan fill=\"#cc3311\" font-weight=\"bold\">regression (info)"
                                           : "<tspan fill=\"#555555\" font-weight=\"bold\">no-change (info)"));
+  }
+}
+
+TEST_CASE("every plot takes a verdict's colour from one table", "[report][plot]") {
+  CHECK(verdict_colour(Verdict::regression) == "#cc3311");
+  CHECK(verdict_colour(Verdict::improvement) == "#228833");
+  CHECK(verdict_colour(Verdict::no_change) == "#555555");
+  for (const auto undecided : {Verdict::pending, Verdict::inconclusive, Verdict::unstable}) {
+    CHECK(verdict_colour(undecided) == "#aa7700");
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "report/json_report.hpp"
 #include "report/labels.hpp"
+#include "report/palette.hpp"
 #include "report/suite_chart.hpp"
 #include "report/suite_view.hpp"
 #include "report/table.hpp"
@@ -295,7 +296,7 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
   const std::string verdict = verdict_word(result);
   const auto title_room = static_cast<std::size_t>((right - k_left) / k_title_char_width);
   const std::string numbers = title_numbers(result, title_room - std::min(title_room, verdict.size() + 1));
-  const char* colour = verdict_colour(result.verdict);
+  const std::string_view colour = verdict_colour(result.verdict);
   svg += fmt::format("<title>{} {}</title>\n",
                      svg::escape(title_numbers(result, std::numeric_limits<std::size_t>::max())), verdict);
   svg += fmt::format(

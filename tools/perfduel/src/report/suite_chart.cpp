@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "report/palette.hpp"
 #include "report/suite_view.hpp"
 #include "util/svg.hpp"
 #include "util/text.hpp"
@@ -23,22 +24,6 @@ constexpr double k_verdict_width = 96;  // the verdict column at the right
 constexpr double k_clip = 1.0;
 
 }  // namespace
-
-const char* verdict_colour(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::regression:
-      return "#cc3311";
-    case Verdict::improvement:
-      return "#228833";
-    case Verdict::no_change:
-      return "#555555";
-    case Verdict::pending:
-    case Verdict::inconclusive:
-    case Verdict::unstable:
-      break;
-  }
-  return "#aa7700";
-}
 
 double suite_chart_height(std::size_t count) {
   return k_top + k_row * static_cast<double>(count) + k_axis;
@@ -85,7 +70,7 @@ std::string render_suite_chart(const std::vector<const MetricResult*>& results, 
     const MetricResult& result = *results[r];
     const double top = k_top + k_row * static_cast<double>(r);
     const double middle = top + k_row / 2;
-    const char* colour = verdict_colour(result.verdict);
+    const std::string_view colour = verdict_colour(result.verdict);
     const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
     std::string row = fmt::format(
         "<title>{}: {}{}</title>", svg::escape(result.spec.name), util::format_percent(result.change),

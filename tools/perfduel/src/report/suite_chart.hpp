@@ -7,10 +7,6 @@
 
 namespace perfduel {
 
-// The colour of a verdict in the SVG reports: red regression, green improvement, grey no
-// change, ochre anything undecided (Paul Tol's bright scheme, safe for colour blindness).
-const char* verdict_colour(Verdict verdict);
-
 // A compact chart of many metrics, one 18-pixel row each (a forest plot): the metric's name,
 // its change as a dot, its interval as a bar in the verdict's colour, its tolerance band
 // shaded, a shared percent axis with the zero line, and the verdict at the end of the row.

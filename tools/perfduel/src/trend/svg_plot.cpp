@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "report/palette.hpp"
 #include "util/svg.hpp"
 
 namespace perfduel::trend {
@@ -90,7 +91,8 @@ std::string render_trend_svg(const TrendPlot& plot) {
         "stroke-width=\"2\">"
         "<title>run {}: {} to {:.6g}</title></circle>\n",
         to_string(group.change), run_x(static_cast<double>(group.start)), value_y(group.stats.avg),
-        regression ? "#cc3311" : "#228833", group.start, to_string(group.change), group.stats.avg);
+        verdict_colour(regression ? Verdict::regression : Verdict::improvement), group.start,
+        to_string(group.change), group.stats.avg);
   }
   svg += "</svg>\n";
   return svg;
