@@ -10,6 +10,7 @@
 #include "duel/duel.hpp"
 #include "made_up_duels.hpp"
 #include "report/json_report.hpp"
+#include "report/labels.hpp"
 #include "report/table.hpp"
 #include "util/text.hpp"
 
@@ -90,6 +91,18 @@ TEST_CASE("the table takes \"no ratio\" from the result's flag, not from the not
   system_time.has_ratio = true;
   system_time.estimate.note = "no ratio: but the flag says otherwise";
   CHECK(util::split_lines(format_table(fixture.summary))[3].ends_with("inconclusive (info)"));
+}
+
+TEST_CASE("a metric's verdict label is the same in the table and the plots", "[report]") {
+  MetricSpec spec;
+  spec.name = "sys_time";
+  spec.gating = Gating::gated;
+  MetricResult result = result_for(spec, 1.0, 1.0, {-0.01, 0.01}, Verdict::no_change);
+  CHECK(verdict_label(result) == "no-change");
+  result.spec.gating = Gating::report_only;
+  CHECK(verdict_label(result) == "no-change (info)");
+  result.has_ratio = false;  // values of zero: no verdict to speak of
+  CHECK(verdict_label(result) == "n/a (info)");
 }
 
 TEST_CASE("the table's notes: interval level per gated metric, notes of the others, pinning", "[report]") {

@@ -259,11 +259,6 @@ std::string title_numbers(const MetricResult& result, std::size_t limit) {
   return fmt::format("{}: {}", keep_name_end(result.spec.name, room), numbers);
 }
 
-// The verdict as the table shows it: "regression", "no-change (info)", ...
-std::string verdict_word(const MetricResult& result) {
-  return to_string(result.verdict) + (result.spec.gating == Gating::report_only ? " (info)" : "");
-}
-
 // The small print under a panel title, two lines: what the numbers are (each side's median,
 // the change's estimator), then level, rounds, threshold, tolerance and direction.
 std::pair<std::string, std::string> subtitle(const MetricResult& result) {
@@ -293,7 +288,7 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
   const auto& spec = result.spec;
   const double right = width - k_right;  // the plots' right edge
   std::string svg;
-  const std::string verdict = verdict_word(result);
+  const std::string verdict = verdict_label(result);
   const auto title_room = static_cast<std::size_t>((right - k_left) / k_title_char_width);
   const std::string numbers = title_numbers(result, title_room - std::min(title_room, verdict.size() + 1));
   const std::string_view colour = verdict_colour(result.verdict);

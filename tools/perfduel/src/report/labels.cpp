@@ -135,6 +135,14 @@ std::vector<std::string> column_legend(const Analysis& analysis, double family_c
   return lines;
 }
 
+std::string verdict_label(const MetricResult& result) {
+  auto text = result.has_ratio ? to_string(result.verdict) : std::string("n/a");
+  if (result.spec.gating == Gating::report_only) {
+    text += " (info)";
+  }
+  return text;
+}
+
 std::string estimator_phrase(Estimator estimator) {
   switch (estimator) {
     case Estimator::mean:

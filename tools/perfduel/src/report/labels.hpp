@@ -22,6 +22,10 @@ std::string change_header(const Analysis& analysis);
 // report-only metrics.
 std::vector<std::string> column_legend(const Analysis& analysis, double family_confidence);
 
+// A metric's verdict as the table and the plots show it: "regression", "no-change (info)" for
+// a report-only metric, "n/a" for one without a ratio (values of zero: no verdict to speak of).
+std::string verdict_label(const MetricResult& result);
+
 // How `estimator` computes the change, short enough for a plot's subtitle:
 // "mean of paired log-ratios", "median of paired ratios", "ratio of the best runs".
 std::string estimator_phrase(Estimator estimator);

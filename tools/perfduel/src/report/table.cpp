@@ -30,15 +30,6 @@ std::string interval_text(const MetricResult& result) {
   return fmt::format("[{}, {}]", util::format_percent(result.ci.lo), util::format_percent(result.ci.hi));
 }
 
-std::string verdict_text(const MetricResult& result) {
-  // A metric without a ratio (zero values) has no verdict to speak of.
-  auto text = result.has_ratio ? to_string(result.verdict) : std::string("n/a");
-  if (result.spec.gating == Gating::report_only) {
-    text += " (info)";
-  }
-  return text;
-}
-
 // Which rule settled the gated metrics, e.g. "wall_time by its confidence sequence, cpu_time by
 // the width rule", or for more than three "12 by the width rule, 8 by their confidence
 // sequences"; with `regressions_only`, only the settled regressions, each by name.
@@ -93,7 +84,7 @@ std::vector<std::vector<std::string>> rows(const RunSummary& summary, RowSet set
     }
     table.push_back({result.spec.name, format_value(result.baseline_median, result.spec.unit),
                      format_value(result.candidate_median, result.spec.unit), change_text(result),
-                     interval_text(result), verdict_text(result)});
+                     interval_text(result), verdict_label(result)});
   }
   return table;
 }
