@@ -139,3 +139,12 @@ TEST_CASE("the end of a duel and Holm's step-down are judged here", "[verdict]")
   CHECK(holm_verdict(false, true, Direction::lower_is_better, false, Finality::final) ==
         Verdict::inconclusive);
 }
+
+TEST_CASE("the settling rules have one name table for reports and one for sentences", "[verdict]") {
+  CHECK(util::name_of(k_settled_by_names, SettledBy::width) == "width");
+  CHECK(util::name_of(k_settled_by_names, SettledBy::signs) == "signs");
+  CHECK(util::value_of(k_settled_by_names, "sequence") == SettledBy::sequence);
+  CHECK(util::name_of(k_settled_by_names, SettledBy::none).empty());
+  CHECK(to_string(SettledBy::sequence) == "confidence sequence");
+  CHECK(to_string(SettledBy::none).empty());
+}

@@ -9,17 +9,7 @@ std::string to_string(Verdict verdict) {
 }
 
 std::string to_string(SettledBy settled_by) {
-  switch (settled_by) {
-    case SettledBy::none:
-      return "";
-    case SettledBy::width:
-      return "width rule";
-    case SettledBy::sequence:
-      return "confidence sequence";
-    case SettledBy::signs:
-      return "sign sequence";
-  }
-  return "";
+  return std::string(util::name_of(k_settled_by_rules, settled_by));
 }
 
 std::string to_string(DuelEnd end) {

@@ -47,7 +47,16 @@ enum class SettledBy {
   signs,  // its sign sequence showed the rounds beyond the threshold (a regression; stats/sign_sequence.hpp)
 };
 
-// "width rule", "confidence sequence", "sign sequence", or "" for none.
+// The report words of the settling rules ("settled_by" in the JSON report); none has none.
+constexpr util::NameTable<SettledBy, 3> k_settled_by_names{
+    {{SettledBy::width, "width"}, {SettledBy::sequence, "sequence"}, {SettledBy::signs, "signs"}}};
+
+// The rules' names in the report's sentences ("regression (confidence sequence)"); none has none.
+constexpr util::NameTable<SettledBy, 3> k_settled_by_rules{{{SettledBy::width, "width rule"},
+                                                            {SettledBy::sequence, "confidence sequence"},
+                                                            {SettledBy::signs, "sign sequence"}}};
+
+// "width rule", "confidence sequence", "sign sequence", or "" for none (k_settled_by_rules).
 std::string to_string(SettledBy settled_by);
 
 // A change known to lie above (`above`) or below the tolerance band: a regression or an

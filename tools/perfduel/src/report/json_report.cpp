@@ -35,10 +35,10 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
   json["threshold"] = spec.threshold;
   json["tolerance"] = spec.tolerance;
   json["verdict"] = to_string(result.verdict);
-  json["settled_by"] = result.settled_by == SettledBy::width      ? nlohmann::ordered_json("width")
-                       : result.settled_by == SettledBy::sequence ? nlohmann::ordered_json("sequence")
-                       : result.settled_by == SettledBy::signs    ? nlohmann::ordered_json("signs")
-                                                                  : nlohmann::ordered_json(nullptr);
+  json["settled_by"] =
+      result.settled_by == SettledBy::none
+          ? nlohmann::ordered_json(nullptr)
+          : nlohmann::ordered_json(std::string(util::name_of(k_settled_by_names, result.settled_by)));
   json["stopping_width"] =
       std::isfinite(result.stopping_width) ? nlohmann::ordered_json(result.stopping_width) : nullptr;
   json["sequence"] = result.sequence

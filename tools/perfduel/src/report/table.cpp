@@ -37,14 +37,14 @@ std::string settled_list(const Analysis& analysis, bool regressions_only) {
   const auto rule_text = [](SettledBy by) {
     switch (by) {
       case SettledBy::width:
-        return "the width rule (interval narrower than its threshold)";
+        return "the " + to_string(by) + " (interval narrower than its threshold)";
       case SettledBy::signs:
-        return "its sign sequence (rounds beyond its threshold)";
+        return "its " + to_string(by) + " (rounds beyond its threshold)";
       case SettledBy::none:
       case SettledBy::sequence:
         break;
     }
-    return "its confidence sequence";
+    return "its " + to_string(SettledBy::sequence);
   };
   std::vector<const MetricResult*> settled;
   for (const auto& result : analysis.metrics) {
