@@ -140,6 +140,125 @@ TEST_CASE("the end of a duel and Holm's step-down are judged here", "[verdict]")
         Verdict::inconclusive);
 }
 
+TEST_CASE("Holm's step-down decides over the gated metrics that no sequence settled", "[verdict]") {
+  using V = Verdict;
+  using S = SettledBy;
+  const auto holm_metric = [](double p, Settlement settlement, bool width_settled = false) {
+    HolmMetric holm;
+    holm.has_estimate = true;
+    holm.p_value = p;
+    holm.settlement = settlement;
+    holm.above = true;
+    holm.width_settled = width_settled;
+    return holm;
+  };
+  SECTION("the second step rejects at α where Bonferroni (α/2) would not") {
+    const std::vector<HolmMetric> gated{holm_metric(0.01, {V::regression, S::width}, true),
+                                        holm_metric(0.04, {V::no_change, S::width}, true)};
+    const auto decisions = holm_step_down(gated, 0.05, Finality::final);
+    REQUIRE(decisions.size() == 2);
+    CHECK(decisions[0].verdict == V::regression);
+    CHECK_FALSE(decisions[0].by_holm);  // the width rule had found it already
+    CHECK(decisions[0].level == Approx(0.025));
+    CHECK(decisions[1].verdict == V::regression);
+    CHECK(decisions[1].by_holm);
+    CHECK(decisions[1].level == Approx(0.05));
+  }
+  SECTION("a width-rule regression Holm does not reject falls back, pending → inconclusive at the end") {
+    const std::vector<HolmMetric> gated{holm_metric(0.2, {V::regression, S::none}),
+                                        holm_metric(0.3, {V::pending, S::none})};
+    const auto ongoing = holm_step_down(gated, 0.05, Finality::ongoing);
+    CHECK(ongoing[0].verdict == V::pending);
+    CHECK(ongoing[1].verdict == V::pending);  // not rejected, not decided: as it was
+    const auto final = holm_step_down(gated, 0.05, Finality::final);
+    CHECK(final[0].verdict == V::inconclusive);
+    CHECK_FALSE(final[0].by_holm);
+    const std::vector<HolmMetric> narrow{holm_metric(0.2, {V::regression, S::width}, true)};
+    CHECK(holm_step_down(narrow, 0.05, Finality::final)[0].verdict == V::no_change);
+  }
+  SECTION("a sequence's settlement and a metric without an estimate keep their verdicts") {
+    HolmMetric without = holm_metric(0.0, {V::pending, S::none});
+    without.has_estimate = false;  // its p-value is not one: never rejected
+    const std::vector<HolmMetric> gated{holm_metric(0.9, {V::regression, S::sequence}),
+                                        holm_metric(0.9, {V::regression, S::signs}), without};
+    const auto decisions = holm_step_down(gated, 0.05, Finality::final);
+    CHECK(decisions[0].verdict == V::regression);
+    CHECK(decisions[1].verdict == V::regression);
+    CHECK(decisions[2].verdict == V::pending);
+    CHECK_FALSE(decisions[2].by_holm);
+  }
+  SECTION("a rejection's side is the direction's") {
+    HolmMetric throughput = holm_metric(0.001, {V::pending, S::none});
+    throughput.direction = Direction::higher_is_better;
+    const std::vector<HolmMetric> gated{throughput};
+    CHECK(holm_step_down(gated, 0.05, Finality::ongoing)[0].verdict == V::improvement);
+  }
+}
+
+TEST_CASE("pending becomes inconclusive, or unstable, only at the end", "[verdict]") {
+  for (const auto verdict : {Verdict::no_change, Verdict::improvement, Verdict::regression}) {
+    CHECK(final_verdict(verdict, false) == verdict);
+    CHECK(final_verdict(verdict, true) == verdict);
+  }
+  CHECK(final_verdict(Verdict::pending, false) == Verdict::inconclusive);
+  CHECK(final_verdict(Verdict::pending, true) == Verdict::unstable);
+  CHECK(is_undecided(Verdict::pending));
+  CHECK(is_undecided(Verdict::inconclusive));
+  CHECK(is_undecided(Verdict::unstable));
+  CHECK_FALSE(is_undecided(Verdict::no_change));
+  const std::vector<GatedMetric> pending{{Verdict::pending, SettledBy::none}};
+  CHECK(overall_verdict(pending, true, Finality::ongoing).verdict == Verdict::pending);
+  CHECK(overall_verdict(pending, true, Finality::final).verdict == Verdict::inconclusive);
+}
+
+TEST_CASE("the stopping rules settle a metric in their order of precedence", "[verdict]") {
+  using V = Verdict;
+  using S = SettledBy;
+  const MetricSpec spec = metric(0.02);
+  SECTION("the width rule settles once its width is reached after the minimum rounds") {
+    const Settlement narrow = settle_by_width({0.015, 0.025}, 0.019, spec, true, true);
+    CHECK(narrow.verdict == V::no_change);
+    CHECK(narrow.settled_by == S::width);
+    const Settlement outside = settle_by_width({0.03, 0.09}, 0.06, spec, false, true);
+    CHECK(outside.verdict == V::regression);
+    CHECK(outside.settled_by == S::none);  // a verdict, but not settled: the duel goes on
+  }
+  SECTION("anytime: the sequence settles whatever it says, after the minimum rounds") {
+    const Settlement width{V::no_change, S::width};
+    CHECK(settle_anytime(width, {-0.01, 0.01}, spec, true).settled_by == S::sequence);
+    CHECK(settle_anytime(width, {-0.01, 0.01}, spec, false).settled_by == S::width);
+    CHECK(settle_anytime(width, {-0.01, 0.03}, spec, true).settled_by == S::width);
+  }
+  SECTION("hybrid: the sequence settles an open metric, and overrides the width rule outside the band") {
+    const Settlement open{V::pending, S::none};
+    const Settlement width{V::regression, S::width};
+    CHECK(settle_hybrid(open, {-0.01, 0.01}, spec).settled_by == S::sequence);
+    CHECK(settle_hybrid(open, {-0.01, 0.03}, spec).settled_by == S::none);
+    CHECK(settle_hybrid(width, {0.5, 1.5}, spec).settled_by == S::sequence);
+    CHECK(settle_hybrid(Settlement{V::no_change, S::width}, {-0.01, 0.01}, spec).settled_by == S::width);
+  }
+  SECTION("the sign sequence overrides any settlement but a regression") {
+    CHECK(settle_by_signs({V::no_change, S::width}, true).settled_by == S::signs);
+    CHECK(settle_by_signs({V::regression, S::none}, true).settled_by == S::signs);
+    CHECK(settle_by_signs({V::regression, S::sequence}, true).settled_by == S::sequence);
+    CHECK(settle_by_signs({V::pending, S::none}, false).settled_by == S::none);
+  }
+  SECTION("the pass claim's interval settles only an open metric, inside the band") {
+    CHECK(may_settle_by_equivalence({V::pending, S::none}));
+    CHECK_FALSE(may_settle_by_equivalence({V::regression, S::none}));
+    CHECK_FALSE(may_settle_by_equivalence({V::no_change, S::width}));
+    const auto inside = settle_inside_band({-0.01, 0.01}, spec, S::width);
+    REQUIRE(inside);
+    CHECK(inside->verdict == V::no_change);
+    CHECK_FALSE(settle_inside_band({-0.01, 0.03}, spec, S::width));
+  }
+  SECTION("a rule counts towards the stop only with an interval, but the sign sequence needs none") {
+    CHECK(gated_metric({V::no_change, S::width}, false).settled_by == S::none);
+    CHECK(gated_metric({V::regression, S::signs}, false).settled_by == S::signs);
+    CHECK(gated_metric({V::no_change, S::sequence}, true).settled_by == S::sequence);
+  }
+}
+
 TEST_CASE("the settling rules have one name table for reports and one for sentences", "[verdict]") {
   CHECK(util::name_of(k_settled_by_names, SettledBy::width) == "width");
   CHECK(util::name_of(k_settled_by_names, SettledBy::signs) == "signs");

@@ -4,18 +4,18 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "config/metric_units.hpp"
+#include "duel/levels.hpp"
+#include "duel/notes.hpp"
 #include "error.hpp"
 #include "stats/assignment.hpp"
 #include "stats/autocorrelation.hpp"
 #include "stats/changepoint.hpp"
 #include "stats/descriptive.hpp"
-#include "stats/multiple.hpp"
 #include "stats/sequential.hpp"
 #include "stats/sign_sequence.hpp"
 #include "util/text.hpp"
@@ -209,13 +209,21 @@ std::string resolution_of(const MetricSpec& spec, const Readings& readings) {
   return what;
 }
 
-// ---- Statistics options: detected warm-up, anytime stopping, Holm's step-down. ----
+// ---- Statistics options: detected warm-up, the CPUs' difference, anytime and hybrid stopping. ----
+
+// The leading rounds detected warm-up dropped (0: none), where it was found most clearly (a
+// metric and a series) and how far off they were (log) against the rest.
+struct WarmupDrop {
+  std::size_t rounds = 0;
+  std::string where;
+  double shift = 0;
+};
 
 // Drops the leading measured rounds that stats::detect_warmup finds as an unstable initial
 // phase in any gated metric: in either side's log run series (a cold cache slows one
 // binary) or in the log-ratios (a warm-up that does not cancel within a round). The whole
-// round goes, both sides, so pairs stay pairs. Returns the number dropped and says why.
-int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector<Note>& notes) {
+// round goes, both sides, so pairs stay pairs. Returns what it dropped.
+WarmupDrop drop_detected_warmup(const Config& config, PairedSeries& series) {
   std::size_t drop = 0;
   std::string where;
   double shift = 0;
@@ -245,7 +253,7 @@ int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector
     }
   }
   if (drop == 0) {
-    return 0;
+    return {};
   }
   const auto cut = static_cast<std::ptrdiff_t>(drop);
   for (auto* sides : {&series.baseline, &series.candidate}) {
@@ -255,10 +263,7 @@ int drop_detected_warmup(const Config& config, PairedSeries& series, std::vector
   }
   series.rounds.erase(series.rounds.begin(), series.rounds.begin() + cut);
   series.assignment.erase(series.assignment.begin(), series.assignment.begin() + cut);
-  notes.push_back({NoteWeight::key, fmt::format("warm-up detected: dropped the first {} measured rounds ({} "
-                                                "{:+.1f} % against the rest)",
-                                                drop, where, 100 * std::expm1(shift))});
-  return static_cast<int>(drop);
+  return {drop, where, shift};
 }
 
 // Order duet: the candidate's values with the CPUs' difference taken out of each round
@@ -293,115 +298,6 @@ CpuCorrection correct_cpu_effect(Estimator estimator, const std::vector<double>&
     result.candidate[r] *= factors[r];
   }
   return result;
-}
-
-// The notes of a duet: the CPUs' difference per gated metric, largest first (a few), or
-// for duet-fixed that it is in every change.
-void note_cpu_effects(const Config& config, std::span<const RunRecord> runs, const Analysis& analysis,
-                      std::vector<Note>& notes) {
-  int low = std::numeric_limits<int>::max();
-  int high = -1;
-  for (const auto& run : runs) {
-    if (run.cpu >= 0) {
-      low = std::min(low, run.cpu);
-      high = std::max(high, run.cpu);
-    }
-  }
-  if (high < 0) {
-    return;
-  }
-  if (config.order == Order::duet_fixed) {
-    notes.push_back(
-        {NoteWeight::key,
-         fmt::format("order: duet-fixed: the baseline ran on one CPU and the candidate on the other "
-                     "(CPUs {} and {}) in every round, so each change includes the two CPUs' "
-                     "difference; order: duet balances it out",
-                     low, high)});
-    return;
-  }
-  std::vector<const MetricResult*> measured;
-  for (const auto& result : analysis.metrics) {
-    if (result.cpu_effect && result.spec.gating == Gating::gated) {
-      measured.push_back(&result);
-    }
-  }
-  if (measured.empty()) {
-    return;
-  }
-  std::stable_sort(measured.begin(), measured.end(), [](const MetricResult* x, const MetricResult* y) {
-    return std::abs(*x->cpu_effect) > std::abs(*y->cpu_effect);
-  });
-  constexpr std::size_t k_shown = 3;
-  std::vector<std::string> effects;
-  for (std::size_t i = 0; i < measured.size() && i < k_shown; ++i) {
-    effects.push_back(fmt::format("{} {:+.2f} % ({:+.2f} % to {:+.2f} %)", measured[i]->spec.name,
-                                  100 * *measured[i]->cpu_effect, 100 * measured[i]->cpu_effect_ci.lo,
-                                  100 * measured[i]->cpu_effect_ci.hi));
-  }
-  if (measured.size() > k_shown) {
-    effects.push_back(fmt::format("{} more", measured.size() - k_shown));
-  }
-  notes.push_back({NoteWeight::detail,
-                   fmt::format("duet: CPU {} against CPU {}, the same program (95 %): {}; the balanced "
-                               "assignment keeps the difference out of each change, and the analysis takes "
-                               "its share out of the rounds' noise",
-                               high, low, fmt::join(effects, ", "))});
-}
-
-// Order duet: how much longer runs took at the same time than alone, from the runs made alone
-// after the warm-up (RunRecord::alone) against the median of each side's measured runs, in
-// wall time. Where the two CPUs share a core (SMT), caches or memory bandwidth, each run is
-// slowed while the other runs and speeds up once it is alone again, so the longer run's extra
-// time is partly made at full speed: a change shows smaller than it is (on a 2-vCPU VM whose
-// runs slowed by 35 %, a +6.1 % change read +4.8 %, docs/performance.md, "Duet"). A slowdown beyond
-// k_duet_interference_limit is a key note that says so; one alone run per side is a rough
-// measure (a few percent), enough to tell 1.4 from 1.0.
-constexpr double k_duet_interference_limit = 0.05;
-
-void note_duet_interference(const Config& config, std::span<const RunRecord> runs, std::vector<Note>& notes) {
-  const auto wall = std::find_if(config.metrics.begin(), config.metrics.end(),
-                                 [](const MetricSpec& m) { return m.source == MetricSource::wall_time; });
-  if (!is_duet(config.order) || wall == config.metrics.end()) {
-    return;
-  }
-  const auto m = static_cast<std::size_t>(wall - config.metrics.begin());
-  std::array<double, 2> alone{0, 0};
-  std::array<std::vector<double>, 2> together;
-  for (const auto& run : runs) {
-    const std::size_t side = run.side == Side::baseline ? 0 : 1;
-    if (run.alone) {
-      alone[side] = run.values.at(m);
-    } else if (!run.warmup) {
-      together[side].push_back(run.values.at(m));
-    }
-  }
-  if (!(alone[0] > 0 && alone[1] > 0) || together[0].empty() || together[1].empty()) {
-    return;
-  }
-  const double slowdown =
-      std::sqrt(stats::median(together[0]) / alone[0] * stats::median(together[1]) / alone[1]) - 1;
-  if (slowdown > k_duet_interference_limit) {
-    notes.push_back(
-        {NoteWeight::key,
-         fmt::format("duet: at the same time runs took {:+.0f} % longer than alone (warm-up): the two "
-                     "CPUs share a core, caches or memory bandwidth, so a change shows smaller than it "
-                     "is; check with order: random before relying on duet on this machine",
-                     100 * slowdown)});
-  } else {
-    notes.push_back(
-        {NoteWeight::detail,
-         fmt::format("duet: at the same time runs took {:+.1f} % against alone (warm-up): the two "
-                     "CPUs hardly slow each other",
-                     100 * slowdown)});
-  }
-}
-
-// Whether hybrid stopping gives a metric of `estimator` the confidence sequence: the mean's, and
-// the trimmed mean's, which takes the mean's sequence (the same log-ratios, the same batching):
-// without it a clear regression of a noisy suite could end the duel only by the sign
-// sequence, which needs most rounds beyond the threshold (docs/validation.md, "Suites").
-bool has_confidence_sequence(Estimator estimator) {
-  return estimator == Estimator::mean || estimator == Estimator::trimmed;
 }
 
 // The burn-in of a metric's confidence sequence, in the units it runs over: rounds, or batches
@@ -468,93 +364,6 @@ void apply_anytime(const Config& config, int burn_in_rounds, MetricResult& resul
   estimate.ci = *sequence;
 }
 
-// The share of the error budget α that hybrid stopping gives its confidence sequence; the
-// width rule's interval gets the rest. A false alarm needs either the width rule's interval
-// at its stop or the sequence at any time to exclude the truth, so the two shares add up to
-// at most α (a union bound). The sequence is there to settle clear answers (a 3× slow-down,
-// a change far outside the band), where a small α costs little: its radius grows with
-// √ln(1/α). The width rule decides the close calls, and every point of α taken from it costs
-// rounds there: (z(α(1 − s)/2) / z(α/2))² more, 2 % at s = 0.1. Measured with
-// perfduel_validate (docs/validation.md): false alarms, rounds at δ = 0 … 20T.
-// Half of that share goes to the sign sequence (k_sign_share), when it can run.
-constexpr double k_sequence_share = 0.1;
-
-// The share of α that hybrid stopping gives the sign sequence (stats/sign_sequence.hpp), spent on
-// the regression side alone (rounds beyond the threshold, regression_signs): its job is to fail a
-// clear regression before the confidence
-// sequence's 20-round burn-in (a slow benchmark 30 % slower fails in 10 rounds instead of 20),
-// and a regression is the only verdict that ends a duel on one metric. It is valid in finite
-// samples only because each round's order is a fresh coin, so it runs with `order: random`
-// only. Its share comes out of the confidence sequence's, so the width rule's level, which
-// sets the rounds of every pass, is unchanged; the confidence sequence, which settles clear
-// cases after its burn-in, gets the other half.
-constexpr double k_sign_share = 0.05;
-
-// Level of a gated metric's interval given the family `confidence` split over `count` metrics.
-double per_metric_confidence(double confidence, std::size_t count, double share) {
-  return stats::bonferroni_confidence(1.0 - (1.0 - confidence) * share, count);
-}
-
-// Holm's step-down (stats/multiple.hpp) as the decision rule over the gated metrics: each
-// estimate's p-value tests "inside the tolerance band"; rejected ones are regressions or
-// improvements by their side, the others are judged as no change or still pending. The
-// intervals stay at the Bonferroni level (Holm has no simultaneous intervals), so a metric
-// can be a regression by Holm while its shown interval still touches the band; the note says
-// which. Anytime mode keeps Bonferroni: the p-values of fixed-sample tests are not valid
-// under continuous monitoring.
-void apply_holm(const Config& config, Analysis& analysis, Finality finality) {
-  if (config.stopping == Stopping::anytime) {
-    analysis.notes.push_back(
-        {NoteWeight::detail,
-         "correction: Holm requested, but anytime stopping decides with Bonferroni-level "
-         "confidence sequences"});
-    return;
-  }
-  std::vector<MetricResult*> gated;
-  std::vector<double> p_values;
-  for (auto& result : analysis.metrics) {
-    if (result.spec.gating == Gating::gated) {
-      gated.push_back(&result);
-      p_values.push_back(result.estimate.status == stats::EstimateStatus::ok ? result.estimate.p_value
-                                                                             : std::nan(""));
-    }
-  }
-  // Under hybrid stopping Holm decides with the width rule's share of α; metrics the
-  // confidence sequence settled keep that decision.
-  const double alpha =
-      (1.0 - config.confidence) * (config.stopping == Stopping::hybrid ? 1.0 - k_sequence_share : 1.0);
-  const auto rejected = stats::holm_rejections(p_values, alpha);
-  const auto levels = stats::holm_levels(p_values, alpha);
-  analysis.notes.push_back(
-      {NoteWeight::key,
-       fmt::format("correction: Holm's step-down decides over {} gated metrics at family-wise {:.4g} % "
-                   "confidence; intervals are shown at the Bonferroni level",
-                   gated.size(), 100 * config.confidence)});
-  for (std::size_t i = 0; i < gated.size(); ++i) {
-    MetricResult& result = *gated[i];
-    if (result.estimate.status != stats::EstimateStatus::ok || result.settled_by == SettledBy::sequence ||
-        result.settled_by == SettledBy::signs) {
-      continue;
-    }
-    const bool was_decided = result.verdict == Verdict::regression || result.verdict == Verdict::improvement;
-    if (rejected[i] || was_decided) {
-      // A Bonferroni exclusion is always a Holm rejection with consistent p-values; were it
-      // not, the two rules would not contradict each other silently: the width rule's verdict.
-      result.verdict = holm_verdict(rejected[i], result.estimate.center > 0, result.spec.direction,
-                                    result.width_reached && result.enough_rounds, finality);
-    }
-    if (rejected[i]) {
-      if (!was_decided) {
-        analysis.notes.push_back(
-            {NoteWeight::key,
-             fmt::format("{}: {} by Holm (p = {:.3g} ≤ {:.3g}); its Bonferroni interval still touches the "
-                         "tolerance band",
-                         result.spec.name, to_string(result.verdict), result.estimate.p_value, levels[i])});
-      }
-    }
-  }
-}
-
 // The estimator settings of one metric at interval level `confidence`.
 stats::EstimatorOptions estimator_options(const Config& config, const MetricSpec& spec, Estimator estimator,
                                           double confidence) {
@@ -569,20 +378,6 @@ stats::EstimatorOptions estimator_options(const Config& config, const MetricSpec
       estimator == Estimator::median ? k_median_decision_sigma_level : k_decision_sigma_level;
   return options;
 }
-
-// The interval levels of one metric: `interval` for the width rule's (or, in anytime mode,
-// the sequence's) interval, `sequence` for hybrid stopping's confidence sequence (0: none),
-// both at the Bonferroni level that guards the claim "some metric regressed". `pass_interval`
-// and `pass_sequence` are the same levels without the correction, for the claim "no change":
-// equal to the others when one metric is gated.
-// `signs` is the one-sided α of the sign sequence's test for a regression (0: none).
-struct Levels {
-  double interval = 0;
-  double sequence = 0;
-  double pass_interval = 0;
-  double pass_sequence = 0;
-  double signs = 0;
-};
 
 // The claim of a pass, "every gated metric lies within its tolerance band", holds when each
 // metric is shown inside its band at level 1 − α: it is an intersection–union test (Berger
@@ -601,18 +396,19 @@ bool settle_by_equivalence(const Config& config, const MetricSpec& spec, Estimat
                            int burn_in_rounds, bool enough_rounds, MetricResult& result) {
   if (!config.uncorrected_pass || !enough_rounds || spec.tolerance <= 0 ||
       levels.pass_interval >= levels.interval || result.estimate.status != stats::EstimateStatus::ok ||
-      result.verdict == Verdict::regression || result.verdict == Verdict::improvement ||
-      result.settled_by != SettledBy::none) {
+      !may_settle_by_equivalence({result.verdict, result.settled_by})) {
     return false;
   }
-  const auto inside = [&](const stats::Interval& ci) {
-    return judge_sequence(ci, spec) == Verdict::no_change;
-  };
+  // Settles `result` when `ci`, at `confidence`, lies inside the band.
   const auto settle = [&](const stats::Interval& ci, double confidence, SettledBy by) {
+    const auto settled = settle_inside_band(ci, spec, by);
+    if (!settled) {
+      return false;
+    }
     result.ci = ci;
     result.confidence = confidence;
-    result.verdict = Verdict::no_change;
-    result.settled_by = by;
+    result.verdict = settled->verdict;
+    result.settled_by = settled->settled_by;
     result.equivalence = true;
     return true;
   };
@@ -627,23 +423,18 @@ bool settle_by_equivalence(const Config& config, const MetricSpec& spec, Estimat
     return stats::Interval{std::expm1(log_sequence->lo), std::expm1(log_sequence->hi)};
   };
   if (config.stopping == Stopping::anytime) {
-    if (const auto sequence = sequence_at(levels.pass_interval); sequence && inside(*sequence)) {
-      return settle(*sequence, levels.pass_interval, SettledBy::sequence);
-    }
-    return false;
+    const auto sequence = sequence_at(levels.pass_interval);
+    return sequence && settle(*sequence, levels.pass_interval, SettledBy::sequence);
   }
   const stats::Estimate pass =
       stats::estimate(estimator, a, b, estimator_options(config, spec, estimator, levels.pass_interval));
-  if (pass.status == stats::EstimateStatus::ok && !pass.provisional) {
-    const stats::Interval ci{std::expm1(pass.ci.lo), std::expm1(pass.ci.hi)};
-    if (inside(ci)) {
-      return settle(ci, levels.pass_interval, SettledBy::width);
-    }
+  if (pass.status == stats::EstimateStatus::ok && !pass.provisional &&
+      settle({std::expm1(pass.ci.lo), std::expm1(pass.ci.hi)}, levels.pass_interval, SettledBy::width)) {
+    return true;
   }
   if (config.stopping == Stopping::hybrid && levels.pass_sequence > 0) {
-    if (const auto sequence = sequence_at(levels.pass_sequence); sequence && inside(*sequence)) {
-      return settle(*sequence, levels.pass_sequence, SettledBy::sequence);
-    }
+    const auto sequence = sequence_at(levels.pass_sequence);
+    return sequence && settle(*sequence, levels.pass_sequence, SettledBy::sequence);
   }
   return false;
 }
@@ -671,21 +462,55 @@ std::optional<stats::SignSequenceStep> regression_signs(const MetricSpec& spec, 
   return stats::sign_sequence(flipped, -std::log1p(-std::min(edge, 0.999)), alpha);
 }
 
-// Settles `result` as a regression when its sign sequence has shown one: at any round, before
-// every other rule (it needs no burn-in), and over any other settlement but a regression.
+// Settles `result` as a regression when its sign sequence has shown one (settle_by_signs): at
+// any round, before every other rule (it needs no burn-in).
 void apply_regression_signs(const MetricSpec& spec, const Levels& levels, const std::vector<double>& a,
                             const std::vector<double>& b, MetricResult& result) {
-  if (levels.signs <= 0 || (result.verdict == Verdict::regression && result.settled_by != SettledBy::none)) {
+  if (levels.signs <= 0) {
     return;
   }
   const auto step = regression_signs(spec, a, b, levels.signs);
-  if (!step || !step->rejected) {
+  const Settlement settled = settle_by_signs({result.verdict, result.settled_by}, step && step->rejected);
+  if (settled.settled_by != SettledBy::signs) {
     return;
   }
-  result.verdict = Verdict::regression;
-  result.settled_by = SettledBy::signs;
+  result.verdict = settled.verdict;
+  result.settled_by = settled.settled_by;
   result.signs_beyond = step->beyond;
   result.signs_rounds = step->rounds;
+}
+
+// The settlement of a metric under the stopping rule of `config`, from the width rule's (`width`):
+// anytime stopping judges its interval, which is the confidence sequence; hybrid stopping the
+// confidence sequence at its share of α (`levels`), which it stores in `result` (and shows as
+// the interval when the sequence settled it).
+Settlement settle_by_stopping_rules(const Config& config, const MetricSpec& spec, const Levels& levels,
+                                    int burn_in_rounds, bool enough_rounds, const std::vector<double>& a,
+                                    const std::vector<double>& b, const Settlement& width,
+                                    MetricResult& result) {
+  switch (config.stopping) {
+    case Stopping::width:
+      break;
+    case Stopping::anytime:
+      return settle_anytime(width, result.ci, spec, enough_rounds);
+    case Stopping::hybrid: {
+      if (!has_confidence_sequence(result.estimator)) {
+        break;  // no confidence sequence for the median, the minimum or the ratio: the width rule alone
+      }
+      const auto sequence =
+          confidence_sequence(config, burn_in_rounds, result.estimate, a, b, levels.sequence);
+      if (!sequence) {
+        break;
+      }
+      result.sequence = stats::Interval{std::expm1(sequence->lo), std::expm1(sequence->hi)};
+      const Settlement settled = settle_hybrid(width, *result.sequence, spec);
+      if (settled.settled_by == SettledBy::sequence) {
+        result.ci = *result.sequence;  // the interval that decided is the one shown
+      }
+      return settled;
+    }
+  }
+  return width;
 }
 
 // Estimates one metric from its paired series and judges it: width rule, and in hybrid mode
@@ -721,44 +546,11 @@ MetricResult analyze_metric(const Config& config, const MetricSpec& spec, Estima
                                  estimate.sequential_allowance;
   result.stopping_width = std::expm1(estimate.ci.width() * stopping_factor);
   result.width_reached = !estimate.provisional && result.stopping_width <= spec.threshold;
-  result.verdict = judge_width(result.ci, result.change, spec, result.width_reached, enough_rounds);
-  if (result.width_reached && enough_rounds) {
-    result.settled_by = SettledBy::width;
-  }
-  switch (config.stopping) {
-    case Stopping::width:
-      break;
-    case Stopping::anytime:
-      // The interval is the sequence: any decision it makes is valid whenever it is made,
-      // and a sequence inside the tolerance band settles "no change" before it is narrow.
-      if (enough_rounds && judge_sequence(result.ci, spec) != Verdict::pending) {
-        result.verdict = judge_sequence(result.ci, spec);
-        result.settled_by = SettledBy::sequence;
-      }
-      break;
-    case Stopping::hybrid: {
-      if (!has_confidence_sequence(estimator)) {
-        break;  // no confidence sequence for the median, the minimum or the ratio: the width rule alone
-      }
-      const auto sequence = confidence_sequence(config, burn_in_rounds, estimate, a, b, levels.sequence);
-      if (!sequence) {
-        break;
-      }
-      result.sequence = stats::Interval{std::expm1(sequence->lo), std::expm1(sequence->hi)};
-      const Verdict settled = judge_sequence(*result.sequence, spec);
-      // A sequence outside the band takes precedence over a width rule that settled too: only
-      // a sequence may end the duel on one metric (duel/verdict.cpp), so a +98 % regression
-      // that the width rule settled first must not wait for nine other benchmarks. The
-      // verdict is the same (the interval lies inside the sequence, around the same centre).
-      const bool outside = settled == Verdict::regression || settled == Verdict::improvement;
-      if (settled != Verdict::pending && (result.settled_by == SettledBy::none || outside)) {
-        result.verdict = settled;
-        result.settled_by = SettledBy::sequence;
-        result.ci = *result.sequence;  // the interval that decided is the one shown
-      }
-      break;
-    }
-  }
+  const Settlement settled = settle_by_stopping_rules(
+      config, spec, levels, burn_in_rounds, enough_rounds, a, b,
+      settle_by_width(result.ci, result.change, spec, result.width_reached, enough_rounds), result);
+  result.verdict = settled.verdict;
+  result.settled_by = settled.settled_by;
   apply_regression_signs(spec, levels, a, b, result);
   if (spec.gating == Gating::gated) {
     settle_by_equivalence(config, spec, estimator, levels, a, b, burn_in_rounds, enough_rounds, result);
@@ -789,58 +581,183 @@ double fewest_open_projected_rounds(std::span<const MetricResult> metrics) {
   return fewest;
 }
 
-bool is_undecided(Verdict verdict) {
-  return verdict == Verdict::pending || verdict == Verdict::inconclusive || verdict == Verdict::unstable;
+// ---- Planning: the rounds and the estimator of each metric. ----
+
+// What the runs so far say about one metric before it is judged.
+struct MetricPlan {
+  Readings readings;
+  bool deterministic = false;  // is_deterministic, and no reading of 0
+  int min_rounds = 0;          // MetricResult::min_rounds
+  Estimator estimator = Estimator::mean;
+};
+
+struct RoundPlan {
+  std::vector<MetricPlan> metrics;  // same order as Config::metrics
+  bool enough_rounds = true;        // every gated metric has its minimum rounds
+};
+
+// The minimum rounds guard against stopping on a lucky low variance. A metric that counts,
+// as instructions do, has no variance to be lucky about when each side's runs all lie within
+// a hundredth of the threshold of each other: the interval is far inside the threshold
+// whatever more rounds would bring, and three rounds (the fewest with a t interval of two
+// degrees of freedom and a check that the first two were not a coincidence) are enough. One
+// run off by more ends the shortcut for that metric: it needs the configured minimum again.
+// Noise that would need the minimum rounds, σ of at least a tenth of the threshold, puts
+// three runs of one side within T/100 with a chance of about 3·(0.1)²·∫φ³ ≈ 0.3 %, of both
+// sides below 10⁻⁵ (and at σ ≈ T/3 below 10⁻⁷).
+// That argument holds for a count, not for a time: a wide threshold (1000 %) would put noisy
+// wall times "within T/100" and rest the verdict on three rounds of noise. So the shortcut is
+// for counted metrics, and for values that are not times only when identical to the bit
+// (determinism_of); a time honours min_rounds whatever its threshold.
+// A metric that has read 0 needs k_zero_rule_rounds, so that the zero rule has judged it
+// before it settles; its estimator is the ratio of means once its zeros are allowed.
+RoundPlan plan_rounds(const Config& config, const PairedSeries& series) {
+  RoundPlan plan;
+  const int measured = static_cast<int>(series.rounds.size());
+  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
+    const MetricSpec& spec = config.metrics[m];
+    MetricPlan metric;
+    metric.readings = readings_of(series.baseline[m], series.candidate[m]);
+    const bool any_zero = metric.readings.any_zero();
+    metric.deterministic = !any_zero && is_deterministic(spec, series.baseline[m], series.candidate[m]);
+    metric.min_rounds = any_zero               ? std::max(config.min_rounds, k_zero_rule_rounds)
+                        : metric.deterministic ? std::min(config.min_rounds, k_deterministic_min_rounds)
+                                               : config.min_rounds;
+    metric.estimator =
+        any_zero && !metric.readings.invalid && zeros_allowed(spec) ? Estimator::ratio : spec.estimator;
+    if (spec.gating == Gating::gated) {
+      plan.enough_rounds &= measured >= metric.min_rounds;
+    }
+    plan.metrics.push_back(metric);
+  }
+  return plan;
 }
 
-// Many undecided metrics, each with its key note of why, would bury the verdict (a suite of 13
-// benchmarks, 13 notes of a widened interval): beyond k_undecided_notes_shown their notes become
-// details, and one key note sums them up: how many, after how many rounds, and how far their
-// intervals still are from their thresholds.
-constexpr std::size_t k_undecided_notes_shown = 2;
+// ---- Judging each metric. ----
 
-void summarize_undecided(Analysis& analysis) {
-  std::vector<Note*> why;
-  std::size_t gated = 0;
-  std::size_t undecided = 0;
-  double narrowest = std::numeric_limits<double>::infinity();
-  double widest = 0;
-  double most_widened = 1;
-  for (const auto& result : analysis.metrics) {
-    if (result.spec.gating != Gating::gated) {
-      continue;
-    }
-    ++gated;
-    if (!is_undecided(result.verdict)) {
-      continue;
-    }
-    ++undecided;
-    if (std::isfinite(result.stopping_width) && result.spec.threshold > 0) {
-      narrowest = std::min(narrowest, result.stopping_width / result.spec.threshold);
-      widest = std::max(widest, result.stopping_width / result.spec.threshold);
-    }
-    most_widened = std::max(most_widened, result.estimate.spread_inflation);
-    for (auto& note : analysis.notes) {
-      if (note.weight == NoteWeight::key && note.text.starts_with(result.spec.name + ": ")) {
-        why.push_back(&note);
-      }
-    }
+// Estimates and judges metric `m`, whose values have a ratio, from its paired series with the
+// CPUs' difference taken out (order duet).
+MetricResult judge_with_ratio(const Config& config, const MetricPlan& plan, const Levels& levels,
+                              const PairedSeries& series, std::size_t m, bool enough_rounds) {
+  const auto& a = series.baseline[m];
+  // A deterministic metric's sequence may start with its minimum rounds; any other's needs
+  // k_sequence_burn_in_rounds, however low min_rounds is set.
+  const int burn_in_rounds =
+      plan.deterministic ? plan.min_rounds : std::max(plan.min_rounds, k_sequence_burn_in_rounds);
+  const auto corrected = correct_cpu_effect(plan.estimator, a, series.candidate[m], series.assignment);
+  MetricResult result = analyze_metric(config, config.metrics[m], plan.estimator, levels, a,
+                                       corrected.candidate, burn_in_rounds, enough_rounds);
+  if (corrected.effect) {
+    constexpr double k_z95 = 1.959964;
+    result.cpu_effect = std::expm1(corrected.effect->effect);
+    result.cpu_effect_ci = {std::expm1(corrected.effect->effect - k_z95 * corrected.effect->standard_error),
+                            std::expm1(corrected.effect->effect + k_z95 * corrected.effect->standard_error)};
   }
-  if (why.size() <= k_undecided_notes_shown) {
+  return result;
+}
+
+// Metric `m`, whose values have no ratio (a 0 beyond the zero rule, or an invalid value): a
+// gated one is refused (Error, see analyze); a report-only one is shown without a ratio, since
+// report-only metrics such as the system time of a short program are often exactly zero.
+MetricResult judge_without_ratio(const Config& config, const MetricPlan& plan, const Levels& levels,
+                                 const PairedSeries& series, std::size_t m) {
+  const MetricSpec& spec = config.metrics[m];
+  const bool gated = spec.gating == Gating::gated;
+  const Readings& read = plan.readings;
+  const std::size_t rounds = series.rounds.size();
+  if (gated && !read.invalid && zeros_allowed(spec)) {
+    throw Error(fmt::format("metric \"{}\": {}: most runs are below its resolution ({}). Make "
+                            "each run longer (repeat the work inside the benchmark), or gate another "
+                            "metric (wall_time, counted instructions)",
+                            spec.name, zero_counts(read, rounds, spec.unit), resolution_of(spec, read)),
+                ExitCode::usage);
+  }
+  const auto where = first_unusable(series, m, read.invalid ? Unusable::invalid : Unusable::non_positive);
+  if (gated) {
+    throw Error(
+        fmt::format("metric \"{}\": {}; a ratio needs positive values (is the metric read "
+                    "correctly?{})",
+                    spec.name, where, read.invalid ? "" : " if 0 is a valid reading, set \"zeros: allowed\""),
+        ExitCode::benchmark_failed);
+  }
+  MetricResult result;
+  result.spec = spec;
+  result.estimator = plan.estimator;
+  result.confidence = levels.interval;
+  result.has_ratio = false;
+  result.estimate.note =
+      read.invalid || !zeros_allowed(spec)
+          ? fmt::format("no ratio: {}", where)
+          : fmt::format("no ratio: {}, below its resolution", zero_counts(read, rounds, spec.unit));
+  return result;
+}
+
+// Judges metric `m` at the levels `level_plan` gives it; at the end (`finality`) with each side's
+// median and its final verdict.
+MetricResult judge_metric(const Config& config, const LevelPlan& level_plan, const MetricPlan& plan,
+                          const PairedSeries& series, std::size_t m, Finality finality) {
+  const MetricSpec& spec = config.metrics[m];
+  const auto& a = series.baseline[m];
+  const auto& b = series.candidate[m];
+  const Levels levels = levels_of(level_plan, spec, plan.estimator);
+  const bool enough_rounds = static_cast<int>(series.rounds.size()) >= plan.min_rounds;
+  const bool usable_zeros = zeros_allowed(spec) && !mostly_zero(plan.readings, series.rounds.size());
+  MetricResult result = !plan.readings.invalid && (!plan.readings.any_zero() || usable_zeros)
+                            ? judge_with_ratio(config, plan, levels, series, m, enough_rounds)
+                            : judge_without_ratio(config, plan, levels, series, m);
+  result.estimate.rounds = a.size();
+  result.min_rounds = plan.min_rounds;
+  result.enough_rounds = enough_rounds;
+  if (finality == Finality::final) {  // for the report only; sorting every round would cost O(n log n) each
+    result.baseline_median = a.empty() ? 0.0 : stats::median(a);
+    result.candidate_median = b.empty() ? 0.0 : stats::median(b);
+    result.verdict = final_verdict(result.verdict, result.estimate.status == stats::EstimateStatus::unstable);
+  }
+  return result;
+}
+
+// Holm's step-down as the decision rule over the gated metrics (holm_step_down): each estimate's
+// p-value tests "inside the tolerance band". The intervals stay at the Bonferroni level (Holm
+// has no simultaneous intervals), so a metric can be a regression by Holm while its shown
+// interval still touches the band; the note says which. Anytime mode keeps Bonferroni: the
+// p-values of fixed-sample tests are not valid under continuous monitoring.
+void apply_holm(const Config& config, const LevelPlan& plan, Analysis& analysis, Finality finality) {
+  if (config.stopping == Stopping::anytime) {
+    note_holm_declined(analysis.notes);
     return;
   }
-  for (Note* note : why) {
-    note->weight = NoteWeight::detail;
+  std::vector<HolmMetric> family;
+  for (const auto& result : analysis.metrics) {
+    if (result.spec.gating == Gating::gated) {
+      family.push_back({result.estimate.status == stats::EstimateStatus::ok, result.estimate.p_value,
+                        Settlement{result.verdict, result.settled_by}, result.estimate.center > 0,
+                        result.spec.direction, result.width_reached && result.enough_rounds});
+    }
   }
-  std::string text = fmt::format("{} of {} gated metrics undecided after {} rounds", undecided, gated,
-                                 analysis.measured_rounds - analysis.dropped_rounds);
-  if (widest > 0) {
-    text += fmt::format(": interval widths {:.1f}–{:.1f}× their thresholds", narrowest, widest);
+  const auto decisions = holm_step_down(family, plan.holm_alpha, finality);
+  std::size_t i = 0;
+  for (auto& result : analysis.metrics) {
+    if (result.spec.gating == Gating::gated) {
+      result.verdict = decisions[i++].verdict;
+    }
   }
-  if (most_widened > 1.001) {
-    text += fmt::format(" (widened up to ×{:.2f} for autocorrelation not yet ruled out)", most_widened);
+  note_holm(analysis.metrics, decisions, config.confidence, analysis.notes);
+}
+
+// The overall verdict of `analysis`'s gated metrics (overall_verdict); `enough_rounds`: every
+// gated metric has its minimum rounds.
+void judge_overall(Analysis& analysis, bool enough_rounds, Finality finality) {
+  std::vector<GatedMetric> gated;
+  for (const auto& result : analysis.metrics) {
+    if (result.spec.gating == Gating::gated) {
+      gated.push_back(gated_metric({result.verdict, result.settled_by},
+                                   result.estimate.status == stats::EstimateStatus::ok));
+    }
   }
-  analysis.notes.push_back({NoteWeight::key, text + "; --verbose says why for each"});
+  const OverallVerdict overall = overall_verdict(gated, enough_rounds, finality);
+  analysis.verdict = overall.verdict;
+  analysis.can_stop = overall.can_stop;
+  analysis.stop = overall.end;
 }
 
 }  // namespace
@@ -871,15 +788,6 @@ double rounds_for_width(std::size_t rounds, double stopping_width, double thresh
   }
   const double shrink = std::max(std::log1p(stopping_width) / std::log1p(threshold), 1.0);
   return static_cast<double>(rounds) * shrink * shrink;
-}
-
-std::vector<std::string> note_texts(std::span<const Note> notes) {
-  std::vector<std::string> texts;
-  texts.reserve(notes.size());
-  for (const auto& note : notes) {
-    texts.push_back(note.text);
-  }
-  return texts;
 }
 
 Determinism determinism_of(const MetricSpec& metric) {
@@ -938,210 +846,35 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
   auto series = pair_rounds(config.metrics.size(), runs);
   analysis.measured_rounds = static_cast<int>(series.rounds.size());
   if (config.detect_warmup) {
-    analysis.dropped_rounds = drop_detected_warmup(config, series, analysis.notes);
-  }
-  const int measured = static_cast<int>(series.rounds.size());
-  // The minimum rounds guard against stopping on a lucky low variance. A metric that counts,
-  // as instructions do, has no variance to be lucky about when each side's runs all lie within
-  // a hundredth of the threshold of each other: the interval is far inside the threshold
-  // whatever more rounds would bring, and three rounds (the fewest with a t interval of two
-  // degrees of freedom and a check that the first two were not a coincidence) are enough. One
-  // run off by more ends the shortcut for that metric: it needs the configured minimum again.
-  // Noise that would need the minimum rounds, σ of at least a tenth of the threshold, puts
-  // three runs of one side within T/100 with a chance of about 3·(0.1)²·∫φ³ ≈ 0.3 %, of both
-  // sides below 10⁻⁵ (and at σ ≈ T/3 below 10⁻⁷).
-  // That argument holds for a count, not for a time: a wide threshold (1000 %) would put noisy
-  // wall times "within T/100" and rest the verdict on three rounds of noise. So the shortcut is
-  // for counted metrics, and for values that are not times only when identical to the bit
-  // (determinism_of); a time honours min_rounds whatever its threshold.
-  // A metric that has read 0 needs k_zero_rule_rounds, so that the zero rule has judged it
-  // before it settles.
-  std::vector<Readings> readings;
-  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
-    readings.push_back(readings_of(series.baseline[m], series.candidate[m]));
-  }
-  std::vector<bool> deterministic;
-  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
-    deterministic.push_back(!readings[m].any_zero() &&
-                            is_deterministic(config.metrics[m], series.baseline[m], series.candidate[m]));
-  }
-  const auto min_rounds_of = [&](std::size_t m) {
-    if (readings[m].any_zero()) {
-      return std::max(config.min_rounds, k_zero_rule_rounds);
+    const WarmupDrop dropped = drop_detected_warmup(config, series);
+    if (dropped.rounds > 0) {
+      note_warmup(dropped.rounds, dropped.where, dropped.shift, analysis.notes);
     }
-    return deterministic[m] ? std::min(config.min_rounds, k_deterministic_min_rounds) : config.min_rounds;
-  };
-  // The estimator of each metric: the ratio of means once a metric whose zeros are allowed read 0.
-  const auto estimator_of = [&](std::size_t m) {
-    const MetricSpec& spec = config.metrics[m];
-    return readings[m].any_zero() && !readings[m].invalid && zeros_allowed(spec) ? Estimator::ratio
-                                                                                 : spec.estimator;
-  };
-  bool enough_rounds = true;  // every gated metric has its minimum rounds
+    analysis.dropped_rounds = static_cast<int>(dropped.rounds);
+  }
+  // Planning: the rounds and the estimator of each metric, and the levels of its intervals.
+  const RoundPlan rounds = plan_rounds(config, series);
+  const LevelPlan levels = plan_levels(config);
+
+  // Judging: each metric on its own; the gated ones together under Holm and overall, below.
   for (std::size_t m = 0; m < config.metrics.size(); ++m) {
-    if (config.metrics[m].gating == Gating::gated) {
-      enough_rounds &= measured >= min_rounds_of(m);
-    }
+    analysis.metrics.push_back(judge_metric(config, levels, rounds.metrics[m], series, m, finality));
   }
 
-  // Bonferroni: with m gated metrics each interval is built at 1 − α/m, so that the chance
-  // of any false alarm in the family stays below α. Report-only metrics are not part of the
-  // family and get the plain level. Hybrid stopping splits each metric's α between the width
-  // rule's interval and the confidence sequence (k_sequence_share).
-  const std::size_t gated_count = config.gated_metrics().size();
-  const bool hybrid = config.stopping == Stopping::hybrid;
-  // The mean and the trimmed mean have a confidence sequence (the mean's); the median and the minimum the
-  // sign sequence (its share taken from the width rule's), the ratio (zeros) neither: the width rule keeps
-  // the rest.
-  const bool signs = hybrid && config.order == Order::random;
-  const auto levels_of = [&](const MetricSpec& spec, Estimator estimator) {
-    const std::size_t count = spec.gating == Gating::gated ? gated_count : 1;
-    const double sign_share = signs && estimator != Estimator::ratio ? k_sign_share : 0.0;
-    const double sign_alpha = (1.0 - config.confidence) * sign_share / static_cast<double>(count);
-    if (!hybrid || !has_confidence_sequence(estimator)) {
-      return Levels{per_metric_confidence(config.confidence, count, 1.0 - sign_share), 0,
-                    per_metric_confidence(config.confidence, 1, 1.0 - sign_share), 0, sign_alpha};
-    }
-    const double sequence_share = k_sequence_share - sign_share;
-    return Levels{per_metric_confidence(config.confidence, count, 1.0 - k_sequence_share),
-                  per_metric_confidence(config.confidence, count, sequence_share),
-                  per_metric_confidence(config.confidence, 1, 1.0 - k_sequence_share),
-                  per_metric_confidence(config.confidence, 1, sequence_share), sign_alpha};
-  };
-  if (gated_count > 1) {
-    analysis.notes.push_back(
-        {NoteWeight::detail,
-         fmt::format(
-             "Bonferroni: {} gated metrics, each interval at {:.4g} % confidence (family-wise {:.4g} %) "
-             "for a regression or an improvement; no change needs no correction: a metric whose "
-             "interval at {:.4g} % lies inside its tolerance band has none (the pass claim errs "
-             "with at most {:.4g} %)",
-             gated_count, 100 * per_metric_confidence(config.confidence, gated_count, 1.0),
-             100 * config.confidence, 100 * config.confidence, 100 * (1 - config.confidence))});
-  }
-  if (hybrid) {
-    const double sign_share = signs ? k_sign_share : 0.0;
-    const std::string sign_text =
-        signs ? fmt::format(
-                    ", or the sign sequence's test of a regression at one-sided α = {:.3g} (any "
-                    "round)",
-                    (1.0 - config.confidence) * k_sign_share / static_cast<double>(gated_count))
-              : std::string(" (no sign sequence: it needs order: random)");
-    analysis.notes.push_back(
-        {NoteWeight::detail,
-         fmt::format(
-             "stopping: per gated metric the width rule's interval at {:.4g} %, the confidence sequence at "
-             "{:.4g} % (mean and trimmed estimators){}, whichever settles first (α split {:.0f} : {:.0f} : "
-             "{:.0f}){}",
-             100 * per_metric_confidence(config.confidence, gated_count, 1.0 - k_sequence_share),
-             100 * per_metric_confidence(config.confidence, gated_count, k_sequence_share - sign_share),
-             sign_text, 100 * (1 - k_sequence_share), 100 * (k_sequence_share - sign_share), 100 * sign_share,
-             config.min_rounds < k_sequence_burn_in_rounds
-                 ? fmt::format("; the confidence sequence from round {} (min_rounds {} applies to the width "
-                               "rule and to deterministic metrics)",
-                               k_sequence_burn_in_rounds, config.min_rounds)
-                 : "")});
-  }
-
+  // The notes, in the order a reader needs them: the levels, each metric as judged on its own,
+  // Holm's decisions, and at the end the summary of the undecided and the duet's.
+  note_levels(config, levels, analysis.notes);
   for (std::size_t m = 0; m < config.metrics.size(); ++m) {
-    const MetricSpec& spec = config.metrics[m];
-    const bool gated = spec.gating == Gating::gated;
-    const auto& a = series.baseline[m];
-    const auto& b = series.candidate[m];
-    MetricResult result;
-    const int min_rounds = min_rounds_of(m);
-    const bool metric_enough = measured >= min_rounds;
-    const Readings& read = readings[m];
-    const Estimator estimator = estimator_of(m);
-    const auto rounds = static_cast<std::size_t>(measured);
-    const bool usable_zeros = zeros_allowed(spec) && !mostly_zero(read, rounds);
-    if (!read.invalid && (!read.any_zero() || usable_zeros)) {
-      // A deterministic metric's sequence may start with its minimum rounds; any other's needs
-      // k_sequence_burn_in_rounds, however low min_rounds is set.
-      const int burn_in_rounds =
-          deterministic[m] ? min_rounds : std::max(min_rounds, k_sequence_burn_in_rounds);
-      const auto corrected = correct_cpu_effect(estimator, a, b, series.assignment);
-      result = analyze_metric(config, spec, estimator, levels_of(spec, estimator), a, corrected.candidate,
-                              burn_in_rounds, metric_enough);
-      if (corrected.effect) {
-        constexpr double k_z95 = 1.959964;
-        result.cpu_effect = std::expm1(corrected.effect->effect);
-        result.cpu_effect_ci = {
-            std::expm1(corrected.effect->effect - k_z95 * corrected.effect->standard_error),
-            std::expm1(corrected.effect->effect + k_z95 * corrected.effect->standard_error)};
-      }
-      if (read.any_zero()) {
-        // The legend names the estimator of each metric; the counts are a detail.
-        analysis.notes.push_back(
-            {NoteWeight::detail,
-             fmt::format("{}: {}, at its resolution: change estimated as the ratio of means (delta-method "
-                         "interval)",
-                         spec.name, zero_counts(read, rounds, spec.unit))});
-      }
-    } else {
-      if (gated && !read.invalid && zeros_allowed(spec)) {
-        throw Error(fmt::format("metric \"{}\": {}: most runs are below its resolution ({}). Make "
-                                "each run longer (repeat the work inside the benchmark), or gate another "
-                                "metric (wall_time, counted instructions)",
-                                spec.name, zero_counts(read, rounds, spec.unit), resolution_of(spec, read)),
-                    ExitCode::usage);
-      }
-      const auto where = first_unusable(series, m, read.invalid ? Unusable::invalid : Unusable::non_positive);
-      if (gated) {
-        throw Error(fmt::format("metric \"{}\": {}; a ratio needs positive values (is the metric read "
-                                "correctly?{})",
-                                spec.name, where,
-                                read.invalid ? "" : " if 0 is a valid reading, set \"zeros: allowed\""),
-                    ExitCode::benchmark_failed);
-      }
-      // Report-only metrics such as system time of a short program are often exactly zero;
-      // they are shown without a ratio rather than stopping the gate.
-      result.spec = spec;
-      result.estimator = estimator;
-      result.confidence = levels_of(spec, estimator).interval;
-      result.has_ratio = false;
-      result.estimate.note =
-          read.invalid || !zeros_allowed(spec)
-              ? fmt::format("no ratio: {}", where)
-              : fmt::format("no ratio: {}, below its resolution", zero_counts(read, rounds, spec.unit));
-    }
-    result.estimate.rounds = a.size();
-    result.min_rounds = min_rounds;
-    result.enough_rounds = metric_enough;
-    if (gated && metric_enough && min_rounds < config.min_rounds && finality == Finality::final) {
-      const std::string agreement =
-          determinism_of(spec) == Determinism::counted
-              ? fmt::format("every run of each side within {:.3g} % of the others", spec.threshold)
-              : std::string("every run of each side read the same value");
-      analysis.notes.push_back(
-          {NoteWeight::detail, fmt::format("{}: {}: deterministic, so {} rounds sufficed (min_rounds {})",
-                                           spec.name, agreement, min_rounds, config.min_rounds)});
-    }
-    if (finality == Finality::final) {  // for the report only; sorting every round would cost O(n log n) each
-      result.baseline_median = a.empty() ? 0.0 : stats::median(a);
-      result.candidate_median = b.empty() ? 0.0 : stats::median(b);
-      result.verdict =
-          final_verdict(result.verdict, result.estimate.status == stats::EstimateStatus::unstable);
-    }
-    if (result.settled_by == SettledBy::signs) {
-      analysis.notes.push_back(
-          {gated ? NoteWeight::key : NoteWeight::detail,
-           fmt::format("{}: regression shown by its sign sequence: {} of {} rounds {} by more than {:.3g} % "
-                       "(a test valid at any round, from each round's random order)",
-                       spec.name, result.signs_beyond, result.signs_rounds,
-                       spec.direction == Direction::higher_is_better ? "lower" : "higher",
-                       100 * std::max(spec.threshold, spec.tolerance))});
-    }
-    if (gated && !result.estimate.note.empty()) {
-      // Why a metric is still undecided is what a reader of this verdict needs; for a settled
-      // metric the note (batching, a widened interval) is a detail.
-      analysis.notes.push_back({is_undecided(result.verdict) ? NoteWeight::key : NoteWeight::detail,
-                                fmt::format("{}: {}", spec.name, result.estimate.note)});
-    }
-    analysis.metrics.push_back(std::move(result));
+    const MetricResult& result = analysis.metrics[m];
+    const Readings& readings = rounds.metrics[m].readings;
+    note_metric(config, result,
+                result.has_ratio && readings.any_zero()
+                    ? zero_counts(readings, series.rounds.size(), result.spec.unit)
+                    : std::string(),
+                finality, analysis.notes);
   }
   if (config.correction == Correction::holm) {
-    apply_holm(config, analysis, finality);
+    apply_holm(config, levels, analysis, finality);
   }
   analysis.fewest_open_projected_rounds = fewest_open_projected_rounds(analysis.metrics);
   if (finality == Finality::final) {
@@ -1149,20 +882,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     note_cpu_effects(config, runs, analysis, analysis.notes);
     note_duet_interference(config, runs, analysis.notes);
   }
-
-  std::vector<GatedMetric> gated;
-  for (const auto& result : analysis.metrics) {
-    if (result.spec.gating == Gating::gated) {
-      gated.push_back({result.verdict, result.estimate.status == stats::EstimateStatus::ok ||
-                                               result.settled_by == SettledBy::signs
-                                           ? result.settled_by
-                                           : SettledBy::none});
-    }
-  }
-  const OverallVerdict overall = overall_verdict(gated, enough_rounds, finality);
-  analysis.verdict = overall.verdict;
-  analysis.can_stop = overall.can_stop;
-  analysis.stop = overall.end;
+  judge_overall(analysis, rounds.enough_rounds, finality);
   return analysis;
 }
 

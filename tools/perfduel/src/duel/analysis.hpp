@@ -27,7 +27,7 @@ struct RunRecord {
   std::vector<double> values;  // one per Config::metrics entry, same order
   int cpu = -1;                // order: duet: the CPU the run was pinned to; -1 otherwise
   // Order duet: a warm-up run made alone on its CPU, after the last warm-up round, to measure
-  // how much running at the same time slows the two (note_duet_interference in analysis.cpp).
+  // how much running at the same time slows the two (note_duet_interference in notes.cpp).
   bool alone = false;
 };
 

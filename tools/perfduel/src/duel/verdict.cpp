@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "stats/multiple.hpp"
+
 namespace perfduel {
 
 std::string to_string(Verdict verdict) {
@@ -10,6 +12,10 @@ std::string to_string(Verdict verdict) {
 
 std::string to_string(SettledBy settled_by) {
   return std::string(util::name_of(k_settled_by_rules, settled_by));
+}
+
+bool is_undecided(Verdict verdict) {
+  return verdict == Verdict::pending || verdict == Verdict::inconclusive || verdict == Verdict::unstable;
 }
 
 std::string to_string(DuelEnd end) {
@@ -93,6 +99,84 @@ Verdict judge_sequence(const stats::Interval& sequence, const MetricSpec& spec) 
   return tau > 0 && sequence.lo >= -tau && sequence.hi <= tau ? Verdict::no_change : Verdict::pending;
 }
 
+std::optional<Settlement> settle_inside_band(const stats::Interval& ci, const MetricSpec& spec,
+                                             SettledBy by) {
+  if (judge_sequence(ci, spec) != Verdict::no_change) {
+    return std::nullopt;
+  }
+  return Settlement{Verdict::no_change, by};
+}
+
+Settlement settle_by_width(const stats::Interval& ci, double change, const MetricSpec& spec,
+                           bool width_reached, bool enough_rounds) {
+  return {judge_width(ci, change, spec, width_reached, enough_rounds),
+          width_reached && enough_rounds ? SettledBy::width : SettledBy::none};
+}
+
+Settlement settle_anytime(const Settlement& width, const stats::Interval& sequence, const MetricSpec& spec,
+                          bool enough_rounds) {
+  const Verdict verdict = judge_sequence(sequence, spec);
+  if (!enough_rounds || verdict == Verdict::pending) {
+    return width;
+  }
+  return {verdict, SettledBy::sequence};
+}
+
+Settlement settle_hybrid(const Settlement& width, const stats::Interval& sequence, const MetricSpec& spec) {
+  const Verdict verdict = judge_sequence(sequence, spec);
+  const bool outside = verdict == Verdict::regression || verdict == Verdict::improvement;
+  if (verdict == Verdict::pending || (width.settled_by != SettledBy::none && !outside)) {
+    return width;
+  }
+  return {verdict, SettledBy::sequence};
+}
+
+Settlement settle_by_signs(const Settlement& current, bool rejected) {
+  if (!rejected || (current.verdict == Verdict::regression && current.settled_by != SettledBy::none)) {
+    return current;
+  }
+  return {Verdict::regression, SettledBy::signs};
+}
+
+bool may_settle_by_equivalence(const Settlement& current) {
+  return current.verdict != Verdict::regression && current.verdict != Verdict::improvement &&
+         current.settled_by == SettledBy::none;
+}
+
+std::vector<HolmDecision> holm_step_down(std::span<const HolmMetric> gated, double alpha, Finality finality) {
+  std::vector<double> p_values;
+  p_values.reserve(gated.size());
+  for (const auto& metric : gated) {
+    p_values.push_back(metric.has_estimate ? metric.p_value : std::nan(""));
+  }
+  const auto rejected = stats::holm_rejections(p_values, alpha);
+  const auto levels = stats::holm_levels(p_values, alpha);
+  std::vector<HolmDecision> decisions;
+  decisions.reserve(gated.size());
+  for (std::size_t i = 0; i < gated.size(); ++i) {
+    const HolmMetric& metric = gated[i];
+    const Verdict verdict = metric.settlement.verdict;
+    const SettledBy settled_by = metric.settlement.settled_by;
+    HolmDecision decision{verdict, false, levels[i]};
+    if (metric.has_estimate && settled_by != SettledBy::sequence && settled_by != SettledBy::signs) {
+      const bool was_decided = verdict == Verdict::regression || verdict == Verdict::improvement;
+      if (rejected[i] || was_decided) {
+        decision.verdict =
+            holm_verdict(rejected[i], metric.above, metric.direction, metric.width_settled, finality);
+      }
+      decision.by_holm = rejected[i] && !was_decided;
+    }
+    decisions.push_back(decision);
+  }
+  return decisions;
+}
+
+GatedMetric gated_metric(const Settlement& settlement, bool has_interval) {
+  return {settlement.verdict, has_interval || settlement.settled_by == SettledBy::signs
+                                  ? settlement.settled_by
+                                  : SettledBy::none};
+}
+
 OverallVerdict overall_verdict(std::span<const GatedMetric> gated, bool enough_rounds, Finality finality) {
   bool any_regression = false;
   bool settled_regression = false;
@@ -110,8 +194,7 @@ OverallVerdict overall_verdict(std::span<const GatedMetric> gated, bool enough_r
     settled_regression |= metric.verdict == Verdict::regression &&
                           (metric.settled_by == SettledBy::sequence || metric.settled_by == SettledBy::signs);
     any_improvement |= metric.verdict == Verdict::improvement;
-    any_undecided |= metric.verdict == Verdict::pending || metric.verdict == Verdict::inconclusive ||
-                     metric.verdict == Verdict::unstable;
+    any_undecided |= is_undecided(metric.verdict);
     all_settled &= settled;
   }
   OverallVerdict overall;

@@ -4,15 +4,17 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "config/config.hpp"
 #include "exit_codes.hpp"
 #include "stats/paired.hpp"
 #include "util/name_table.hpp"
 
-// Where a duel's outcome is decided: the verdict of one metric from its interval, the
-// verdict of the whole gate, why the duel ended, and the process exit code. The statistics
-// that produce the intervals live in stats/; duel/analysis.cpp feeds them in here.
+// Where a duel's outcome is decided: the verdict of one metric from its interval, which stopping
+// rule settles it, Holm's step-down over the gated metrics, pending becoming inconclusive at the
+// end, the verdict of the whole gate, why the duel ended, and the process exit code. The
+// statistics that produce the intervals live in stats/; duel/analysis.cpp feeds them in here.
 namespace perfduel {
 
 enum class Verdict {
@@ -59,6 +61,15 @@ constexpr util::NameTable<SettledBy, 3> k_settled_by_rules{{{SettledBy::width, "
 // "width rule", "confidence sequence", "sign sequence", or "" for none (k_settled_by_rules).
 std::string to_string(SettledBy settled_by);
 
+// Whether `verdict` leaves its metric undecided: pending, inconclusive or unstable.
+bool is_undecided(Verdict verdict);
+
+// A metric's verdict and the rule that settled it (none: not settled, whatever the verdict).
+struct Settlement {
+  Verdict verdict = Verdict::pending;
+  SettledBy settled_by = SettledBy::none;
+};
+
 // A change known to lie above (`above`) or below the tolerance band: a regression or an
 // improvement, by `direction`.
 Verdict verdict_of_side(Direction direction, bool above);
@@ -85,6 +96,38 @@ Verdict judge_width(const stats::Interval& ci, double change, const MetricSpec& 
 // A confidence sequence's verdict: outside the band as above; no change when `sequence`
 // lies inside the band (possible only with a tolerance > 0); pending otherwise.
 Verdict judge_sequence(const stats::Interval& sequence, const MetricSpec& spec);
+
+// The width rule's settlement of a metric: judge_width's verdict (same parameters), settled by
+// the width rule once the width is reached after the minimum rounds.
+Settlement settle_by_width(const stats::Interval& ci, double change, const MetricSpec& spec,
+                           bool width_reached, bool enough_rounds);
+
+// Anytime stopping, where the interval is the confidence sequence `sequence`: any verdict
+// judge_sequence gives it after the minimum rounds (`enough_rounds`) settles the metric, whenever
+// it is given, over the width rule's `width` (a sequence inside the band settles no change before
+// it is narrow); `width` otherwise.
+Settlement settle_anytime(const Settlement& width, const stats::Interval& sequence, const MetricSpec& spec,
+                          bool enough_rounds);
+
+// Hybrid stopping: the confidence sequence `sequence` settles the metric as judge_sequence says
+// when the width rule has not (`width`), and over it when the sequence lies outside the band:
+// only a sequence may end the duel on one metric (overall_verdict), so a +98 % regression that
+// the width rule settled first must not wait for nine other benchmarks. The verdict is the same
+// (the interval lies inside the sequence, around the same centre). `width` otherwise.
+Settlement settle_hybrid(const Settlement& width, const stats::Interval& sequence, const MetricSpec& spec);
+
+// The sign sequence's settlement: a regression when its test `rejected`, at any round and over
+// any settlement of `current` but a regression (stats/sign_sequence.hpp); `current` otherwise.
+Settlement settle_by_signs(const Settlement& current, bool rejected);
+
+// Whether the pass claim's uncorrected interval may still settle a metric as no change
+// (duel/analysis.cpp, settle_by_equivalence): not when `current` is settled, or a regression or an
+// improvement.
+bool may_settle_by_equivalence(const Settlement& current);
+
+// The pass claim's settlement by the uncorrected interval `ci` of rule `by`: no change when `ci`
+// lies inside the tolerance band (judge_sequence); nothing otherwise.
+std::optional<Settlement> settle_inside_band(const stats::Interval& ci, const MetricSpec& spec, SettledBy by);
 
 // Why the duel ended.
 enum class DuelEnd {
@@ -129,17 +172,52 @@ DuelEnd reanalysis_end(DuelEnd saved, bool analysis_can_stop, DuelEnd analysis_s
 // estimate is (`unstable`: the min estimator's halves disagree); any other verdict stays.
 Verdict final_verdict(Verdict verdict, bool unstable);
 
-// A gated metric's verdict under Holm's step-down (duel/analysis.cpp): when its test of "inside
-// the band" is `rejected`, a regression or an improvement by the side its estimate lies on
-// (`above` no change) and its `direction`; otherwise what the width rule leaves (no-change once
-// `width_settled`, else pending, and at the end, `finality`, inconclusive).
+// A gated metric's verdict under Holm's step-down: when its test of "inside the band" is
+// `rejected`, a regression or an improvement by the side its estimate lies on (`above` no change)
+// and its `direction`; otherwise what the width rule leaves (no-change once `width_settled`, else
+// pending, and at the end, `finality`, inconclusive).
 Verdict holm_verdict(bool rejected, bool above, Direction direction, bool width_settled, Finality finality);
+
+// One gated metric as Holm's step-down sees it.
+struct HolmMetric {
+  // Whether it has an estimate with an interval; one without is never rejected, but is still one
+  // of the family.
+  bool has_estimate = false;
+  double p_value = 0;     // its estimate's test of "inside the tolerance band"
+  Settlement settlement;  // before Holm: the width rule's, or a sequence's
+  bool above = false;     // its estimate lies above no change
+  Direction direction = Direction::lower_is_better;
+  bool width_settled = false;  // the width rule settled it (width reached, enough rounds)
+};
+
+struct HolmDecision {
+  Verdict verdict = Verdict::pending;
+  // A regression or an improvement that Holm found where the width rule's (Bonferroni) interval
+  // did not: the interval shown still touches the tolerance band, which a note says.
+  bool by_holm = false;
+  double level = 0;  // the level its p-value was tested at (stats::holm_levels)
+};
+
+// Holm's step-down (stats/multiple.hpp) as the decision rule over the `gated` metrics at family
+// level `alpha`. Holm judges a metric with an estimate that no sequence (confidence or sign)
+// settled: under hybrid stopping Holm decides with the width rule's share of α, and a metric a
+// sequence settled keeps that decision. A judged metric whose test is rejected is a regression or an
+// improvement by its side; one the width rule had decided but Holm does not reject falls back to no change or
+// pending (holm_verdict; with consistent p-values a Bonferroni exclusion is always a Holm rejection, and were
+// it not, the two rules would not contradict each other silently); any other keeps its verdict. One decision
+// per metric, in order.
+std::vector<HolmDecision> holm_step_down(std::span<const HolmMetric> gated, double alpha, Finality finality);
 
 // What the gated metrics say together, after each has its verdict and settling rule.
 struct GatedMetric {
   Verdict verdict = Verdict::pending;
   SettledBy settled_by = SettledBy::none;
 };
+
+// A gated metric's part in the overall verdict: its `verdict`, and the rule that settled it,
+// which counts only with an interval (`has_interval`), or when it is the sign sequence (which
+// needs none).
+GatedMetric gated_metric(const Settlement& settlement, bool has_interval);
 
 struct OverallVerdict {
   Verdict verdict = Verdict::pending;
