@@ -412,6 +412,18 @@ class Duel {
   std::array<int, 2> m_round_cpus{-1, -1};  // duet: the CPUs of this round's baseline and candidate
 };
 
+// Futility: when no open metric can settle within the budget at the rate so far, the rest
+// of the budget would only end inconclusive later. Judged from the sequence's burn-in and
+// a fifth of the budget on, so that one wild round early on cannot end the duel. `done`
+// measured rounds took `elapsed_seconds` (warm-up included) and gave `analysis`.
+bool stops_as_futile(const Config& config, const Analysis& analysis, int done, double elapsed_seconds) {
+  const double budget_rounds = std::min(static_cast<double>(config.max_rounds),
+                                        done * config.max_seconds / std::max(elapsed_seconds, 1e-9));
+  return done >= std::max(config.min_rounds, k_sequence_burn_in_rounds) &&
+         done >= k_futility_share * budget_rounds &&
+         budget_is_futile(analysis.fewest_open_projected_rounds, budget_rounds);
+}
+
 }  // namespace
 
 bool candidate_first(Order order, int round, std::uint64_t seed) {
@@ -499,15 +511,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
         outcome.end = analysis.stop;
         break;
       }
-      // Futility: when no open metric can settle within the budget at the rate so far, the rest
-      // of the budget would only end inconclusive later. Judged from the sequence's burn-in and
-      // a fifth of the budget on, so that one wild round early on cannot end the duel.
-      const int done = measured + 1;
-      const double budget_rounds = std::min(static_cast<double>(config.max_rounds),
-                                            done * config.max_seconds / std::max(elapsed(), 1e-9));
-      if (done >= std::max(config.min_rounds, k_sequence_burn_in_rounds) &&
-          done >= k_futility_share * budget_rounds &&
-          budget_is_futile(analysis.fewest_open_projected_rounds, budget_rounds)) {
+      if (stops_as_futile(config, analysis, measured + 1, elapsed())) {
         outcome.end = DuelEnd::futile;
         break;
       }
