@@ -214,6 +214,24 @@ set(PERFDUEL_BASELINE_REF "origin/main" CACHE STRING
 
 # Only functions and cache variables below: with include_guard(GLOBAL), a directory variable
 # set here would be missing in the consumer's directories when perfduel is a sub-project.
+#
+# The _perfduel_* helpers take what they use as arguments and set their results in the
+# variables named by their first arguments (`*_var`). Two values or fewer are positional, more
+# are keywords; a list is one quoted keyword value, which keeps its empty and escaped items
+# (PARSE_ARGV keeps one value verbatim, and a list's items would lose the empty ones). Besides
+# their arguments they read only what CMake itself provides (CMAKE_*, cache entries, global
+# and target properties), named in their comments; the project-wide PERFDUEL_* variables are
+# read by add_perf_gate() and by _perfduel_check_project_variables, which checks them.
+#
+# An empty keyword value means "not given" to the helpers. Under CMake 3.31 or newer, with the
+# caller's policies, cmake_parse_arguments(PARSE_ARGV) would warn about each one (CMP0174), so
+# the helpers are defined with CMP0174 set; add_perf_gate() keeps the caller's policies.
+cmake_policy(PUSH)
+if(POLICY CMP0174)
+  cmake_policy(SET CMP0174 NEW)
+endif()
+
+# --- Generic helpers -------------------------------------------------------------------------
 
 # Quotes `word` for the driver's shell-like word splitting: '...' with ' written as '\''.
 function(_perfduel_quote_word out_var word)
@@ -231,32 +249,60 @@ function(_perfduel_absolute out_var value base)
   endif()
 endfunction()
 
-# --- Project-wide variables ------------------------------------------------------------------
-
-# Sets `out_var` to the whole-number variable `variable` (or `default` when it is not set);
-# anything else stops with a message naming the variable.
-function(_perfduel_whole_number out_var variable default minimum what)
-  if(NOT DEFINED ${variable})
-    set(${out_var} "${default}" PARENT_SCOPE)
-    return()
-  endif()
-  set(value "${${variable}}")
-  if(NOT value MATCHES "^[0-9]+$" OR value LESS minimum)
-    message(FATAL_ERROR "perfduel: ${variable} \"${value}\" is not valid; expected ${what}")
-  endif()
-  set(${out_var} "${value}" PARENT_SCOPE)
+# Sets `out_var` to the value of the first of the variables named VARIABLES that is defined
+# (even as ""), else to DEFAULT (default: empty). Reads those variables, in the caller's scope.
+function(_perfduel_first_defined out_var)
+  cmake_parse_arguments(PARSE_ARGV 1 _first "" "DEFAULT" "VARIABLES")
+  foreach(variable IN LISTS _first_VARIABLES)
+    if(DEFINED ${variable})
+      set(${out_var} "${${variable}}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out_var} "${_first_DEFAULT}" PARENT_SCOPE)
 endfunction()
 
-# Checks the PERFDUEL_* variables that every gate reads, each named in its own message.
+# Sets `out_var` to `set(<name> [==[<value>]==])` lines, one per name and value that follow it,
+# the values verbatim (ARGV<i> rather than ARGN, so that a list value stays one value).
+function(_perfduel_settings_text out_var)
+  set(text "")
+  math(EXPR last "${ARGC} - 1")
+  foreach(i RANGE 1 ${last} 2)
+    math(EXPR value_index "${i} + 1")
+    string(APPEND text "set(${ARGV${i}} [==[${ARGV${value_index}}]==])\n")
+  endforeach()
+  set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# --- Project-wide variables ------------------------------------------------------------------
+
+# Stops with a message naming VARIABLE when the variable of that name is set to anything but a
+# whole number >= MINIMUM; EXPECTED says what it should be. Reads that variable.
+function(_perfduel_check_whole_number)
+  cmake_parse_arguments(PARSE_ARGV 0 _number "" "VARIABLE;MINIMUM;EXPECTED" "")
+  if(NOT DEFINED ${_number_VARIABLE})
+    return()
+  endif()
+  set(value "${${_number_VARIABLE}}")
+  if(NOT value MATCHES "^[0-9]+$" OR value LESS _number_MINIMUM)
+    message(FATAL_ERROR "perfduel: ${_number_VARIABLE} \"${value}\" is not valid; "
+      "expected ${_number_EXPECTED}")
+  endif()
+endfunction()
+
+# Checks the project-wide variables that every gate reads, each named in its own message. Reads
+# PERFDUEL_TIMEOUT, PERFDUEL_BASELINE_TIMEOUT, PERFDUEL_BASELINE_KEEP, PERFDUEL_SUITE_SECONDS,
+# PERFDUEL_CONFIG (relative to CMAKE_CURRENT_SOURCE_DIR), PERFDUEL_REPORT_DIR and
+# PERFDUEL_BASELINE_DIR: after this check, each of them is either unset or valid (not empty).
 function(_perfduel_check_project_variables)
-  _perfduel_whole_number(ignored PERFDUEL_TIMEOUT 1500 10
-    "a whole number of seconds, at least 10 (the default TIMEOUT of every gate)")
-  _perfduel_whole_number(ignored PERFDUEL_BASELINE_TIMEOUT 3600 1
-    "a whole number of seconds, at least 1 (the CTest timeout of each baseline build)")
-  _perfduel_whole_number(ignored PERFDUEL_BASELINE_KEEP 3 1
-    "a whole number, at least 1 (how many baseline builds to keep)")
-  _perfduel_whole_number(ignored PERFDUEL_SUITE_SECONDS 0 10
-    "a whole number of seconds, at least 10 (the duel time all gates share)")
+  _perfduel_check_whole_number(VARIABLE PERFDUEL_TIMEOUT MINIMUM 10
+    EXPECTED "a whole number of seconds, at least 10 (the default TIMEOUT of every gate)")
+  _perfduel_check_whole_number(VARIABLE PERFDUEL_BASELINE_TIMEOUT MINIMUM 1
+    EXPECTED "a whole number of seconds, at least 1 (the CTest timeout of each baseline build)")
+  _perfduel_check_whole_number(VARIABLE PERFDUEL_BASELINE_KEEP MINIMUM 1
+    EXPECTED "a whole number, at least 1 (how many baseline builds to keep)")
+  _perfduel_check_whole_number(VARIABLE PERFDUEL_SUITE_SECONDS MINIMUM 10
+    EXPECTED "a whole number of seconds, at least 10 (the duel time all gates share)")
   if(DEFINED PERFDUEL_CONFIG AND NOT PERFDUEL_CONFIG STREQUAL "")
     _perfduel_absolute(config "${PERFDUEL_CONFIG}" "${CMAKE_CURRENT_SOURCE_DIR}")
     if(NOT EXISTS "${config}" OR IS_DIRECTORY "${config}")
@@ -272,44 +318,48 @@ function(_perfduel_check_project_variables)
 endfunction()
 
 # --- add_perf_gate's arguments, one check each -----------------------------------------------
-# These read the caller's `_arg_*` variables (cmake_parse_arguments in add_perf_gate) and set
-# their results in the caller's scope.
+# Values as add_perf_gate() was given them; an empty one was not given (CMake < 3.31 does not
+# tell a keyword with an empty value from an absent one).
 
-function(_perfduel_check_keywords one_value_keywords multi_value_keywords)
-  string(REPLACE ";" " " expected_keywords "${one_value_keywords};${multi_value_keywords}")
-  if(_arg_UNPARSED_ARGUMENTS)
-    list(JOIN _arg_UNPARSED_ARGUMENTS " " unknown)
+# Stops at an argument add_perf_gate() does not know, or a keyword without a value: `unparsed`
+# and `missing_values` are cmake_parse_arguments' lists, `expected` add_perf_gate()'s keywords.
+# Positional, since a keyword list could take an unknown argument for one of its keywords.
+function(_perfduel_check_keywords unparsed missing_values expected)
+  string(REPLACE ";" " " expected_keywords "${expected}")
+  if(unparsed)
+    list(JOIN unparsed " " unknown)
     message(FATAL_ERROR "add_perf_gate: unknown argument(s) \"${unknown}\"; "
       "expected keywords: ${expected_keywords}")
   endif()
-  foreach(keyword IN LISTS _arg_KEYWORDS_MISSING_VALUES)
+  foreach(keyword IN LISTS missing_values)
     message(FATAL_ERROR "add_perf_gate: ${keyword} needs a value")
   endforeach()
 endfunction()
 
-# NAME: present, well-formed, unique.
-function(_perfduel_check_name)
-  if(NOT DEFINED _arg_NAME)
+# NAME: present, well-formed, unique among the gates so far (the global property
+# PERFDUEL_GATES).
+function(_perfduel_check_name name)
+  if(name STREQUAL "")
     message(FATAL_ERROR "add_perf_gate: NAME is required (the test is called perf.<NAME>)")
   endif()
-  if(NOT _arg_NAME MATCHES "^[A-Za-z0-9_+-][A-Za-z0-9_.+-]*$")
-    message(FATAL_ERROR "add_perf_gate: NAME \"${_arg_NAME}\" is not valid; "
+  if(NOT name MATCHES "^[A-Za-z0-9_+-][A-Za-z0-9_.+-]*$")
+    message(FATAL_ERROR "add_perf_gate: NAME \"${name}\" is not valid; "
       "expected letters, digits and _.+- only")
   endif()
   get_property(gates GLOBAL PROPERTY PERFDUEL_GATES)
-  if(_arg_NAME IN_LIST gates)
-    message(FATAL_ERROR "add_perf_gate: a perf gate named \"${_arg_NAME}\" already exists; "
+  if(name IN_LIST gates)
+    message(FATAL_ERROR "add_perf_gate: a perf gate named \"${name}\" already exists; "
       "expected a unique NAME")
   endif()
 endfunction()
 
-# TARGET: an executable built here; `out_var` is the real target behind an alias.
-function(_perfduel_resolve_target out_var name)
-  if(NOT DEFINED _arg_TARGET)
+# TARGET of the gate `name`: an executable built here; `out_var` is the real target behind an
+# alias.
+function(_perfduel_resolve_target out_var name target)
+  if(target STREQUAL "")
     message(FATAL_ERROR "add_perf_gate(NAME ${name}): TARGET is required "
       "(the benchmark executable target to compare)")
   endif()
-  set(target "${_arg_TARGET}")
   if(NOT TARGET "${target}")
     message(FATAL_ERROR "add_perf_gate(NAME ${name}): TARGET \"${target}\" is not a target; "
       "expected an executable target defined before add_perf_gate()")
@@ -328,22 +378,29 @@ function(_perfduel_resolve_target out_var name)
   set(${out_var} "${target}" PARENT_SCOPE)
 endfunction()
 
-# BASELINE_REF / BASELINE_EXECUTABLE / NEW_TARGET: sets `ref_var` (empty with a prebuilt
-# baseline), `executable_var` (empty when built from git) and `new_target_var`.
-function(_perfduel_resolve_baseline ref_var executable_var new_target_var name)
-  if(DEFINED _arg_BASELINE_REF AND DEFINED _arg_BASELINE_EXECUTABLE)
+# BASELINE_REF, BASELINE_EXECUTABLE and NEW_TARGET of the gate NAME (for the messages, with its
+# TARGET); DEFAULT_REF is the ref without BASELINE_REF (PERFDUEL_BASELINE_REF). Sets `ref_var`
+# (empty with a prebuilt baseline), `executable_var` (BASELINE_EXECUTABLE relative to
+# CMAKE_CURRENT_SOURCE_DIR; empty when built from git) and `new_target_var`.
+function(_perfduel_resolve_baseline ref_var executable_var new_target_var)
+  cmake_parse_arguments(PARSE_ARGV 3 _baseline ""
+    "NAME;TARGET;REF;EXECUTABLE;NEW_TARGET;DEFAULT_REF" "")
+  set(name "${_baseline_NAME}")
+  set(given_ref "${_baseline_REF}")
+  set(given_executable "${_baseline_EXECUTABLE}")
+  set(given_new_target "${_baseline_NEW_TARGET}")
+  if(NOT given_ref STREQUAL "" AND NOT given_executable STREQUAL "")
     message(FATAL_ERROR "add_perf_gate(NAME ${name}): BASELINE_REF and BASELINE_EXECUTABLE "
       "exclude each other; expected one of them (or neither)")
   endif()
   set(ref "")
   set(executable "")
-  if(DEFINED _arg_BASELINE_EXECUTABLE)
-    _perfduel_absolute(executable "${_arg_BASELINE_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(NOT given_executable STREQUAL "")
+    _perfduel_absolute(executable "${given_executable}" "${CMAKE_CURRENT_SOURCE_DIR}")
   else()
-    if(DEFINED _arg_BASELINE_REF)
-      set(ref "${_arg_BASELINE_REF}")
-    else()
-      set(ref "${PERFDUEL_BASELINE_REF}")
+    set(ref "${given_ref}")
+    if(ref STREQUAL "")
+      set(ref "${_baseline_DEFAULT_REF}")
     endif()
     if(ref STREQUAL "" OR ref MATCHES "^-|[ \t\n]")
       message(FATAL_ERROR "add_perf_gate(NAME ${name}): BASELINE_REF \"${ref}\" is "
@@ -351,31 +408,26 @@ function(_perfduel_resolve_baseline ref_var executable_var new_target_var name)
     endif()
   endif()
   set(new_target SKIP)
-  if(DEFINED _arg_NEW_TARGET)
-    if(DEFINED _arg_BASELINE_EXECUTABLE)
+  if(NOT given_new_target STREQUAL "")
+    if(NOT given_executable STREQUAL "")
       message(FATAL_ERROR "add_perf_gate(NAME ${name}): NEW_TARGET and BASELINE_EXECUTABLE "
         "exclude each other; expected NEW_TARGET only with a baseline built from git")
     endif()
-    if(NOT _arg_NEW_TARGET MATCHES "^(SKIP|FAIL)$")
-      message(FATAL_ERROR "add_perf_gate(NAME ${name}): NEW_TARGET \"${_arg_NEW_TARGET}\" is not "
-        "valid; expected SKIP or FAIL (what to do when the baseline commit has no target "
-        "\"${_arg_TARGET}\")")
+    if(NOT given_new_target MATCHES "^(SKIP|FAIL)$")
+      message(FATAL_ERROR "add_perf_gate(NAME ${name}): NEW_TARGET \"${given_new_target}\" is "
+        "not valid; expected SKIP or FAIL (what to do when the baseline commit has no target "
+        "\"${_baseline_TARGET}\")")
     endif()
-    set(new_target "${_arg_NEW_TARGET}")
+    set(new_target "${given_new_target}")
   endif()
   set(${ref_var} "${ref}" PARENT_SCOPE)
   set(${executable_var} "${executable}" PARENT_SCOPE)
   set(${new_target_var} "${new_target}" PARENT_SCOPE)
 endfunction()
 
-# CONFIG (or PERFDUEL_CONFIG): an existing file, or "" for the driver's defaults.
-function(_perfduel_resolve_config out_var name)
-  set(config "")
-  if(DEFINED _arg_CONFIG)
-    set(config "${_arg_CONFIG}")
-  elseif(DEFINED PERFDUEL_CONFIG)
-    set(config "${PERFDUEL_CONFIG}")
-  endif()
+# The gate `name`'s CONFIG (or PERFDUEL_CONFIG): `out_var` is `config` relative to
+# CMAKE_CURRENT_SOURCE_DIR, an existing file, or "" for the driver's defaults.
+function(_perfduel_resolve_config out_var name config)
   if(NOT config STREQUAL "")
     _perfduel_absolute(config "${config}" "${CMAKE_CURRENT_SOURCE_DIR}")
     if(NOT EXISTS "${config}" OR IS_DIRECTORY "${config}")
@@ -386,16 +438,10 @@ function(_perfduel_resolve_config out_var name)
   set(${out_var} "${config}" PARENT_SCOPE)
 endfunction()
 
-# TIMEOUT (or PERFDUEL_TIMEOUT) and the driver's budget inside it: TIMEOUT minus a margin of
-# 10 %, at least 5 s and at most 60 s, so the duel ends inconclusive before CTest kills it.
-function(_perfduel_resolve_timeout timeout_var max_seconds_var name)
-  if(DEFINED _arg_TIMEOUT)
-    set(timeout "${_arg_TIMEOUT}")
-  elseif(DEFINED PERFDUEL_TIMEOUT)
-    set(timeout "${PERFDUEL_TIMEOUT}")
-  else()
-    set(timeout 1500)
-  endif()
+# The gate `name`'s TIMEOUT (or PERFDUEL_TIMEOUT), checked; `max_seconds_var` is the driver's
+# budget inside it: TIMEOUT minus a margin of 10 %, at least 5 s and at most 60 s, so the duel
+# ends inconclusive before CTest kills it.
+function(_perfduel_check_timeout max_seconds_var name timeout)
   if(NOT timeout MATCHES "^[0-9]+$" OR timeout LESS 10)
     message(FATAL_ERROR "add_perf_gate(NAME ${name}): TIMEOUT \"${timeout}\" is not valid; "
       "expected a whole number of seconds, at least 10")
@@ -407,30 +453,32 @@ function(_perfduel_resolve_timeout timeout_var max_seconds_var name)
     set(margin 60)
   endif()
   math(EXPR max_seconds "${timeout} - ${margin}")
-  set(${timeout_var} "${timeout}" PARENT_SCOPE)
   set(${max_seconds_var} "${max_seconds}" PARENT_SCOPE)
 endfunction()
 
-# JSON_REPORT, MARKDOWN_REPORT, SVG_REPORT and WORKING_DIRECTORY as absolute paths; the
-# reports' directories are created.
-function(_perfduel_resolve_paths name)
-  if(DEFINED PERFDUEL_REPORT_DIR)
-    _perfduel_absolute(report_dir "${PERFDUEL_REPORT_DIR}" "${CMAKE_BINARY_DIR}")
+# JSON_REPORT, MARKDOWN_REPORT and SVG_REPORT of the gate NAME as absolute paths (relative to
+# CMAKE_CURRENT_BINARY_DIR); the reports' directories are created. Without JSON_REPORT it is
+# <NAME>.json in REPORT_DIR (PERFDUEL_REPORT_DIR, relative to CMAKE_BINARY_DIR; default
+# ${CMAKE_BINARY_DIR}/perfduel/reports); the others default to its path with their extension.
+function(_perfduel_resolve_reports json_var markdown_var svg_var)
+  cmake_parse_arguments(PARSE_ARGV 3 _reports "" "NAME;REPORT_DIR;JSON;MARKDOWN;SVG" "")
+  if(NOT "${_reports_REPORT_DIR}" STREQUAL "")
+    _perfduel_absolute(report_dir "${_reports_REPORT_DIR}" "${CMAKE_BINARY_DIR}")
   else()
     set(report_dir "${CMAKE_BINARY_DIR}/perfduel/reports")
   endif()
-  if(DEFINED _arg_JSON_REPORT)
-    _perfduel_absolute(json "${_arg_JSON_REPORT}" "${CMAKE_CURRENT_BINARY_DIR}")
+  if(NOT "${_reports_JSON}" STREQUAL "")
+    _perfduel_absolute(json "${_reports_JSON}" "${CMAKE_CURRENT_BINARY_DIR}")
   else()
-    set(json "${report_dir}/${name}.json")
+    set(json "${report_dir}/${_reports_NAME}.json")
   endif()
-  if(DEFINED _arg_MARKDOWN_REPORT)
-    _perfduel_absolute(markdown "${_arg_MARKDOWN_REPORT}" "${CMAKE_CURRENT_BINARY_DIR}")
+  if(NOT "${_reports_MARKDOWN}" STREQUAL "")
+    _perfduel_absolute(markdown "${_reports_MARKDOWN}" "${CMAKE_CURRENT_BINARY_DIR}")
   else()
     cmake_path(REPLACE_EXTENSION json LAST_ONLY ".md" OUTPUT_VARIABLE markdown)
   endif()
-  if(DEFINED _arg_SVG_REPORT)
-    _perfduel_absolute(svg "${_arg_SVG_REPORT}" "${CMAKE_CURRENT_BINARY_DIR}")
+  if(NOT "${_reports_SVG}" STREQUAL "")
+    _perfduel_absolute(svg "${_reports_SVG}" "${CMAKE_CURRENT_BINARY_DIR}")
   else()
     cmake_path(REPLACE_EXTENSION json LAST_ONLY ".svg" OUTPUT_VARIABLE svg)
   endif()
@@ -440,21 +488,37 @@ function(_perfduel_resolve_paths name)
       file(MAKE_DIRECTORY "${report_parent}")
     endif()
   endforeach()
-  if(DEFINED _arg_WORKING_DIRECTORY)
-    _perfduel_absolute(working_directory "${_arg_WORKING_DIRECTORY}"
-      "${CMAKE_CURRENT_BINARY_DIR}")
-  else()
-    set(working_directory "${CMAKE_CURRENT_BINARY_DIR}")
+  set(${json_var} "${json}" PARENT_SCOPE)
+  set(${markdown_var} "${markdown}" PARENT_SCOPE)
+  set(${svg_var} "${svg}" PARENT_SCOPE)
+endfunction()
+
+# FRAMEWORK of the gate NAME: `out_var` is ARGS (a list) followed by the arguments that make the
+# benchmark print what its metrics read; ARGS unchanged without a FRAMEWORK.
+function(_perfduel_framework_args out_var)
+  cmake_parse_arguments(PARSE_ARGV 1 _framework "" "NAME;FRAMEWORK;ARGS" "")
+  if("${_framework_FRAMEWORK}" STREQUAL "")
+    set(${out_var} "${_framework_ARGS}" PARENT_SCOPE)
+    return()
   endif()
-  set(json_report "${json}" PARENT_SCOPE)
-  set(markdown_report "${markdown}" PARENT_SCOPE)
-  set(svg_report "${svg}" PARENT_SCOPE)
-  set(working_directory "${working_directory}" PARENT_SCOPE)
+  set(args ${_framework_ARGS})
+  if(_framework_FRAMEWORK STREQUAL "gbench")
+    list(APPEND args --benchmark_format=json)
+  elseif(_framework_FRAMEWORK STREQUAL "catch2")
+    if(NOT args)
+      list(APPEND args "[!benchmark]")
+    endif()
+    list(APPEND args -r xml)
+  else()
+    message(FATAL_ERROR "add_perf_gate(NAME ${_framework_NAME}): FRAMEWORK "
+      "\"${_framework_FRAMEWORK}\" is not valid; expected gbench or catch2")
+  endif()
+  set(${out_var} "${args}" PARENT_SCOPE)
 endfunction()
 
 # The driver: `out_var` is its generator expression. perfduel as a sub-project
 # (add_subdirectory/FetchContent) builds it in this tree, perhaps EXCLUDE_FROM_ALL: building
-# the benchmark then builds it, so `ctest` finds it.
+# the gate `name`'s `target` then builds it, so `ctest` finds it.
 function(_perfduel_driver out_var name target)
   if(NOT TARGET PerfDuel::perfduel)
     message(FATAL_ERROR "add_perf_gate(NAME ${name}): the target PerfDuel::perfduel does not "
@@ -473,31 +537,48 @@ function(_perfduel_driver out_var name target)
   set(${out_var} "$<TARGET_FILE:PerfDuel::perfduel>" PARENT_SCOPE)
 endfunction()
 
-# The gate's budget for `--max-seconds`: its own, or with PERFDUEL_SUITE_SECONDS a generator
-# expression for its share of the suite budget, which _perfduel_finish sets once every gate
-# is known.
-function(_perfduel_duel_budget out_var name max_seconds)
-  if(NOT DEFINED PERFDUEL_SUITE_SECONDS)
-    set(${out_var} "${max_seconds}" PARENT_SCOPE)
+# The gate NAME's budget for `--max-seconds`: its own, MAX_SECONDS, or with SUITE_SECONDS
+# (PERFDUEL_SUITE_SECONDS) a generator expression for its share of the suite budget, which
+# _perfduel_finish sets once every gate is known (properties of the target
+# perfduel_suite_budget, and the global property PERFDUEL_SUITE_GATES).
+function(_perfduel_duel_budget out_var)
+  cmake_parse_arguments(PARSE_ARGV 1 _budget "" "NAME;MAX_SECONDS;SUITE_SECONDS" "")
+  if("${_budget_SUITE_SECONDS}" STREQUAL "")
+    set(${out_var} "${_budget_MAX_SECONDS}" PARENT_SCOPE)
     return()
   endif()
   if(NOT TARGET perfduel_suite_budget)
     add_library(perfduel_suite_budget INTERFACE)
   endif()
   set_property(TARGET perfduel_suite_budget PROPERTY PERFDUEL_SUITE_SECONDS
-    "${PERFDUEL_SUITE_SECONDS}")
-  set_property(TARGET perfduel_suite_budget PROPERTY PERFDUEL_OWN_SECONDS_${name}
-    "${max_seconds}")
-  set_property(GLOBAL APPEND PROPERTY PERFDUEL_SUITE_GATES "${name}")
-  set(${out_var} "$<TARGET_PROPERTY:perfduel_suite_budget,PERFDUEL_SECONDS_${name}>"
+    "${_budget_SUITE_SECONDS}")
+  set_property(TARGET perfduel_suite_budget PROPERTY PERFDUEL_OWN_SECONDS_${_budget_NAME}
+    "${_budget_MAX_SECONDS}")
+  set_property(GLOBAL APPEND PROPERTY PERFDUEL_SUITE_GATES "${_budget_NAME}")
+  set(${out_var} "$<TARGET_PROPERTY:perfduel_suite_budget,PERFDUEL_SECONDS_${_budget_NAME}>"
     PARENT_SCOPE)
+endfunction()
+
+# The stable path that the baseline fixture of the gate `name` points at the current baseline's
+# executable of `target`: ${CMAKE_BINARY_DIR}/perfduel/bin/<name>[/<config>]/<file name>, with
+# the configuration when the generator is multi-config (the global property
+# GENERATOR_IS_MULTI_CONFIG).
+function(_perfduel_baseline_link out_var name target)
+  set(link "${CMAKE_BINARY_DIR}/perfduel/bin/${name}")
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(multi_config)
+    string(APPEND link "/$<CONFIG>")
+  endif()
+  string(APPEND link "/$<TARGET_FILE_NAME:${target}>")
+  set(${out_var} "${link}" PARENT_SCOPE)
 endfunction()
 
 # --- The baseline's configure arguments ------------------------------------------------------
 
 # The `-D` arguments that make the baseline build like this one: compilers, flags, build type
 # (or a multi-config generator's configurations), toolchain, search paths. Semicolons inside
-# values are escaped so the list survives expansion.
+# values are escaped so the list survives expansion. Reads those cache entries,
+# CMAKE_BUILD_TYPE, CMAKE_CONFIGURATION_TYPES and the global property ENABLED_LANGUAGES.
 function(_perfduel_baseline_cache_args out_var)
   set(names CMAKE_BUILD_TYPE CMAKE_CONFIGURATION_TYPES CMAKE_TOOLCHAIN_FILE CMAKE_MAKE_PROGRAM
     CMAKE_PREFIX_PATH CMAKE_MODULE_PATH CMAKE_FIND_ROOT_PATH CMAKE_SYSROOT
@@ -554,7 +635,8 @@ endfunction()
 #    ("Path to a ...") or a package location of find_package ("The directory containing a
 #    CMake configuration file for ...") - those describe this machine and are found again.
 # Forwarding declared options at their current value, changed or not, gives both sides the
-# same settings even where the branch changed an option's default.
+# same settings even where the branch changed an option's default. Reads every cache entry
+# (the global property CACHE_VARIABLES) and CMAKE_BINARY_DIR.
 function(_perfduel_project_cache_args out_var)
   get_property(entries GLOBAL PROPERTY CACHE_VARIABLES)
   list(SORT entries)
@@ -590,145 +672,166 @@ function(_perfduel_project_cache_args out_var)
   set(${out_var} "${args}" PARENT_SCOPE)
 endfunction()
 
-# Writes `set(<name> [==[<value>]==])` lines for the baseline script (values kept verbatim).
-function(_perfduel_write_gate_file path)
-  set(content "# Generated by add_perf_gate(); read by PerfDuelBaseline.cmake.\n")
-  foreach(name IN LISTS ARGN)
-    string(APPEND content "set(${name} [==[${${name}}]==])\n")
-  endforeach()
+
+# Writes `content` to the gate file `path`, unless it holds that already (keeping its timestamp).
+function(_perfduel_write_gate_file path content)
   if(EXISTS "${path}")
     file(READ "${path}" old_content)
     if(old_content STREQUAL content)
-      return()  # Unchanged: keep the timestamp.
+      return()
     endif()
   endif()
   file(WRITE "${path}" "${content}")
 endfunction()
 
-# FRAMEWORK: the arguments that make the benchmark print what its metrics read; appended to
-# the caller's _arg_ARGS.
-function(_perfduel_resolve_framework name)
-  if(NOT DEFINED _arg_FRAMEWORK)
-    return()
-  endif()
-  set(args ${_arg_ARGS})
-  if(_arg_FRAMEWORK STREQUAL "gbench")
-    list(APPEND args --benchmark_format=json)
-  elseif(_arg_FRAMEWORK STREQUAL "catch2")
-    if(NOT args)
-      list(APPEND args "[!benchmark]")
-    endif()
-    list(APPEND args -r xml)
-  else()
-    message(FATAL_ERROR "add_perf_gate(NAME ${name}): FRAMEWORK \"${_arg_FRAMEWORK}\" is not valid; "
-      "expected gbench or catch2")
-  endif()
-  set(_arg_ARGS ${args} PARENT_SCOPE)
-endfunction()
-
 # --- Registration ----------------------------------------------------------------------------
 
-# perf.<name>: `perfduel compare` of the baseline and the candidate.
+# perf.<NAME>: `perfduel compare` (DRIVER, with COMPARE_ARGS, a list: PERFDUEL_COMPARE_ARGS) of
+# BASELINE, the baseline's executable, and TARGET, both run with ARGS (a list) in
+# WORKING_DIRECTORY. With BUILD_BASELINE TRUE and NEW_TARGET SKIP the driver skips the gate on
+# the baseline step's marker. The rest are the gate's settings (LABELS a list), resolved.
 function(_perfduel_add_duel_test)
+  cmake_parse_arguments(PARSE_ARGV 0 _duel "" "NAME;TARGET;ARGS;BASELINE;BUILD_BASELINE;\
+NEW_TARGET;DRIVER;CONFIG;JSON;MARKDOWN;SVG;MAX_SECONDS;COMPARE_ARGS;WORKING_DIRECTORY;LABELS;\
+TIMEOUT" "")
   set(quoted_args "")
-  foreach(arg IN LISTS _arg_ARGS)
+  foreach(arg IN LISTS _duel_ARGS)
     _perfduel_quote_word(arg "${arg}")
     string(APPEND quoted_args " ${arg}")
   endforeach()
-  _perfduel_quote_word(baseline_command "${baseline_executable}")
-  _perfduel_quote_word(candidate_command "$<TARGET_FILE:${target}>")
+  _perfduel_quote_word(baseline_command "${_duel_BASELINE}")
+  _perfduel_quote_word(candidate_command "$<TARGET_FILE:${_duel_TARGET}>")
 
   set(compare_args "")
-  if(build_baseline AND new_target STREQUAL "SKIP")
+  if(_duel_BUILD_BASELINE AND _duel_NEW_TARGET STREQUAL "SKIP")
     # The baseline step leaves this marker when the commit has no target to compare against;
     # the driver then reports the gate skipped (77) instead of running.
-    list(APPEND compare_args --skip-if "${baseline_executable}.no-baseline")
+    list(APPEND compare_args --skip-if "${_duel_BASELINE}.no-baseline")
   endif()
-  if(NOT config STREQUAL "")
-    list(APPEND compare_args --config "${config}")
+  if(NOT "${_duel_CONFIG}" STREQUAL "")
+    list(APPEND compare_args --config "${_duel_CONFIG}")
   endif()
   list(APPEND compare_args
-    --json "${json_report}"
-    --markdown "${markdown_report}"
-    --svg "${svg_report}"
-    --max-seconds ${duel_budget}
+    --json "${_duel_JSON}"
+    --markdown "${_duel_MARKDOWN}"
+    --svg "${_duel_SVG}"
+    --max-seconds ${_duel_MAX_SECONDS}
     --ctest-measurements
-    ${PERFDUEL_COMPARE_ARGS}
+    ${_duel_COMPARE_ARGS}
     --baseline "${baseline_command}${quoted_args}"
     --candidate "${candidate_command}${quoted_args}")
-  add_test(NAME perf.${name}
-    COMMAND "${driver}" compare ${compare_args}
-    WORKING_DIRECTORY "${working_directory}")
-  set_tests_properties(perf.${name} PROPERTIES
-    LABELS "${labels}"
+  set(test perf.${_duel_NAME})
+  add_test(NAME ${test}
+    COMMAND "${_duel_DRIVER}" compare ${compare_args}
+    WORKING_DIRECTORY "${_duel_WORKING_DIRECTORY}")
+  set_tests_properties(${test} PROPERTIES
+    LABELS "${_duel_LABELS}"
     RUN_SERIAL TRUE
-    TIMEOUT ${timeout}
+    TIMEOUT ${_duel_TIMEOUT}
     SKIP_RETURN_CODE 77
-    ATTACHED_FILES "${json_report};${svg_report}")
+    ATTACHED_FILES "${_duel_JSON};${_duel_SVG}")
   if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.27)
     # SIGTERM first: the driver stops its runs and writes the partial report, then exits 130.
-    set_tests_properties(perf.${name} PROPERTIES TIMEOUT_SIGNAL_NAME SIGTERM TIMEOUT_SIGNAL_GRACE_PERIOD 5)
+    set_tests_properties(${test} PROPERTIES TIMEOUT_SIGNAL_NAME SIGTERM TIMEOUT_SIGNAL_GRACE_PERIOD 5)
   endif()
 endfunction()
 
-# perf.<name>.baseline (the fixture that builds the baseline) and the targets
-# perfduel_baseline_<name> and perfduel_baselines. The gate file the script reads is written
-# by _perfduel_finish, when every cache option of the project is known.
-function(_perfduel_add_baseline)
-  _perfduel_whole_number(baseline_timeout PERFDUEL_BASELINE_TIMEOUT 3600 1 "")
-  _perfduel_whole_number(keep PERFDUEL_BASELINE_KEEP 3 1 "")
-  if(DEFINED PERFDUEL_BASELINE_DIR)
-    _perfduel_absolute(baseline_dir "${PERFDUEL_BASELINE_DIR}" "${CMAKE_BINARY_DIR}")
+# CPUS of the gate NAME (or PERFDUEL_CPUS; empty: none): the CTest resource groups of its test
+# TEST, and with SPEC_FILE (PERFDUEL_RESOURCE_SPEC_FILE, relative to CMAKE_SOURCE_DIR) no
+# RUN_SERIAL (CTest ignores RESOURCE_GROUPS without a spec file, so the gate must then stay
+# serial). `spec_file_var` is the absolute spec file for CTEST_RESOURCE_SPEC_FILE in
+# add_perf_gate()'s caller, or empty when the gate needs none.
+function(_perfduel_gate_cpus spec_file_var)
+  cmake_parse_arguments(PARSE_ARGV 1 _cpus "" "TEST;NAME;CPUS;SPEC_FILE" "")
+  set(${spec_file_var} "" PARENT_SCOPE)
+  set(cpus "${_cpus_CPUS}")
+  if(cpus STREQUAL "")
+    return()
+  endif()
+  if(NOT cpus MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "add_perf_gate(NAME ${_cpus_NAME}): CPUS \"${cpus}\" is not valid; "
+      "expected a whole number of CPUs >= 1")
+  endif()
+  set_tests_properties(${_cpus_TEST} PROPERTIES RESOURCE_GROUPS "${cpus},cpus:1")
+  if(_cpus_SPEC_FILE)
+    _perfduel_absolute(spec_file "${_cpus_SPEC_FILE}" "${CMAKE_SOURCE_DIR}")
+    set(${spec_file_var} "${spec_file}" PARENT_SCOPE)
+    set_tests_properties(${_cpus_TEST} PROPERTIES RUN_SERIAL FALSE)
+    set_property(TEST ${_cpus_TEST} APPEND PROPERTY ENVIRONMENT "PERFDUEL_REQUIRE_CTEST_CPUS=${cpus}")
+  endif()
+endfunction()
+
+# Remembers what the baseline script needs of the gate NAME (the global property
+# PERFDUEL_GATE_SETTINGS_<NAME>) for _perfduel_finish, which writes its gate file when every
+# cache option of the project is known: its TARGET and REF; DIRECTORY (PERFDUEL_BASELINE_DIR,
+# relative to CMAKE_BINARY_DIR; default ${CMAKE_BINARY_DIR}/perfduel/baselines) and KEEP
+# (PERFDUEL_BASELINE_KEEP; default 3); NEW_TARGET; CMAKE_ARGS (PERFDUEL_BASELINE_CMAKE_ARGS, a
+# list); and what the duel runs, for `perfduel bisect --gate <name>` (docs/bisect.md), which
+# builds other commits with this script and duels them the way perf.<name> would: RUN_ARGS (a
+# list), RUN_CONFIG, RUN_DIRECTORY and RUN_SECONDS. Reads CMAKE_SOURCE_DIR and CMAKE_COMMAND.
+function(_perfduel_remember_gate_settings)
+  cmake_parse_arguments(PARSE_ARGV 0 _gate "" "NAME;TARGET;REF;DIRECTORY;KEEP;NEW_TARGET;\
+CMAKE_ARGS;RUN_ARGS;RUN_CONFIG;RUN_DIRECTORY;RUN_SECONDS" "")
+  if(NOT "${_gate_DIRECTORY}" STREQUAL "")
+    _perfduel_absolute(baseline_dir "${_gate_DIRECTORY}" "${CMAKE_BINARY_DIR}")
   else()
     set(baseline_dir "${CMAKE_BINARY_DIR}/perfduel/baselines")
   endif()
-  set(PERFDUEL_GATE_NAME "${name}")
-  set(PERFDUEL_TARGET "${target}")
-  set(PERFDUEL_SOURCE_DIR "${CMAKE_SOURCE_DIR}")
-  set(PERFDUEL_BASELINE_REF "${baseline_ref}")
-  set(PERFDUEL_BASELINE_DIR "${baseline_dir}")
-  set(PERFDUEL_BASELINE_KEEP "${keep}")
-  set(PERFDUEL_NEW_TARGET "${new_target}")
-  set(PERFDUEL_EXTRA_ARGS "")
-  foreach(arg IN LISTS PERFDUEL_BASELINE_CMAKE_ARGS)
+  set(keep "${_gate_KEEP}")
+  if(keep STREQUAL "")
+    set(keep 3)
+  endif()
+  set(extra_args "")
+  foreach(arg IN LISTS _gate_CMAKE_ARGS)
     string(REPLACE ";" "\\;" arg "${arg}")
-    list(APPEND PERFDUEL_EXTRA_ARGS "${arg}")
+    list(APPEND extra_args "${arg}")
   endforeach()
+  # Read back by _perfduel_finish, which adds what is the same for every gate.
+  _perfduel_settings_text(settings
+    PERFDUEL_GATE_NAME "${_gate_NAME}"
+    PERFDUEL_TARGET "${_gate_TARGET}"
+    PERFDUEL_SOURCE_DIR "${CMAKE_SOURCE_DIR}"
+    PERFDUEL_BASELINE_REF "${_gate_REF}"
+    PERFDUEL_BASELINE_DIR "${baseline_dir}"
+    PERFDUEL_BASELINE_KEEP "${keep}"
+    PERFDUEL_NEW_TARGET "${_gate_NEW_TARGET}"
+    PERFDUEL_EXTRA_ARGS "${extra_args}"
+    PERFDUEL_RUN_ARGS "${_gate_RUN_ARGS}"
+    PERFDUEL_RUN_CONFIG "${_gate_RUN_CONFIG}"
+    PERFDUEL_RUN_DIRECTORY "${_gate_RUN_DIRECTORY}"
+    PERFDUEL_RUN_SECONDS "${_gate_RUN_SECONDS}"
+    PERFDUEL_BASELINE_SCRIPT "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/PerfDuelBaseline.cmake"
+    PERFDUEL_CMAKE_COMMAND "${CMAKE_COMMAND}")
+  set_property(GLOBAL PROPERTY PERFDUEL_GATE_SETTINGS_${_gate_NAME} "${settings}")
+  set_property(GLOBAL APPEND PROPERTY PERFDUEL_BASELINE_GATES "${_gate_NAME}")
+endfunction()
+
+# perf.<NAME>.baseline (the fixture that builds the baseline and points LINK at its
+# executable) and the targets perfduel_baseline_<NAME> and perfduel_baselines. TIMEOUT is
+# PERFDUEL_BASELINE_TIMEOUT (default 3600); LABELS (a list) and NEW_TARGET are the gate's.
+function(_perfduel_add_baseline_test)
+  cmake_parse_arguments(PARSE_ARGV 0 _baseline "" "NAME;LINK;NEW_TARGET;LABELS;TIMEOUT" "")
+  set(name "${_baseline_NAME}")
+  set(timeout "${_baseline_TIMEOUT}")
+  if(timeout STREQUAL "")
+    set(timeout 3600)
+  endif()
   set(gate_file "${CMAKE_BINARY_DIR}/perfduel/gates/${name}.cmake")
   set(script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/PerfDuelBaseline.cmake")
-  # What the duel runs, for `perfduel bisect --gate <name>` (docs/bisect.md), which builds other
-  # commits with this script and duels them the way perf.<name> would.
-  set(PERFDUEL_RUN_ARGS "${_arg_ARGS}")
-  set(PERFDUEL_RUN_CONFIG "${config}")
-  set(PERFDUEL_RUN_DIRECTORY "${working_directory}")
-  set(PERFDUEL_RUN_SECONDS "${max_seconds}")
-  set(PERFDUEL_BASELINE_SCRIPT "${script}")
-  set(PERFDUEL_CMAKE_COMMAND "${CMAKE_COMMAND}")
-  # Read back by _perfduel_finish, which adds what is the same for every gate.
-  set(settings "")
-  foreach(variable PERFDUEL_GATE_NAME PERFDUEL_TARGET PERFDUEL_SOURCE_DIR PERFDUEL_BASELINE_REF
-      PERFDUEL_BASELINE_DIR PERFDUEL_BASELINE_KEEP PERFDUEL_NEW_TARGET PERFDUEL_EXTRA_ARGS
-      PERFDUEL_RUN_ARGS PERFDUEL_RUN_CONFIG PERFDUEL_RUN_DIRECTORY PERFDUEL_RUN_SECONDS
-      PERFDUEL_BASELINE_SCRIPT PERFDUEL_CMAKE_COMMAND)
-    string(APPEND settings "set(${variable} [==[${${variable}}]==])\n")
-  endforeach()
-  set_property(GLOBAL PROPERTY PERFDUEL_GATE_SETTINGS_${name} "${settings}")
-  set_property(GLOBAL APPEND PROPERTY PERFDUEL_BASELINE_GATES "${name}")
-
   set(script_args "-DPERFDUEL_GATE_FILE=${gate_file}" "-DPERFDUEL_BUILD_CONFIG=$<CONFIG>"
-    "-DPERFDUEL_BASELINE_LINK=${baseline_executable}")
+    "-DPERFDUEL_BASELINE_LINK=${_baseline_LINK}")
   # Under CTest an error is the line `perfduel: error: ...` and FAIL_REGULAR_EXPRESSION fails
   # the test (a script cannot fail without CMake's own "CMake Error at" lines before 3.29);
   # from the build, the script's exit status fails the target.
   add_test(NAME perf.${name}.baseline
     COMMAND "${CMAKE_COMMAND}" ${script_args} -DPERFDUEL_ERROR_EXIT=ctest -P "${script}")
   set_tests_properties(perf.${name}.baseline PROPERTIES
-    LABELS "${labels};perf-baseline"
+    LABELS "${_baseline_LABELS};perf-baseline"
     FIXTURES_SETUP perf.${name}.baseline
     RUN_SERIAL TRUE
-    TIMEOUT ${baseline_timeout}
+    TIMEOUT ${timeout}
     FAIL_REGULAR_EXPRESSION "perfduel: error: ")
-  if(new_target STREQUAL "SKIP")
+  if(_baseline_NEW_TARGET STREQUAL "SKIP")
     # A skipped setup does not stop the tests that require the fixture: perf.<name> then
     # finds the baseline step's marker (--skip-if) and reports itself skipped.
     set_tests_properties(perf.${name}.baseline PROPERTIES
@@ -746,8 +849,10 @@ function(_perfduel_add_baseline)
   add_dependencies(perfduel_baselines perfduel_baseline_${name})
 endfunction()
 
-# Git is needed when the tests run, not now; say so early rather than at the first duel.
-function(_perfduel_check_git)
+# Git is needed when the tests run, not now; say so early rather than at the first duel. Sets
+# `out_var` to git (GIT_EXECUTABLE of find_package(Git)), warning once (the global property
+# PERFDUEL_WARNED_NO_GIT) when there is none.
+function(_perfduel_find_git out_var)
   find_package(Git QUIET)
   get_property(warned GLOBAL PROPERTY PERFDUEL_WARNED_NO_GIT)
   if(NOT GIT_FOUND AND NOT warned)
@@ -756,87 +861,15 @@ function(_perfduel_check_git)
       "from the merge-base commit: perf.<name>.baseline will fail until git is installed "
       "(or give add_perf_gate() a prebuilt BASELINE_EXECUTABLE).")
   endif()
+  set(${out_var} "${GIT_EXECUTABLE}" PARENT_SCOPE)
 endfunction()
 
-# --- At the end of the top-level directory ---------------------------------------------------
-
-# Runs once, when every gate and every cache option of the project is known: checks that
-# CTest will see the gates, writes each baseline's gate file, and divides
-# PERFDUEL_SUITE_SECONDS among the gates.
-function(_perfduel_finish)
-  get_property(gates GLOBAL PROPERTY PERFDUEL_GATES)
-  get_property(directories GLOBAL PROPERTY PERFDUEL_GATE_DIRECTORIES)
-  if(DEFINED BUILD_TESTING AND NOT BUILD_TESTING)
-    message(STATUS "perfduel: BUILD_TESTING is off, so the perf gates are not registered")
-  else()
-    foreach(directory IN LISTS CMAKE_SOURCE_DIR directories)
-      get_directory_property(enabled DIRECTORY "${directory}" DEFINITION CMAKE_TESTING_ENABLED)
-      if(NOT enabled)
-        list(JOIN gates ", " gate_list)
-        message(FATAL_ERROR "perfduel: testing is not enabled in ${directory}, so CTest would "
-          "find none of the perf gates (${gate_list}): `ctest -L perf` would print \"No tests "
-          "were found!!!\" and pass. Expected enable_testing() (or include(CTest)) in the "
-          "top-level CMakeLists.txt, before add_subdirectory() of the directories with gates.")
-      endif()
-    endforeach()
-  endif()
-
-  # One share of the suite budget per gate, never more than the gate's own budget.
-  get_property(suite_gates GLOBAL PROPERTY PERFDUEL_SUITE_GATES)
-  list(LENGTH gates gate_count)
-  if(suite_gates)
-    get_target_property(suite_seconds perfduel_suite_budget PERFDUEL_SUITE_SECONDS)
-    math(EXPR share "${suite_seconds} / ${gate_count}")
-    if(share LESS 10)
-      message(FATAL_ERROR "perfduel: PERFDUEL_SUITE_SECONDS \"${suite_seconds}\" gives each of "
-        "the ${gate_count} perf gates ${share} s; expected at least 10 s per gate "
-        "(PERFDUEL_SUITE_SECONDS >= ${gate_count}0)")
-    endif()
-    foreach(gate IN LISTS suite_gates)
-      get_target_property(own perfduel_suite_budget PERFDUEL_OWN_SECONDS_${gate})
-      set(seconds ${share})
-      if(own LESS share)
-        set(seconds ${own})
-      endif()
-      set_property(TARGET perfduel_suite_budget PROPERTY PERFDUEL_SECONDS_${gate} ${seconds})
-    endforeach()
-    message(STATUS "perfduel: PERFDUEL_SUITE_SECONDS=${suite_seconds} shared by ${gate_count} "
-      "gates: at most ${share} s of duel each")
-  endif()
-
-  get_property(baseline_gates GLOBAL PROPERTY PERFDUEL_BASELINE_GATES)
-  if(NOT baseline_gates)
-    return()
-  endif()
-  _perfduel_check_git()
-  set(PERFDUEL_GENERATOR "${CMAKE_GENERATOR}")
-  set(PERFDUEL_GENERATOR_PLATFORM "${CMAKE_GENERATOR_PLATFORM}")
-  set(PERFDUEL_GENERATOR_TOOLSET "${CMAKE_GENERATOR_TOOLSET}")
-  set(PERFDUEL_GIT_EXECUTABLE "${GIT_EXECUTABLE}")
-  _perfduel_baseline_cache_args(PERFDUEL_CMAKE_ARGS)
-  _perfduel_project_cache_args(PERFDUEL_PROJECT_ARGS)
-  if(PERFDUEL_PROJECT_ARGS)
-    list(JOIN PERFDUEL_PROJECT_ARGS " " shown)
-  else()
-    set(shown "none")
-  endif()
-  message(STATUS "perfduel: baselines are configured with the project's cache options: ${shown}")
-  foreach(gate IN LISTS baseline_gates)
-    get_property(settings GLOBAL PROPERTY PERFDUEL_GATE_SETTINGS_${gate})
-    cmake_language(EVAL CODE "${settings}")
-    _perfduel_write_gate_file("${CMAKE_BINARY_DIR}/perfduel/gates/${gate}.cmake"
-      PERFDUEL_GATE_NAME PERFDUEL_TARGET PERFDUEL_SOURCE_DIR PERFDUEL_BASELINE_REF
-      PERFDUEL_BASELINE_DIR PERFDUEL_GENERATOR PERFDUEL_GENERATOR_PLATFORM
-      PERFDUEL_GENERATOR_TOOLSET PERFDUEL_GIT_EXECUTABLE PERFDUEL_BASELINE_KEEP
-      PERFDUEL_NEW_TARGET PERFDUEL_CMAKE_ARGS PERFDUEL_PROJECT_ARGS PERFDUEL_EXTRA_ARGS
-      PERFDUEL_RUN_ARGS PERFDUEL_RUN_CONFIG PERFDUEL_RUN_DIRECTORY PERFDUEL_RUN_SECONDS
-      PERFDUEL_BASELINE_SCRIPT PERFDUEL_CMAKE_COMMAND)
-  endforeach()
-endfunction()
-
-# Defers _perfduel_finish to the end of the top-level directory, once, and remembers the
-# directory of this gate (its tests are only generated where testing is enabled).
-function(_perfduel_schedule_finish)
+# Defers _perfduel_finish to the end of the top-level directory (CMAKE_SOURCE_DIR), once, and
+# remembers the gate `name` and its directory, CMAKE_CURRENT_SOURCE_DIR (its tests are only
+# generated where testing is enabled), in the global properties PERFDUEL_GATES and
+# PERFDUEL_GATE_DIRECTORIES.
+function(_perfduel_register_gate name)
+  set_property(GLOBAL APPEND PROPERTY PERFDUEL_GATES "${name}")
   set_property(GLOBAL APPEND PROPERTY PERFDUEL_GATE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}")
   get_property(scheduled GLOBAL PROPERTY PERFDUEL_FINISH_SCHEDULED)
   if(NOT scheduled)
@@ -845,31 +878,112 @@ function(_perfduel_schedule_finish)
   endif()
 endfunction()
 
-# CPUS <n>: the test's CTest resource groups, and with a resource spec file no RUN_SERIAL
-# (CTest ignores RESOURCE_GROUPS without one, so the gate must then stay serial). Reads
-# _arg_CPUS of add_perf_gate(); sets CTEST_RESOURCE_SPEC_FILE in add_perf_gate()'s caller.
-macro(_perfduel_gate_cpus test)
-  if(DEFINED _arg_CPUS)
-    set(_perfduel_cpus "${_arg_CPUS}")
-  elseif(DEFINED PERFDUEL_CPUS)
-    set(_perfduel_cpus "${PERFDUEL_CPUS}")
+# --- At the end of the top-level directory ---------------------------------------------------
+
+# Stops unless CTest will see the `gates`: testing must be enabled in CMAKE_SOURCE_DIR and in
+# each of the gates' `directories`. With BUILD_TESTING (CTest's option) off it only says so.
+function(_perfduel_check_testing_enabled gates directories)
+  if(DEFINED BUILD_TESTING AND NOT BUILD_TESTING)
+    message(STATUS "perfduel: BUILD_TESTING is off, so the perf gates are not registered")
+    return()
+  endif()
+  foreach(directory IN LISTS CMAKE_SOURCE_DIR directories)
+    get_directory_property(enabled DIRECTORY "${directory}" DEFINITION CMAKE_TESTING_ENABLED)
+    if(NOT enabled)
+      list(JOIN gates ", " gate_list)
+      message(FATAL_ERROR "perfduel: testing is not enabled in ${directory}, so CTest would "
+        "find none of the perf gates (${gate_list}): `ctest -L perf` would print \"No tests "
+        "were found!!!\" and pass. Expected enable_testing() (or include(CTest)) in the "
+        "top-level CMakeLists.txt, before add_subdirectory() of the directories with gates.")
+    endif()
+  endforeach()
+endfunction()
+
+# Divides PERFDUEL_SUITE_SECONDS (the target property of perfduel_suite_budget) among the
+# `gate_count` gates: each of the `suite_gates` gets a share, never more than its own budget
+# (the properties PERFDUEL_OWN_SECONDS_<gate> and PERFDUEL_SECONDS_<gate> of that target).
+function(_perfduel_share_suite_budget suite_gates gate_count)
+  get_target_property(suite_seconds perfduel_suite_budget PERFDUEL_SUITE_SECONDS)
+  math(EXPR share "${suite_seconds} / ${gate_count}")
+  if(share LESS 10)
+    message(FATAL_ERROR "perfduel: PERFDUEL_SUITE_SECONDS \"${suite_seconds}\" gives each of "
+      "the ${gate_count} perf gates ${share} s; expected at least 10 s per gate "
+      "(PERFDUEL_SUITE_SECONDS >= ${gate_count}0)")
+  endif()
+  foreach(gate IN LISTS suite_gates)
+    get_target_property(own perfduel_suite_budget PERFDUEL_OWN_SECONDS_${gate})
+    set(seconds ${share})
+    if(own LESS share)
+      set(seconds ${own})
+    endif()
+    set_property(TARGET perfduel_suite_budget PROPERTY PERFDUEL_SECONDS_${gate} ${seconds})
+  endforeach()
+  message(STATUS "perfduel: PERFDUEL_SUITE_SECONDS=${suite_seconds} shared by ${gate_count} "
+    "gates: at most ${share} s of duel each")
+endfunction()
+
+# Writes the gate file of each of the `baseline_gates`, ${CMAKE_BINARY_DIR}/perfduel/gates/
+# <gate>.cmake, which PerfDuelBaseline.cmake reads: the gate's settings (the global property
+# PERFDUEL_GATE_SETTINGS_<gate>) and what is the same for every gate: the generator
+# (CMAKE_GENERATOR, _PLATFORM, _TOOLSET), git, and the forwarded cache options.
+function(_perfduel_write_gate_files baseline_gates)
+  _perfduel_find_git(git)
+  _perfduel_baseline_cache_args(cmake_args)
+  _perfduel_project_cache_args(project_args)
+  if(project_args)
+    list(JOIN project_args " " shown)
   else()
-    set(_perfduel_cpus "")
+    set(shown "none")
   endif()
-  if(NOT _perfduel_cpus STREQUAL "")
-    if(NOT _perfduel_cpus MATCHES "^[1-9][0-9]*$")
-      message(FATAL_ERROR "add_perf_gate(NAME ${name}): CPUS \"${_perfduel_cpus}\" is not valid; "
-        "expected a whole number of CPUs >= 1")
-    endif()
-    set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "${_perfduel_cpus},cpus:1")
-    if(PERFDUEL_RESOURCE_SPEC_FILE)
-      _perfduel_absolute(_perfduel_spec "${PERFDUEL_RESOURCE_SPEC_FILE}" "${CMAKE_SOURCE_DIR}")
-      set(CTEST_RESOURCE_SPEC_FILE "${_perfduel_spec}" PARENT_SCOPE)
-      set_tests_properties(${test} PROPERTIES RUN_SERIAL FALSE)
-      set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "PERFDUEL_REQUIRE_CTEST_CPUS=${_perfduel_cpus}")
-    endif()
+  message(STATUS "perfduel: baselines are configured with the project's cache options: ${shown}")
+  foreach(gate IN LISTS baseline_gates)
+    get_property(settings GLOBAL PROPERTY PERFDUEL_GATE_SETTINGS_${gate})
+    cmake_language(EVAL CODE "${settings}")  # the PERFDUEL_* settings of this gate, here
+    _perfduel_settings_text(content
+      PERFDUEL_GATE_NAME "${PERFDUEL_GATE_NAME}"
+      PERFDUEL_TARGET "${PERFDUEL_TARGET}"
+      PERFDUEL_SOURCE_DIR "${PERFDUEL_SOURCE_DIR}"
+      PERFDUEL_BASELINE_REF "${PERFDUEL_BASELINE_REF}"
+      PERFDUEL_BASELINE_DIR "${PERFDUEL_BASELINE_DIR}"
+      PERFDUEL_GENERATOR "${CMAKE_GENERATOR}"
+      PERFDUEL_GENERATOR_PLATFORM "${CMAKE_GENERATOR_PLATFORM}"
+      PERFDUEL_GENERATOR_TOOLSET "${CMAKE_GENERATOR_TOOLSET}"
+      PERFDUEL_GIT_EXECUTABLE "${git}"
+      PERFDUEL_BASELINE_KEEP "${PERFDUEL_BASELINE_KEEP}"
+      PERFDUEL_NEW_TARGET "${PERFDUEL_NEW_TARGET}"
+      PERFDUEL_CMAKE_ARGS "${cmake_args}"
+      PERFDUEL_PROJECT_ARGS "${project_args}"
+      PERFDUEL_EXTRA_ARGS "${PERFDUEL_EXTRA_ARGS}"
+      PERFDUEL_RUN_ARGS "${PERFDUEL_RUN_ARGS}"
+      PERFDUEL_RUN_CONFIG "${PERFDUEL_RUN_CONFIG}"
+      PERFDUEL_RUN_DIRECTORY "${PERFDUEL_RUN_DIRECTORY}"
+      PERFDUEL_RUN_SECONDS "${PERFDUEL_RUN_SECONDS}"
+      PERFDUEL_BASELINE_SCRIPT "${PERFDUEL_BASELINE_SCRIPT}"
+      PERFDUEL_CMAKE_COMMAND "${PERFDUEL_CMAKE_COMMAND}")
+    _perfduel_write_gate_file("${CMAKE_BINARY_DIR}/perfduel/gates/${gate}.cmake"
+      "# Generated by add_perf_gate(); read by PerfDuelBaseline.cmake.\n${content}")
+  endforeach()
+endfunction()
+
+# Runs once, when every gate and every cache option of the project is known (deferred by
+# _perfduel_register_gate): checks that CTest will see the gates, divides PERFDUEL_SUITE_SECONDS
+# among them and writes each baseline's gate file. Reads the global properties the gates left.
+function(_perfduel_finish)
+  get_property(gates GLOBAL PROPERTY PERFDUEL_GATES)
+  get_property(directories GLOBAL PROPERTY PERFDUEL_GATE_DIRECTORIES)
+  get_property(suite_gates GLOBAL PROPERTY PERFDUEL_SUITE_GATES)
+  get_property(baseline_gates GLOBAL PROPERTY PERFDUEL_BASELINE_GATES)
+  _perfduel_check_testing_enabled("${gates}" "${directories}")
+  if(suite_gates)
+    list(LENGTH gates gate_count)
+    _perfduel_share_suite_budget("${suite_gates}" ${gate_count})
   endif()
-endmacro()
+  if(baseline_gates)
+    _perfduel_write_gate_files("${baseline_gates}")
+  endif()
+endfunction()
+
+cmake_policy(POP)
 
 function(add_perf_gate)
   if(PERFDUEL_IS_BASELINE_BUILD)
@@ -880,39 +994,60 @@ function(add_perf_gate)
   set(multi_value_keywords ARGS LABELS)
   cmake_parse_arguments(PARSE_ARGV 0 _arg "" "${one_value_keywords}" "${multi_value_keywords}")
 
-  # Check everything first; the helpers below read these variables from this scope.
-  _perfduel_check_keywords("${one_value_keywords}" "${multi_value_keywords}")
-  _perfduel_check_name()
+  # Check everything first, in this order. A keyword falls back to its PERFDUEL_* variable,
+  # read here (after _perfduel_check_project_variables, each such variable is unset or valid).
+  _perfduel_check_keywords("${_arg_UNPARSED_ARGUMENTS}" "${_arg_KEYWORDS_MISSING_VALUES}"
+    "${one_value_keywords};${multi_value_keywords}")
+  _perfduel_check_name("${_arg_NAME}")
   set(name "${_arg_NAME}")
-  _perfduel_resolve_target(target "${name}")
-  _perfduel_resolve_baseline(baseline_ref baseline_executable new_target "${name}")
-  _perfduel_resolve_config(config "${name}")
-  _perfduel_resolve_timeout(timeout max_seconds "${name}")
+  _perfduel_resolve_target(target "${name}" "${_arg_TARGET}")
+  _perfduel_resolve_baseline(baseline_ref baseline_executable new_target
+    NAME "${name}" TARGET "${_arg_TARGET}" REF "${_arg_BASELINE_REF}"
+    EXECUTABLE "${_arg_BASELINE_EXECUTABLE}" NEW_TARGET "${_arg_NEW_TARGET}"
+    DEFAULT_REF "${PERFDUEL_BASELINE_REF}")
+  _perfduel_first_defined(config VARIABLES _arg_CONFIG PERFDUEL_CONFIG)
+  _perfduel_resolve_config(config "${name}" "${config}")
+  _perfduel_first_defined(timeout VARIABLES _arg_TIMEOUT PERFDUEL_TIMEOUT DEFAULT 1500)
+  _perfduel_check_timeout(max_seconds "${name}" "${timeout}")
   _perfduel_check_project_variables()
-  _perfduel_resolve_paths("${name}")
-  _perfduel_resolve_framework("${name}")
+  _perfduel_resolve_reports(json_report markdown_report svg_report NAME "${name}"
+    REPORT_DIR "${PERFDUEL_REPORT_DIR}" JSON "${_arg_JSON_REPORT}"
+    MARKDOWN "${_arg_MARKDOWN_REPORT}" SVG "${_arg_SVG_REPORT}")
+  _perfduel_first_defined(working_directory VARIABLES _arg_WORKING_DIRECTORY
+    DEFAULT "${CMAKE_CURRENT_BINARY_DIR}")
+  _perfduel_absolute(working_directory "${working_directory}" "${CMAKE_CURRENT_BINARY_DIR}")
+  _perfduel_framework_args(args NAME "${name}" FRAMEWORK "${_arg_FRAMEWORK}" ARGS "${_arg_ARGS}")
   _perfduel_driver(driver "${name}" "${target}")
   set(labels perf ${PERFDUEL_LABELS} ${_arg_LABELS})
   list(REMOVE_DUPLICATES labels)
 
   # Register.
-  set_property(GLOBAL APPEND PROPERTY PERFDUEL_GATES "${name}")
-  _perfduel_schedule_finish()
-  _perfduel_duel_budget(duel_budget "${name}" "${max_seconds}")
+  _perfduel_register_gate("${name}")
+  _perfduel_duel_budget(duel_budget NAME "${name}" MAX_SECONDS "${max_seconds}"
+    SUITE_SECONDS "${PERFDUEL_SUITE_SECONDS}")
   set(build_baseline FALSE)
   if(baseline_executable STREQUAL "")
     set(build_baseline TRUE)
-    # A stable path that the fixture points at the current baseline's executable.
-    set(baseline_executable "${CMAKE_BINARY_DIR}/perfduel/bin/${name}")
-    get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
-    if(multi_config)
-      string(APPEND baseline_executable "/$<CONFIG>")
-    endif()
-    string(APPEND baseline_executable "/$<TARGET_FILE_NAME:${target}>")
+    _perfduel_baseline_link(baseline_executable "${name}" "${target}")
   endif()
-  _perfduel_add_duel_test()
-  _perfduel_gate_cpus(perf.${name})
+  _perfduel_add_duel_test(NAME "${name}" TARGET "${target}" ARGS "${args}"
+    BASELINE "${baseline_executable}" BUILD_BASELINE ${build_baseline} NEW_TARGET "${new_target}"
+    DRIVER "${driver}" CONFIG "${config}" JSON "${json_report}" MARKDOWN "${markdown_report}"
+    SVG "${svg_report}" MAX_SECONDS "${duel_budget}" COMPARE_ARGS "${PERFDUEL_COMPARE_ARGS}"
+    WORKING_DIRECTORY "${working_directory}" LABELS "${labels}" TIMEOUT "${timeout}")
+  _perfduel_first_defined(cpus VARIABLES _arg_CPUS PERFDUEL_CPUS)
+  _perfduel_gate_cpus(spec_file TEST perf.${name} NAME "${name}" CPUS "${cpus}"
+    SPEC_FILE "${PERFDUEL_RESOURCE_SPEC_FILE}")
+  if(NOT spec_file STREQUAL "")
+    set(CTEST_RESOURCE_SPEC_FILE "${spec_file}" PARENT_SCOPE)
+  endif()
   if(build_baseline)
-    _perfduel_add_baseline()
+    _perfduel_remember_gate_settings(NAME "${name}" TARGET "${target}" REF "${baseline_ref}"
+      DIRECTORY "${PERFDUEL_BASELINE_DIR}" KEEP "${PERFDUEL_BASELINE_KEEP}"
+      NEW_TARGET "${new_target}" CMAKE_ARGS "${PERFDUEL_BASELINE_CMAKE_ARGS}"
+      RUN_ARGS "${args}" RUN_CONFIG "${config}" RUN_DIRECTORY "${working_directory}"
+      RUN_SECONDS "${max_seconds}")
+    _perfduel_add_baseline_test(NAME "${name}" LINK "${baseline_executable}"
+      NEW_TARGET "${new_target}" LABELS "${labels}" TIMEOUT "${PERFDUEL_BASELINE_TIMEOUT}")
   endif()
 endfunction()
