@@ -25,18 +25,47 @@
 # without the target is an error whatever NEW_TARGET says, nothing is pruned, and an error's
 # cause is left in PERFDUEL_BASELINE_LINK.error for the caller to read.
 cmake_minimum_required(VERSION 3.25)
+# The functions below take keywords that may be empty (no ref in commit mode, no generator
+# platform); under the 3.25 policies CMake 3.31 would warn about each one (CMP0174).
+if(POLICY CMP0174)
+  cmake_policy(SET CMP0174 NEW)
+endif()
 
+# --- The inputs ------------------------------------------------------------------------------
+
+# Read here and nowhere else: -DPERFDUEL_GATE_FILE, -DPERFDUEL_BASELINE_LINK and
+# -DPERFDUEL_BUILD_CONFIG (see above), -DPERFDUEL_ERROR_EXIT (see perfduel_run_worker),
+# -DPERFDUEL_COMMIT with -DPERFDUEL_WORK_DIR (commit mode); the worker's
+# -DPERFDUEL_BASELINE_WORKER and -DPERFDUEL_ERROR_FILE; and the settings in the gate file, which
+# add_perf_gate() writes (PERFDUEL_GIT_EXECUTABLE is replaced by the git the worker finds).
 foreach(required PERFDUEL_GATE_FILE PERFDUEL_BASELINE_LINK)
   if(NOT DEFINED ${required})
     message(FATAL_ERROR "PerfDuelBaseline.cmake: -D${required}=... is required")
   endif()
 endforeach()
+if(NOT EXISTS "${PERFDUEL_GATE_FILE}")
+  message(FATAL_ERROR "PerfDuelBaseline.cmake: the gate file \"${PERFDUEL_GATE_FILE}\" "
+    "(-DPERFDUEL_GATE_FILE) does not exist; expected one written by add_perf_gate() (configure "
+    "the project again)")
+endif()
 include("${PERFDUEL_GATE_FILE}")
+foreach(required PERFDUEL_GATE_NAME PERFDUEL_TARGET PERFDUEL_SOURCE_DIR PERFDUEL_BASELINE_REF
+    PERFDUEL_BASELINE_DIR PERFDUEL_BASELINE_KEEP PERFDUEL_GENERATOR)
+  if(NOT DEFINED ${required})
+    message(FATAL_ERROR "PerfDuelBaseline.cmake: the gate file ${PERFDUEL_GATE_FILE} does not "
+      "set ${required}; expected one written by add_perf_gate() (configure the project again)")
+  endif()
+endforeach()
+if(NOT DEFINED PERFDUEL_NEW_TARGET)
+  set(PERFDUEL_NEW_TARGET FAIL)  # a gate file written before NEW_TARGET existed
+endif()
 set(test_name "perf.${PERFDUEL_GATE_NAME}")
-# What the messages call the commit being built: the gate's baseline, or a bisection's probe.
+# What the messages call the commit being built, and where it is built: the gate's baseline,
+# or a bisection's probe (commit mode).
+set(commit_mode FALSE)
 set(built "the baseline")
 set(built_commit "the baseline commit")
-set(commit_mode FALSE)
+set(baseline_dir "${PERFDUEL_BASELINE_DIR}")
 if(DEFINED PERFDUEL_COMMIT)
   if(NOT DEFINED PERFDUEL_WORK_DIR)
     message(FATAL_ERROR "PerfDuelBaseline.cmake: -DPERFDUEL_COMMIT needs -DPERFDUEL_WORK_DIR=...")
@@ -44,57 +73,19 @@ if(DEFINED PERFDUEL_COMMIT)
   set(commit_mode TRUE)
   set(built "the commit")
   set(built_commit "the commit")
-  set(PERFDUEL_BASELINE_DIR "${PERFDUEL_WORK_DIR}")
+  set(baseline_dir "${PERFDUEL_WORK_DIR}")
 endif()
 
-# The script runs itself as a child (the worker) so that an error is one line,
-# `perfduel: error: <why>`, not CMake's "CMake Error at ..." and call stack: the worker writes
-# the cause to a file and stops; this parent prints it and exits. PERFDUEL_ERROR_EXIT=ctest
-# (the CTest fixture, whose FAIL_REGULAR_EXPRESSION matches the line) then exits 0, since
-# CMake before 3.29 cannot exit a script non-zero without its own error lines; =status (the
-# perfduel_baseline_<name> target) ends with a FATAL_ERROR, whose exit status fails the build.
-if(NOT PERFDUEL_BASELINE_WORKER)
-  set(error_file "${PERFDUEL_GATE_FILE}.error")
-  set(mode_args "")
-  if(commit_mode)
-    # One error file per commit: a bisection reads it, and gates may build at the same time.
-    set(error_file "${PERFDUEL_BASELINE_LINK}.error")
-    set(mode_args "-DPERFDUEL_COMMIT=${PERFDUEL_COMMIT}" "-DPERFDUEL_WORK_DIR=${PERFDUEL_WORK_DIR}")
-  endif()
-  file(REMOVE "${error_file}")
-  execute_process(COMMAND "${CMAKE_COMMAND}" -DPERFDUEL_BASELINE_WORKER=ON
-      "-DPERFDUEL_ERROR_FILE=${error_file}" "-DPERFDUEL_GATE_FILE=${PERFDUEL_GATE_FILE}"
-      "-DPERFDUEL_BUILD_CONFIG=${PERFDUEL_BUILD_CONFIG}"
-      "-DPERFDUEL_BASELINE_LINK=${PERFDUEL_BASELINE_LINK}" ${mode_args} -P "${CMAKE_CURRENT_LIST_FILE}"
-    RESULT_VARIABLE worker_rc ERROR_VARIABLE worker_err)
-  string(STRIP "${worker_err}" worker_err)
-  if(worker_rc EQUAL 0)
-    if(NOT worker_err STREQUAL "")
-      message(NOTICE "${worker_err}")  # `perfduel: skipped: ...`
-    endif()
-    return()
-  endif()
-  if(EXISTS "${error_file}")
-    file(READ "${error_file}" cause)
-    string(STRIP "${cause}" cause)
-  else()
-    set(cause "the baseline step of ${test_name} stopped unexpectedly (${worker_rc}):\n${worker_err}")
-  endif()
-  message(NOTICE "perfduel: error: ${cause}")
-  if(commit_mode)
-    message(FATAL_ERROR "perfduel: ${PERFDUEL_COMMIT} is not available")
-  elseif(NOT PERFDUEL_ERROR_EXIT STREQUAL "ctest")
-    message(FATAL_ERROR "perfduel: the baseline of ${test_name} is not available")
-  endif()
-  return()
-endif()
+# The functions take what they use as arguments and set their results in the variables named
+# by their first arguments (`*_var`). The exceptions are perfduel_fail and perfduel_git, which
+# every step calls: they read the inputs PERFDUEL_ERROR_FILE and PERFDUEL_GATE_NAME, and
+# PERFDUEL_GIT_EXECUTABLE as the main block sets it (the gate's git, or the one found).
 
-if(NOT DEFINED PERFDUEL_NEW_TARGET)
-  set(PERFDUEL_NEW_TARGET FAIL)  # a gate file written before NEW_TARGET existed
-endif()
-set(no_baseline_marker "${PERFDUEL_BASELINE_LINK}.no-baseline")
+# --- Helpers ---------------------------------------------------------------------------------
 
-# Hands the arguments, concatenated, to the parent as the cause (see above) and stops. ARGV<i> rather than ARGN, so semicolons in the message survive.
+# Hands the arguments, concatenated, to the parent as the cause (see perfduel_run_worker) and
+# stops: writes them to PERFDUEL_ERROR_FILE; the worker's own last words name the gate,
+# PERFDUEL_GATE_NAME. ARGV<i> rather than ARGN, so semicolons in the message survive.
 function(perfduel_fail)
   set(text "")
   math(EXPR last "${ARGC} - 1")
@@ -102,9 +93,10 @@ function(perfduel_fail)
     string(APPEND text "${ARGV${i}}")
   endforeach()
   file(WRITE "${PERFDUEL_ERROR_FILE}" "${text}")
-  message(FATAL_ERROR "perfduel: the baseline of ${test_name} is not available")
+  message(FATAL_ERROR "perfduel: the baseline of perf.${PERFDUEL_GATE_NAME} is not available")
 endfunction()
 
+# Prints `perfduel: ` and the arguments, concatenated (ARGV<i>, as perfduel_fail).
 function(perfduel_note)
   set(text "")
   math(EXPR last "${ARGC} - 1")
@@ -114,7 +106,7 @@ function(perfduel_note)
   message(STATUS "perfduel: ${text}")
 endfunction()
 
-# Runs git in `dir`; sets <prefix>_rc, <prefix>_out and <prefix>_err.
+# Runs git (PERFDUEL_GIT_EXECUTABLE) in `dir`; sets <prefix>_rc, <prefix>_out and <prefix>_err.
 function(perfduel_git prefix dir)
   execute_process(COMMAND "${PERFDUEL_GIT_EXECUTABLE}" ${ARGN}
     WORKING_DIRECTORY "${dir}"
@@ -161,73 +153,118 @@ function(perfduel_run_logged what log)
   endif()
 endfunction()
 
-# What the baseline's configure gets besides the toolchain, for the log and messages.
-if(PERFDUEL_PROJECT_ARGS)
-  list(JOIN PERFDUEL_PROJECT_ARGS " " forwarded_text)
-  set(forwarded_text "the project's cache options ${forwarded_text}")
-else()
-  set(forwarded_text "no cache options of the project")
-endif()
-if(PERFDUEL_EXTRA_ARGS)
-  list(JOIN PERFDUEL_EXTRA_ARGS " " extra_text)
-  string(APPEND forwarded_text " and PERFDUEL_BASELINE_CMAKE_ARGS ${extra_text}")
-else()
-  string(APPEND forwarded_text " (PERFDUEL_BASELINE_CMAKE_ARGS: none)")
-endif()
-
-# Sets `out_var` to "add_executable in <file>" when a CMake file under `source` defines
-# PERFDUEL_TARGET, else "". Tells a benchmark that is not enabled from one that is new.
-function(perfduel_find_definition out_var source)
-  string(REGEX REPLACE "([][+.*?()^$|\\\\])" "\\\\\\1" target_regex "${PERFDUEL_TARGET}")
-  file(GLOB_RECURSE files LIST_DIRECTORIES false "${source}/CMakeLists.txt" "${source}/*.cmake")
-  foreach(file IN LISTS files)
-    file(STRINGS "${file}" lines REGEX "add_executable[ \t]*\\([ \t]*\"?${target_regex}[\" \t)]|add_executable[ \t]*\\([ \t]*\"?${target_regex}$")
-    if(lines)
-      file(RELATIVE_PATH relative "${source}" "${file}")
-      set(${out_var} "add_executable in ${relative}" PARENT_SCOPE)
-      return()
-    endif()
-  endforeach()
-  set(${out_var} "" PARENT_SCOPE)
+# Records that the build in `work_dir` was used now (<work_dir>/last-used), for pruning.
+function(perfduel_mark_used work_dir)
+  string(TIMESTAMP now "%Y%m%d%H%M%S" UTC)
+  file(WRITE "${work_dir}/last-used" "${now}\n")
 endfunction()
 
-# --- 1. The repository, its history and the baseline commit ---------------------------------
+# --- The parent: one line per error ----------------------------------------------------------
 
-# The marker of an earlier run that found no target; rewritten below when that is still so.
-file(REMOVE "${no_baseline_marker}")
-
-if(NOT PERFDUEL_GIT_EXECUTABLE OR NOT EXISTS "${PERFDUEL_GIT_EXECUTABLE}")
-  find_program(PERFDUEL_GIT_EXECUTABLE git)
-  if(NOT PERFDUEL_GIT_EXECUTABLE)
-    perfduel_fail("git is not installed; the baseline of ${test_name} is built from the "
-      "merge-base commit, which needs git (or use add_perf_gate(... BASELINE_EXECUTABLE ...))")
+# The script runs itself as a child (the worker) so that an error is one line,
+# `perfduel: error: <why>`, not CMake's "CMake Error at ..." and call stack: the worker writes
+# the cause to a file and stops; this parent prints it and exits. ERROR_EXIT ctest (the CTest
+# fixture, whose FAIL_REGULAR_EXPRESSION matches the line) then exits 0, since CMake before
+# 3.29 cannot exit a script non-zero without its own error lines; status (the
+# perfduel_baseline_<name> target) ends with a FATAL_ERROR, whose exit status fails the build.
+# GATE_FILE, BUILD_CONFIG and LINK are the script's inputs, handed on; with COMMIT_MODE TRUE
+# so are COMMIT and WORK_DIR. TEST_NAME is for the messages. Sets `stop_var` to what the
+# script must stop with (a FATAL_ERROR in the main block, without a call stack), or "".
+function(perfduel_run_worker stop_var)
+  set(${stop_var} "" PARENT_SCOPE)
+  cmake_parse_arguments(PARSE_ARGV 1 _worker ""
+    "GATE_FILE;BUILD_CONFIG;LINK;COMMIT_MODE;COMMIT;WORK_DIR;ERROR_EXIT;TEST_NAME" "")
+  set(error_file "${_worker_GATE_FILE}.error")
+  set(mode_args "")
+  if(_worker_COMMIT_MODE)
+    # One error file per commit: a bisection reads it, and gates may build at the same time.
+    set(error_file "${_worker_LINK}.error")
+    set(mode_args "-DPERFDUEL_COMMIT=${_worker_COMMIT}" "-DPERFDUEL_WORK_DIR=${_worker_WORK_DIR}")
   endif()
-endif()
-
-file(REAL_PATH "${PERFDUEL_SOURCE_DIR}" source_dir)
-perfduel_git(top "${source_dir}" rev-parse --show-toplevel)
-if(NOT top_rc EQUAL 0)
-  perfduel_fail("${source_dir} is not inside a git repository. ${test_name} compares against "
-    "the merge-base commit, so it needs the project's git history: run it in a git clone, "
-    "or give add_perf_gate() a prebuilt BASELINE_EXECUTABLE.")
-endif()
-file(REAL_PATH "${top_out}" repo_dir)
-file(RELATIVE_PATH project_subdir "${repo_dir}" "${source_dir}")
-
-perfduel_git(head "${repo_dir}" rev-parse --verify --quiet "HEAD^{commit}")
-if(NOT head_rc EQUAL 0)
-  perfduel_fail("${repo_dir} has no commit yet; commit first, the baseline is the merge-base "
-    "of HEAD and ${PERFDUEL_BASELINE_REF}.")
-endif()
-
-if(commit_mode)
-  perfduel_git(given "${repo_dir}" rev-parse --verify --quiet "${PERFDUEL_COMMIT}^{commit}")
-  if(NOT given_rc EQUAL 0)
-    perfduel_fail("${PERFDUEL_COMMIT} is not a commit in ${repo_dir}")
+  file(REMOVE "${error_file}")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -DPERFDUEL_BASELINE_WORKER=ON
+      "-DPERFDUEL_ERROR_FILE=${error_file}" "-DPERFDUEL_GATE_FILE=${_worker_GATE_FILE}"
+      "-DPERFDUEL_BUILD_CONFIG=${_worker_BUILD_CONFIG}"
+      "-DPERFDUEL_BASELINE_LINK=${_worker_LINK}" ${mode_args}
+      -P "${CMAKE_CURRENT_FUNCTION_LIST_FILE}"
+    RESULT_VARIABLE worker_rc ERROR_VARIABLE worker_err)
+  string(STRIP "${worker_err}" worker_err)
+  if(worker_rc EQUAL 0)
+    if(NOT worker_err STREQUAL "")
+      message(NOTICE "${worker_err}")  # `perfduel: skipped: ...`
+    endif()
+    return()
   endif()
-  set(commit "${given_out}")
-else()
-  set(ref "${PERFDUEL_BASELINE_REF}")
+  if(EXISTS "${error_file}")
+    file(READ "${error_file}" cause)
+    string(STRIP "${cause}" cause)
+  else()
+    set(cause "the baseline step of ${_worker_TEST_NAME} stopped unexpectedly (${worker_rc}):\n${worker_err}")
+  endif()
+  message(NOTICE "perfduel: error: ${cause}")
+  if(_worker_COMMIT_MODE)
+    set(${stop_var} "perfduel: ${_worker_COMMIT} is not available" PARENT_SCOPE)
+  elseif(NOT "${_worker_ERROR_EXIT}" STREQUAL "ctest")
+    set(${stop_var} "perfduel: the baseline of ${_worker_TEST_NAME} is not available" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# --- 1. The repository, its history and the commit to build ---------------------------------
+
+# Sets `out_var` to git: `given` (the gate's PERFDUEL_GIT_EXECUTABLE) when it exists, else the
+# one on the PATH; none stops the baseline step of `test_name`.
+function(perfduel_find_git out_var given test_name)
+  set(git "${given}")
+  if(NOT git OR NOT EXISTS "${git}")
+    find_program(git git NO_CACHE)
+    if(NOT git)
+      perfduel_fail("git is not installed; the baseline of ${test_name} is built from the "
+        "merge-base commit, which needs git (or use add_perf_gate(... BASELINE_EXECUTABLE ...))")
+    endif()
+  endif()
+  set(${out_var} "${git}" PARENT_SCOPE)
+endfunction()
+
+# The repository of SOURCE_DIR (the gate's project): `repo_dir_var` is its top-level
+# directory, `subdir_var` the project's directory inside it ("" at the top). It must have a
+# commit; TEST_NAME and REF (the gate's ref) are for the messages.
+function(perfduel_find_repository repo_dir_var subdir_var)
+  cmake_parse_arguments(PARSE_ARGV 2 _repo "" "SOURCE_DIR;TEST_NAME;REF" "")
+  file(REAL_PATH "${_repo_SOURCE_DIR}" source_dir)
+  perfduel_git(top "${source_dir}" rev-parse --show-toplevel)
+  if(NOT top_rc EQUAL 0)
+    perfduel_fail("${source_dir} is not inside a git repository. ${_repo_TEST_NAME} compares "
+      "against the merge-base commit, so it needs the project's git history: run it in a git "
+      "clone, or give add_perf_gate() a prebuilt BASELINE_EXECUTABLE.")
+  endif()
+  file(REAL_PATH "${top_out}" repo_dir)
+  file(RELATIVE_PATH project_subdir "${repo_dir}" "${source_dir}")
+
+  perfduel_git(head "${repo_dir}" rev-parse --verify --quiet "HEAD^{commit}")
+  if(NOT head_rc EQUAL 0)
+    perfduel_fail("${repo_dir} has no commit yet; commit first, the baseline is the merge-base "
+      "of HEAD and ${_repo_REF}.")
+  endif()
+  set(${repo_dir_var} "${repo_dir}" PARENT_SCOPE)
+  set(${subdir_var} "${project_subdir}" PARENT_SCOPE)
+endfunction()
+
+# The commit to build in REPO_DIR: with COMMIT_MODE TRUE, COMMIT (a bisection's probe); else
+# the merge-base of HEAD and REF, where a missing origin/main falls back to main. Sets
+# `commit_var` to its id and `ref_var` to the ref actually used ("" in commit mode).
+function(perfduel_resolve_commit commit_var ref_var)
+  cmake_parse_arguments(PARSE_ARGV 2 _resolve "" "REPO_DIR;COMMIT_MODE;COMMIT;REF" "")
+  set(repo_dir "${_resolve_REPO_DIR}")
+  if(_resolve_COMMIT_MODE)
+    perfduel_git(given "${repo_dir}" rev-parse --verify --quiet "${_resolve_COMMIT}^{commit}")
+    if(NOT given_rc EQUAL 0)
+      perfduel_fail("${_resolve_COMMIT} is not a commit in ${repo_dir}")
+    endif()
+    set(${commit_var} "${given_out}" PARENT_SCOPE)
+    set(${ref_var} "" PARENT_SCOPE)
+    return()
+  endif()
+  set(ref "${_resolve_REF}")
   perfduel_git(ref "${repo_dir}" rev-parse --verify --quiet "${ref}^{commit}")
   if(NOT ref_rc EQUAL 0 AND ref STREQUAL "origin/main")
     # The default ref; a repository without a remote (a local clone, a demo) has main only.
@@ -242,7 +279,7 @@ else()
     if(ref STREQUAL "origin/main")
       set(also " (nor \"main\")")
     endif()
-    perfduel_fail("unknown git ref \"${PERFDUEL_BASELINE_REF}\"${also} in ${repo_dir}. Fetch it "
+    perfduel_fail("unknown git ref \"${_resolve_REF}\"${also} in ${repo_dir}. Fetch it "
       "(e.g. `git fetch origin main`), or name an existing ref with add_perf_gate(... "
       "BASELINE_REF <ref>) or -DPERFDUEL_BASELINE_REF=<ref>.")
   endif()
@@ -260,293 +297,507 @@ else()
     perfduel_fail("HEAD and ${ref} have no common ancestor in ${repo_dir}; expected a branch "
       "that forked from ${ref}.")
   endif()
-  set(commit "${merge_base_out}")
-endif()
-perfduel_git_checked(describe "${repo_dir}" log -1 "--format=%h \"%s\"" "${commit}")
-set(commit_text "${describe_out}")
-if(commit_mode)
-  set(found_text "${commit_text}")
-else()
-  set(found_text "merge-base of HEAD and ${ref} is ${commit_text}")
-endif()
+  set(${commit_var} "${merge_base_out}" PARENT_SCOPE)
+  set(${ref_var} "${ref}" PARENT_SCOPE)
+endfunction()
+
+# How the messages name `commit` of REPO_DIR: `commit_text_var` is `<short id> "<subject>"`,
+# `found_text_var` how it was found (the merge-base of HEAD and REF, or with COMMIT_MODE TRUE
+# the commit alone).
+function(perfduel_describe_commit commit_text_var found_text_var)
+  cmake_parse_arguments(PARSE_ARGV 2 _describe "" "REPO_DIR;COMMIT;COMMIT_MODE;REF" "")
+  perfduel_git_checked(describe "${_describe_REPO_DIR}" log -1 "--format=%h \"%s\""
+    "${_describe_COMMIT}")
+  set(${commit_text_var} "${describe_out}" PARENT_SCOPE)
+  if(_describe_COMMIT_MODE)
+    set(${found_text_var} "${describe_out}" PARENT_SCOPE)
+  else()
+    set(${found_text_var} "merge-base of HEAD and ${_describe_REF} is ${describe_out}"
+      PARENT_SCOPE)
+  endif()
+endfunction()
 
 # --- 2. The cache: one directory per (commit, configure arguments) ---------------------------
 
-if(PERFDUEL_BUILD_CONFIG STREQUAL "")
-  set(config_dir_name "default")
-else()
-  set(config_dir_name "${PERFDUEL_BUILD_CONFIG}")
-endif()
-string(SHA1 args_hash "${PERFDUEL_GENERATOR}|${PERFDUEL_GENERATOR_PLATFORM}|\
-${PERFDUEL_GENERATOR_TOOLSET}|${PERFDUEL_CMAKE_ARGS}|${PERFDUEL_PROJECT_ARGS}|\
-${PERFDUEL_EXTRA_ARGS}")
-string(SUBSTRING "${commit}" 0 12 short_commit)
-string(SUBSTRING "${args_hash}" 0 8 short_hash)
-set(key "${short_commit}-${short_hash}")
-set(work_dir "${PERFDUEL_BASELINE_DIR}/${key}")
-set(worktree "${work_dir}/src")
-set(build_dir "${work_dir}/build")
-set(stamp "${work_dir}/targets/${config_dir_name}/${PERFDUEL_TARGET}.path")
-# Written instead of `stamp` when the commit has no such target: no configure next time.
-set(missing_stamp "${work_dir}/targets/${config_dir_name}/${PERFDUEL_TARGET}.missing.cmake")
+# Sets `out_var` to the build directory of COMMIT under BASELINE_DIR: <commit>-<hash>, where the
+# hash covers the configure arguments (GENERATOR, PLATFORM, TOOLSET and the lists CMAKE_ARGS,
+# PROJECT_ARGS and EXTRA_ARGS, as the gate file has them).
+function(perfduel_work_dir out_var)
+  cmake_parse_arguments(PARSE_ARGV 1 _key ""
+    "BASELINE_DIR;COMMIT;GENERATOR;PLATFORM;TOOLSET;CMAKE_ARGS;PROJECT_ARGS;EXTRA_ARGS" "")
+  string(SHA1 args_hash "${_key_GENERATOR}|${_key_PLATFORM}|${_key_TOOLSET}|\
+${_key_CMAKE_ARGS}|${_key_PROJECT_ARGS}|${_key_EXTRA_ARGS}")
+  string(SUBSTRING "${_key_COMMIT}" 0 12 short_commit)
+  string(SUBSTRING "${args_hash}" 0 8 short_hash)
+  set(${out_var} "${_key_BASELINE_DIR}/${short_commit}-${short_hash}" PARENT_SCOPE)
+endfunction()
 
-file(MAKE_DIRECTORY "${PERFDUEL_BASELINE_DIR}")
-# Gates share baseline builds; the lock keeps two builds (e.g. `make -j perfduel_baselines`)
-# from configuring one tree at once.
-file(LOCK "${PERFDUEL_BASELINE_DIR}/.lock" GUARD PROCESS TIMEOUT 7200 RESULT_VARIABLE lock_rc)
-if(NOT lock_rc STREQUAL "0")
-  perfduel_fail("cannot lock ${PERFDUEL_BASELINE_DIR}/.lock: ${lock_rc}")
-endif()
-
-# Points the gate's stable path at `executable`, records the use and ends the script.
-macro(perfduel_done executable)
-  cmake_path(GET PERFDUEL_BASELINE_LINK PARENT_PATH link_dir)
-  file(MAKE_DIRECTORY "${link_dir}")
-  file(REMOVE "${PERFDUEL_BASELINE_LINK}")
-  file(CREATE_LINK "${executable}" "${PERFDUEL_BASELINE_LINK}" SYMBOLIC COPY_ON_ERROR)
-  string(TIMESTAMP now "%Y%m%d%H%M%S" UTC)
-  file(WRITE "${work_dir}/last-used" "${now}\n")
-  if(commit_mode)
-    perfduel_note("${commit_text}: ${executable}")
-  else()
-    perfduel_note("baseline of ${test_name}: ${executable}")
+# Takes the lock of `baseline_dir` for the rest of the script. Gates share baseline builds;
+# the lock keeps two builds (e.g. `make -j perfduel_baselines`) from configuring one tree at
+# once.
+function(perfduel_lock baseline_dir)
+  file(MAKE_DIRECTORY "${baseline_dir}")
+  file(LOCK "${baseline_dir}/.lock" GUARD PROCESS TIMEOUT 7200 RESULT_VARIABLE lock_rc)
+  if(NOT lock_rc STREQUAL "0")
+    perfduel_fail("cannot lock ${baseline_dir}/.lock: ${lock_rc}")
   endif()
-endmacro()
+endfunction()
 
-# The baseline commit has no target PERFDUEL_TARGET: `kind` is TARGET (the project has other
-# targets, `names`) or PROJECT (no CMakeLists.txt). There is nothing to compare against yet;
-# NEW_TARGET FAIL stops, NEW_TARGET SKIP reports the fixture skipped and leaves the marker for
-# the perf test. The caller ends the script.
-function(perfduel_no_target kind names)
-  file(WRITE "${missing_stamp}"
+# What an earlier run left for this build: `executable_var` is the executable recorded in
+# `stamp` when both exist; else, when there is no `stamp`, `kind_var` and `names_var` are what
+# `missing_stamp` recorded of a commit without the target (see perfduel_no_target), or empty.
+function(perfduel_read_cache executable_var kind_var names_var)
+  cmake_parse_arguments(PARSE_ARGV 3 _cache "" "STAMP;MISSING_STAMP" "")
+  set(executable "")
+  set(missing_kind "")
+  set(missing_names "")
+  if(EXISTS "${_cache_STAMP}")
+    file(READ "${_cache_STAMP}" cached_executable)
+    string(STRIP "${cached_executable}" cached_executable)
+    if(EXISTS "${cached_executable}")
+      set(executable "${cached_executable}")
+    endif()
+  elseif(EXISTS "${_cache_MISSING_STAMP}")
+    include("${_cache_MISSING_STAMP}")  # sets missing_kind and missing_names
+  endif()
+  set(${executable_var} "${executable}" PARENT_SCOPE)
+  set(${kind_var} "${missing_kind}" PARENT_SCOPE)
+  set(${names_var} "${missing_names}" PARENT_SCOPE)
+endfunction()
+
+# --- 3. The worktree -------------------------------------------------------------------------
+
+# Checks `commit` of `repo_dir` out in WORKTREE (its submodules too), reusing the worktree an
+# earlier run left there when it really is one of this repository at this commit.
+function(perfduel_checkout worktree)
+  cmake_parse_arguments(PARSE_ARGV 1 _checkout "" "REPO_DIR;COMMIT" "")
+  set(repo_dir "${_checkout_REPO_DIR}")
+  set(commit "${_checkout_COMMIT}")
+  # Registrations whose directory is gone (a deleted build tree) would block `worktree add`.
+  perfduel_git_checked(prune "${repo_dir}" worktree prune)
+  if(EXISTS "${worktree}")
+    # Reuse it only if it really is a worktree of this repository at this commit; a broken
+    # .git file would let git walk up to the enclosing repository.
+    perfduel_git(wt_top "${worktree}" rev-parse --show-toplevel)
+    perfduel_git(wt_head "${worktree}" rev-parse HEAD)
+    set(worktree_ok FALSE)
+    if(wt_top_rc EQUAL 0 AND wt_head_out STREQUAL commit)
+      file(REAL_PATH "${wt_top_out}" wt_top_real)
+      file(REAL_PATH "${worktree}" worktree_real)
+      if(wt_top_real STREQUAL worktree_real)
+        set(worktree_ok TRUE)
+      endif()
+    endif()
+    if(NOT worktree_ok)
+      perfduel_note("repairing the stale worktree ${worktree}")
+      perfduel_git(remove "${repo_dir}" worktree remove --force "${worktree}")
+      file(REMOVE_RECURSE "${worktree}")
+      perfduel_git_checked(prune "${repo_dir}" worktree prune)
+    endif()
+  endif()
+  if(NOT EXISTS "${worktree}")
+    perfduel_git(add "${repo_dir}" worktree add --detach "${worktree}" "${commit}")
+    if(NOT add_rc EQUAL 0)
+      # E.g. a registration that is locked or whose path was reused: force it once.
+      perfduel_git(add "${repo_dir}" worktree add --force --detach "${worktree}" "${commit}")
+      if(NOT add_rc EQUAL 0)
+        perfduel_fail("`git worktree add --detach ${worktree} ${commit}` failed:\n${add_err}")
+      endif()
+    endif()
+    if(EXISTS "${worktree}/.gitmodules")
+      perfduel_git_checked(submodules "${worktree}" submodule update --init --recursive)
+    endif()
+  endif()
+endfunction()
+
+# --- 4. Configure like the current build, then find the target ------------------------------
+
+# Configures SOURCE in BUILD_DIR (log: LOG) with the gate's GENERATOR (PLATFORM, TOOLSET) and
+# configure arguments (the lists CMAKE_ARGS, PROJECT_ARGS and EXTRA_ARGS), asking the CMake
+# file API for the code model. BUILT and COMMIT_TEXT name the commit in the messages;
+# FORWARDED_TEXT says what it gets besides the toolchain.
+function(perfduel_configure)
+  cmake_parse_arguments(PARSE_ARGV 0 _configure "" "SOURCE;BUILD_DIR;LOG;GENERATOR;PLATFORM;\
+TOOLSET;CMAKE_ARGS;PROJECT_ARGS;EXTRA_ARGS;BUILT;COMMIT_TEXT;FORWARDED_TEXT" "")
+  # The CMake file API tells where the target's executable is, whatever the project's layout.
+  file(WRITE "${_configure_BUILD_DIR}/.cmake/api/v1/query/client-perfduel/codemodel-v2" "")
+  set(generator_args -G "${_configure_GENERATOR}")
+  if(NOT "${_configure_PLATFORM}" STREQUAL "")
+    list(APPEND generator_args -A "${_configure_PLATFORM}")
+  endif()
+  if(NOT "${_configure_TOOLSET}" STREQUAL "")
+    list(APPEND generator_args -T "${_configure_TOOLSET}")
+  endif()
+  perfduel_note("configuring ${_configure_BUILT} with ${_configure_FORWARDED_TEXT}")
+  perfduel_run_logged("configuring ${_configure_BUILT} ${_configure_COMMIT_TEXT}" "${_configure_LOG}"
+    "${CMAKE_COMMAND}" -S "${_configure_SOURCE}" -B "${_configure_BUILD_DIR}" ${generator_args}
+    ${_configure_CMAKE_ARGS} ${_configure_PROJECT_ARGS} ${_configure_EXTRA_ARGS}
+    -DPERFDUEL_IS_BASELINE_BUILD=ON)
+endfunction()
+
+# Sets `out_var` to "add_executable in <file>" when a CMake file under `source` defines
+# `target`, else "". Tells a benchmark that is not enabled from one that is new.
+function(perfduel_find_definition out_var source target)
+  string(REGEX REPLACE "([][+.*?()^$|\\\\])" "\\\\\\1" target_regex "${target}")
+  file(GLOB_RECURSE files LIST_DIRECTORIES false "${source}/CMakeLists.txt" "${source}/*.cmake")
+  foreach(file IN LISTS files)
+    file(STRINGS "${file}" lines REGEX "add_executable[ \t]*\\([ \t]*\"?${target_regex}[\" \t)]|add_executable[ \t]*\\([ \t]*\"?${target_regex}$")
+    if(lines)
+      file(RELATIVE_PATH relative "${source}" "${file}")
+      set(${out_var} "add_executable in ${relative}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out_var} "" PARENT_SCOPE)
+endfunction()
+
+# TARGET in the code model that the file API wrote into BUILD_DIR, in the configuration
+# BUILD_CONFIG (else the first): `artifact_var` is its executable, or "" when the commit has
+# no such target, and `names_var` the configuration's targets (without CMake's own). A target
+# the commit defines (in SOURCE) but did not enable, or one that is not an executable, stops
+# the script; BUILT, BUILT_COMMIT, COMMIT_TEXT, FORWARDED_TEXT and LOG (the configure log) are
+# for those messages.
+function(perfduel_find_artifact artifact_var names_var)
+  cmake_parse_arguments(PARSE_ARGV 2 _find "" "BUILD_DIR;BUILD_CONFIG;TARGET;SOURCE;BUILT;\
+BUILT_COMMIT;COMMIT_TEXT;FORWARDED_TEXT;LOG" "")
+  set(build_dir "${_find_BUILD_DIR}")
+  set(build_config "${_find_BUILD_CONFIG}")
+  set(target "${_find_TARGET}")
+  file(GLOB indexes "${build_dir}/.cmake/api/v1/reply/index-*.json")
+  list(SORT indexes)
+  list(POP_BACK indexes index)
+  if(NOT index)
+    perfduel_fail("the CMake file API wrote no reply in ${build_dir}")
+  endif()
+  file(READ "${index}" index_json)
+  string(JSON codemodel_file GET "${index_json}" reply client-perfduel codemodel-v2 jsonFile)
+  cmake_path(GET index PARENT_PATH reply_dir)
+  file(READ "${reply_dir}/${codemodel_file}" codemodel)
+  string(JSON config_count LENGTH "${codemodel}" configurations)
+  set(config_index 0)
+  math(EXPR last_config "${config_count} - 1")
+  foreach(i RANGE ${last_config})
+    string(JSON config_name GET "${codemodel}" configurations ${i} name)
+    if(config_name STREQUAL build_config)
+      set(config_index ${i})
+    endif()
+  endforeach()
+  string(JSON target_count LENGTH "${codemodel}" configurations ${config_index} targets)
+  set(target_names "")
+  set(target_file "")
+  if(target_count GREATER 0)
+    math(EXPR last_target "${target_count} - 1")
+    foreach(i RANGE ${last_target})
+      string(JSON name GET "${codemodel}" configurations ${config_index} targets ${i} name)
+      list(APPEND target_names "${name}")
+      if(name STREQUAL target)
+        string(JSON target_file GET "${codemodel}" configurations ${config_index} targets ${i}
+          jsonFile)
+      endif()
+    endforeach()
+  endif()
+  if(target_file STREQUAL "")
+    list(FILTER target_names EXCLUDE REGEX "^(perfduel_baseline|ALL_BUILD|ZERO_CHECK|RUN_TESTS)")
+    perfduel_find_definition(definition "${_find_SOURCE}" "${target}")
+    if(NOT definition STREQUAL "")
+      # Not a new benchmark: the commit has it, but the options did not enable it.
+      string(REPLACE ";" ", " names "${target_names}")
+      perfduel_fail("${_find_BUILT_COMMIT} ${_find_COMMIT_TEXT} defines \"${target}\" "
+        "(${definition}), but its configure did not enable it (its targets: ${names}). It was "
+        "configured with ${_find_FORWARDED_TEXT}. Give ${_find_BUILT} the option that enables "
+        "the benchmark: configure this build with it (-D<OPTION>=ON is forwarded) or add it to "
+        "PERFDUEL_BASELINE_CMAKE_ARGS. Log: ${_find_LOG}")
+    endif()
+    set(${artifact_var} "" PARENT_SCOPE)
+    set(${names_var} "${target_names}" PARENT_SCOPE)
+    return()
+  endif()
+  file(READ "${reply_dir}/${target_file}" target_json)
+  string(JSON target_type GET "${target_json}" type)
+  if(NOT target_type STREQUAL "EXECUTABLE")
+    perfduel_fail("in ${_find_BUILT_COMMIT} ${_find_COMMIT_TEXT}, \"${target}\" is a "
+      "${target_type}, not an executable.")
+  endif()
+  string(JSON artifact GET "${target_json}" artifacts 0 path)
+  if(NOT IS_ABSOLUTE "${artifact}")
+    set(artifact "${build_dir}/${artifact}")
+  endif()
+  set(${artifact_var} "${artifact}" PARENT_SCOPE)
+  set(${names_var} "${target_names}" PARENT_SCOPE)
+endfunction()
+
+# --- 5. Build only the benchmark target ------------------------------------------------------
+
+# Builds only TARGET in BUILD_DIR (in BUILD_CONFIG, if any; log: LOG) and checks that its
+# executable ARTIFACT exists. BUILT and COMMIT_TEXT name the commit in the messages.
+function(perfduel_build)
+  cmake_parse_arguments(PARSE_ARGV 0 _build ""
+    "BUILD_DIR;TARGET;BUILD_CONFIG;LOG;ARTIFACT;BUILT;COMMIT_TEXT" "")
+  set(build_args --build "${_build_BUILD_DIR}" --target "${_build_TARGET}")
+  if(NOT "${_build_BUILD_CONFIG}" STREQUAL "")
+    list(APPEND build_args --config "${_build_BUILD_CONFIG}")
+  endif()
+  perfduel_run_logged("building ${_build_TARGET} at ${_build_BUILT} ${_build_COMMIT_TEXT}"
+    "${_build_LOG}" "${CMAKE_COMMAND}" ${build_args})
+  if(NOT EXISTS "${_build_ARTIFACT}")
+    perfduel_fail("${_build_BUILT} build succeeded but ${_build_ARTIFACT} does not exist. "
+      "Full log: ${_build_LOG}")
+  endif()
+endfunction()
+
+# --- The outcome: a baseline, or none to compare against -------------------------------------
+
+# Points LINK, the gate's stable path, at EXECUTABLE, records the use of WORK_DIR and says so:
+# `<LABEL>: <EXECUTABLE>`.
+function(perfduel_link)
+  cmake_parse_arguments(PARSE_ARGV 0 _link "" "LINK;EXECUTABLE;WORK_DIR;LABEL" "")
+  cmake_path(GET _link_LINK PARENT_PATH link_dir)
+  file(MAKE_DIRECTORY "${link_dir}")
+  file(REMOVE "${_link_LINK}")
+  file(CREATE_LINK "${_link_EXECUTABLE}" "${_link_LINK}" SYMBOLIC COPY_ON_ERROR)
+  perfduel_mark_used("${_link_WORK_DIR}")
+  perfduel_note("${_link_LABEL}: ${_link_EXECUTABLE}")
+endfunction()
+
+# The commit COMMIT_TEXT has no target TARGET_NAME: KIND is TARGET (the project has other targets,
+# NAMES, a list) or PROJECT (no CMakeLists.txt in PROJECT_SUBDIR). Recorded in MISSING_STAMP,
+# so that the next run does not configure it again. There is nothing to compare against yet:
+# with COMMIT_MODE TRUE that is an error (a bisection skips such a commit); NEW_TARGET FAIL
+# stops; NEW_TARGET SKIP reports the fixture of TEST_NAME skipped, removes LINK and leaves the
+# marker LINK.no-baseline for the perf test. REF is the gate's ref; WORK_DIR is marked used.
+# The caller ends the script.
+function(perfduel_no_target)
+  cmake_parse_arguments(PARSE_ARGV 0 _missing "" "KIND;NAMES;MISSING_STAMP;PROJECT_SUBDIR;\
+COMMIT_MODE;COMMIT_TEXT;TARGET_NAME;REF;TEST_NAME;NEW_TARGET;LINK;WORK_DIR" "")
+  set(kind "${_missing_KIND}")
+  set(names "${_missing_NAMES}")
+  set(commit_text "${_missing_COMMIT_TEXT}")
+  set(target "${_missing_TARGET_NAME}")
+  set(ref "${_missing_REF}")
+  file(WRITE "${_missing_MISSING_STAMP}"
     "set(missing_kind [==[${kind}]==])\nset(missing_names [==[${names}]==])\n")
-  if(project_subdir STREQUAL "")
+  if("${_missing_PROJECT_SUBDIR}" STREQUAL "")
     set(lists_file "CMakeLists.txt")
   else()
-    set(lists_file "${project_subdir}/CMakeLists.txt")
+    set(lists_file "${_missing_PROJECT_SUBDIR}/CMakeLists.txt")
   endif()
-  if(commit_mode)
+  if(_missing_COMMIT_MODE)
     # A bisection skips such a commit: there is nothing to duel.
     if(kind STREQUAL "PROJECT")
-      perfduel_fail("${commit_text} has no ${lists_file}, so it has no target \"${PERFDUEL_TARGET}\"")
+      perfduel_fail("${commit_text} has no ${lists_file}, so it has no target \"${target}\"")
     endif()
     string(REPLACE ";" ", " names "${names}")
-    perfduel_fail("${commit_text} has no target \"${PERFDUEL_TARGET}\" (its targets: ${names})")
+    perfduel_fail("${commit_text} has no target \"${target}\" (its targets: ${names})")
   endif()
   if(kind STREQUAL "PROJECT")
     string(CONCAT why "the baseline commit ${commit_text} has no ${lists_file}, so it has no "
-      "target \"${PERFDUEL_TARGET}\" to compare against.")
+      "target \"${target}\" to compare against.")
     set(fail_hint "")
     set(skip_hint " The project probably does not build with CMake on ${ref} yet:")
   else()
     string(REPLACE ";" ", " names "${names}")
     string(CONCAT why "the baseline commit ${commit_text} has no target "
-      "\"${PERFDUEL_TARGET}\" (its targets: ${names}).")
+      "\"${target}\" (its targets: ${names}).")
     string(CONCAT fail_hint " The benchmark probably does not exist on ${ref} yet: "
-      "${test_name} can gate once it is merged. Until then exclude it (ctest -LE perf) or give "
-      "add_perf_gate() a prebuilt BASELINE_EXECUTABLE.")
+      "${_missing_TEST_NAME} can gate once it is merged. Until then exclude it (ctest -LE perf) "
+      "or give add_perf_gate() a prebuilt BASELINE_EXECUTABLE.")
     string(CONCAT skip_hint " The benchmark probably does not exist on ${ref} yet, so there is "
       "nothing to compare against:")
   endif()
-  if(NOT PERFDUEL_NEW_TARGET STREQUAL "SKIP")
+  if(NOT _missing_NEW_TARGET STREQUAL "SKIP")
     perfduel_fail("${why}${fail_hint}")
   endif()
-  string(APPEND why "${skip_hint} ${test_name} is skipped (NEW_TARGET SKIP) and gates once the "
-    "benchmark is merged.")
-  file(REMOVE "${PERFDUEL_BASELINE_LINK}")
-  cmake_path(GET no_baseline_marker PARENT_PATH marker_dir)
+  string(APPEND why "${skip_hint} ${_missing_TEST_NAME} is skipped (NEW_TARGET SKIP) and gates "
+    "once the benchmark is merged.")
+  file(REMOVE "${_missing_LINK}")
+  set(marker "${_missing_LINK}.no-baseline")
+  cmake_path(GET marker PARENT_PATH marker_dir)
   file(MAKE_DIRECTORY "${marker_dir}")
-  file(WRITE "${no_baseline_marker}" "${why}\n")
-  string(TIMESTAMP now "%Y%m%d%H%M%S" UTC)
-  file(WRITE "${work_dir}/last-used" "${now}\n")
+  file(WRITE "${marker}" "${why}\n")
+  perfduel_mark_used("${_missing_WORK_DIR}")
   message(NOTICE "perfduel: skipped: ${why}")
 endfunction()
 
-if(EXISTS "${stamp}")
-  file(READ "${stamp}" cached_executable)
-  string(STRIP "${cached_executable}" cached_executable)
-  if(EXISTS "${cached_executable}")
-    perfduel_note("${found_text}; cached, not rebuilt")
-    perfduel_done("${cached_executable}")
-    return()
-  endif()
-elseif(EXISTS "${missing_stamp}")
-  include("${missing_stamp}")
-  perfduel_note("${found_text}; cached, not configured again")
-  perfduel_no_target("${missing_kind}" "${missing_names}")
-  return()
-endif()
-perfduel_note("${found_text}; building ${PERFDUEL_TARGET} in ${work_dir}")
-# Marked as used now, not only on success: a baseline that fails to configure or build is then
-# pruned like any other once newer ones exist.
-file(MAKE_DIRECTORY "${work_dir}")
-string(TIMESTAMP now "%Y%m%d%H%M%S" UTC)
-file(WRITE "${work_dir}/last-used" "${now}\n")
+# --- 6. Keep the most recently used baselines ------------------------------------------------
 
-# --- 3. The worktree -------------------------------------------------------------------------
-
-# Registrations whose directory is gone (a deleted build tree) would block `worktree add`.
-perfduel_git_checked(prune "${repo_dir}" worktree prune)
-if(EXISTS "${worktree}")
-  # Reuse it only if it really is a worktree of this repository at this commit; a broken
-  # .git file would let git walk up to the enclosing repository.
-  perfduel_git(wt_top "${worktree}" rev-parse --show-toplevel)
-  perfduel_git(wt_head "${worktree}" rev-parse HEAD)
-  set(worktree_ok FALSE)
-  if(wt_top_rc EQUAL 0 AND wt_head_out STREQUAL commit)
-    file(REAL_PATH "${wt_top_out}" wt_top_real)
-    file(REAL_PATH "${worktree}" worktree_real)
-    if(wt_top_real STREQUAL worktree_real)
-      set(worktree_ok TRUE)
-    endif()
-  endif()
-  if(NOT worktree_ok)
-    perfduel_note("repairing the stale worktree ${worktree}")
-    perfduel_git(remove "${repo_dir}" worktree remove --force "${worktree}")
-    file(REMOVE_RECURSE "${worktree}")
-    perfduel_git_checked(prune "${repo_dir}" worktree prune)
-  endif()
-endif()
-if(NOT EXISTS "${worktree}")
-  perfduel_git(add "${repo_dir}" worktree add --detach "${worktree}" "${commit}")
-  if(NOT add_rc EQUAL 0)
-    # E.g. a registration that is locked or whose path was reused: force it once.
-    perfduel_git(add "${repo_dir}" worktree add --force --detach "${worktree}" "${commit}")
-    if(NOT add_rc EQUAL 0)
-      perfduel_fail("`git worktree add --detach ${worktree} ${commit}` failed:\n${add_err}")
-    endif()
-  endif()
-  if(EXISTS "${worktree}/.gitmodules")
-    perfduel_git_checked(submodules "${worktree}" submodule update --init --recursive)
-  endif()
-endif()
-
-set(baseline_source "${worktree}")
-if(NOT project_subdir STREQUAL "")
-  string(APPEND baseline_source "/${project_subdir}")
-endif()
-if(NOT EXISTS "${baseline_source}/CMakeLists.txt")
-  perfduel_no_target(PROJECT "")
-  return()
-endif()
-
-# --- 4. Configure like the current build, then find the target ------------------------------
-
-# The CMake file API tells where the target's executable is, whatever the project's layout.
-file(WRITE "${build_dir}/.cmake/api/v1/query/client-perfduel/codemodel-v2" "")
-set(generator_args -G "${PERFDUEL_GENERATOR}")
-if(NOT PERFDUEL_GENERATOR_PLATFORM STREQUAL "")
-  list(APPEND generator_args -A "${PERFDUEL_GENERATOR_PLATFORM}")
-endif()
-if(NOT PERFDUEL_GENERATOR_TOOLSET STREQUAL "")
-  list(APPEND generator_args -T "${PERFDUEL_GENERATOR_TOOLSET}")
-endif()
-perfduel_note("configuring ${built} with ${forwarded_text}")
-perfduel_run_logged("configuring ${built} ${commit_text}" "${work_dir}/configure.log"
-  "${CMAKE_COMMAND}" -S "${baseline_source}" -B "${build_dir}" ${generator_args}
-  ${PERFDUEL_CMAKE_ARGS} ${PERFDUEL_PROJECT_ARGS} ${PERFDUEL_EXTRA_ARGS}
-  -DPERFDUEL_IS_BASELINE_BUILD=ON)
-
-file(GLOB indexes "${build_dir}/.cmake/api/v1/reply/index-*.json")
-list(SORT indexes)
-list(POP_BACK indexes index)
-if(NOT index)
-  perfduel_fail("the CMake file API wrote no reply in ${build_dir}")
-endif()
-file(READ "${index}" index_json)
-string(JSON codemodel_file GET "${index_json}" reply client-perfduel codemodel-v2 jsonFile)
-cmake_path(GET index PARENT_PATH reply_dir)
-file(READ "${reply_dir}/${codemodel_file}" codemodel)
-string(JSON config_count LENGTH "${codemodel}" configurations)
-set(config_index 0)
-math(EXPR last_config "${config_count} - 1")
-foreach(i RANGE ${last_config})
-  string(JSON config_name GET "${codemodel}" configurations ${i} name)
-  if(config_name STREQUAL PERFDUEL_BUILD_CONFIG)
-    set(config_index ${i})
-  endif()
-endforeach()
-string(JSON target_count LENGTH "${codemodel}" configurations ${config_index} targets)
-set(target_names "")
-set(target_file "")
-if(target_count GREATER 0)
-  math(EXPR last_target "${target_count} - 1")
-  foreach(i RANGE ${last_target})
-    string(JSON name GET "${codemodel}" configurations ${config_index} targets ${i} name)
-    list(APPEND target_names "${name}")
-    if(name STREQUAL PERFDUEL_TARGET)
-      string(JSON target_file GET "${codemodel}" configurations ${config_index} targets ${i}
-        jsonFile)
+# Keeps the `keep` most recently used builds in BASELINE_DIR (by their last-used) and always
+# CURRENT, this run's; removes the others and their worktrees of REPO_DIR.
+function(perfduel_prune)
+  cmake_parse_arguments(PARSE_ARGV 0 _prune "" "BASELINE_DIR;KEEP;CURRENT;REPO_DIR" "")
+  set(keep "${_prune_KEEP}")
+  file(GLOB work_dirs LIST_DIRECTORIES true "${_prune_BASELINE_DIR}/*")
+  set(entries "")
+  foreach(dir IN LISTS work_dirs)
+    if(IS_DIRECTORY "${dir}" AND EXISTS "${dir}/last-used")
+      file(READ "${dir}/last-used" used)
+      string(STRIP "${used}" used)
+      list(APPEND entries "${used}|${dir}")
     endif()
   endforeach()
-endif()
-if(target_file STREQUAL "")
-  list(FILTER target_names EXCLUDE REGEX "^(perfduel_baseline|ALL_BUILD|ZERO_CHECK|RUN_TESTS)")
-  perfduel_find_definition(definition "${baseline_source}")
-  if(NOT definition STREQUAL "")
-    # Not a new benchmark: the commit has it, but the options did not enable it.
-    string(REPLACE ";" ", " names "${target_names}")
-    perfduel_fail("${built_commit} ${commit_text} defines \"${PERFDUEL_TARGET}\" "
-      "(${definition}), but its configure did not enable it (its targets: ${names}). It was "
-      "configured with ${forwarded_text}. Give ${built} the option that enables the "
-      "benchmark: configure this build with it (-D<OPTION>=ON is forwarded) or add it to "
-      "PERFDUEL_BASELINE_CMAKE_ARGS. Log: ${work_dir}/configure.log")
+  list(SORT entries ORDER DESCENDING)
+  list(LENGTH entries count)
+  if(NOT count GREATER keep)
+    return()
   endif()
-  perfduel_no_target(TARGET "${target_names}")
-  return()
-endif()
-file(READ "${reply_dir}/${target_file}" target_json)
-string(JSON target_type GET "${target_json}" type)
-if(NOT target_type STREQUAL "EXECUTABLE")
-  perfduel_fail("in ${built_commit} ${commit_text}, \"${PERFDUEL_TARGET}\" is a "
-    "${target_type}, not an executable.")
-endif()
-string(JSON artifact GET "${target_json}" artifacts 0 path)
-if(NOT IS_ABSOLUTE "${artifact}")
-  set(artifact "${build_dir}/${artifact}")
-endif()
-
-# --- 5. Build only the benchmark target ------------------------------------------------------
-
-set(build_args --build "${build_dir}" --target "${PERFDUEL_TARGET}")
-if(NOT PERFDUEL_BUILD_CONFIG STREQUAL "")
-  list(APPEND build_args --config "${PERFDUEL_BUILD_CONFIG}")
-endif()
-perfduel_run_logged("building ${PERFDUEL_TARGET} at ${built} ${commit_text}"
-  "${work_dir}/build.log" "${CMAKE_COMMAND}" ${build_args})
-if(NOT EXISTS "${artifact}")
-  perfduel_fail("${built} build succeeded but ${artifact} does not exist. "
-    "Full log: ${work_dir}/build.log")
-endif()
-file(WRITE "${stamp}" "${artifact}\n")
-perfduel_done("${artifact}")
-
-# --- 6. Keep the PERFDUEL_BASELINE_KEEP most recently used baselines ------------------------
-
-if(commit_mode)
-  return()  # a bisection's builds stay until it is done (docs/bisect.md says how to remove them)
-endif()
-
-file(GLOB work_dirs LIST_DIRECTORIES true "${PERFDUEL_BASELINE_DIR}/*")
-set(entries "")
-foreach(dir IN LISTS work_dirs)
-  if(IS_DIRECTORY "${dir}" AND EXISTS "${dir}/last-used")
-    file(READ "${dir}/last-used" used)
-    string(STRIP "${used}" used)
-    list(APPEND entries "${used}|${dir}")
-  endif()
-endforeach()
-list(SORT entries ORDER DESCENDING)
-list(LENGTH entries count)
-if(count GREATER PERFDUEL_BASELINE_KEEP)
-  list(SUBLIST entries ${PERFDUEL_BASELINE_KEEP} -1 old_entries)
+  list(SUBLIST entries ${keep} -1 old_entries)
   foreach(entry IN LISTS old_entries)
     string(REGEX REPLACE "^[^|]*\\|" "" dir "${entry}")
-    if(NOT dir STREQUAL work_dir)
+    if(NOT dir STREQUAL _prune_CURRENT)
       perfduel_note("removing the old baseline ${dir}")
-      perfduel_git(remove "${repo_dir}" worktree remove --force "${dir}/src")
+      perfduel_git(remove "${_prune_REPO_DIR}" worktree remove --force "${dir}/src")
       file(REMOVE_RECURSE "${dir}")
     endif()
   endforeach()
-  perfduel_git(prune "${repo_dir}" worktree prune)
+  perfduel_git(prune "${_prune_REPO_DIR}" worktree prune)
+endfunction()
+
+# --- 3.-5. A build of the commit -------------------------------------------------------------
+
+# What the baseline's configure gets besides the toolchain, for the log and messages:
+# `project_args` (the project's cache options) and `extra_args` (PERFDUEL_BASELINE_CMAKE_ARGS).
+function(perfduel_forwarded_text out_var project_args extra_args)
+  if(project_args)
+    list(JOIN project_args " " text)
+    set(text "the project's cache options ${text}")
+  else()
+    set(text "no cache options of the project")
+  endif()
+  if(extra_args)
+    list(JOIN extra_args " " extra_text)
+    string(APPEND text " and PERFDUEL_BASELINE_CMAKE_ARGS ${extra_text}")
+  else()
+    string(APPEND text " (PERFDUEL_BASELINE_CMAKE_ARGS: none)")
+  endif()
+  set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# Builds TARGET of COMMIT in WORK_DIR: checks the commit of REPO_DIR out (src), configures the
+# project in PROJECT_SUBDIR of it like the current build (build: GENERATOR, PLATFORM, TOOLSET
+# and the lists CMAKE_ARGS, PROJECT_ARGS and EXTRA_ARGS) and builds only TARGET, in
+# BUILD_CONFIG; its executable is recorded in STAMP. Sets `executable_var` to it, or, when the
+# commit has no such target, `kind_var` to PROJECT (no CMakeLists.txt) or TARGET, and
+# `names_var` to the targets it has. BUILT, BUILT_COMMIT, COMMIT_TEXT and FOUND_TEXT name the
+# commit in the messages.
+function(perfduel_build_commit executable_var kind_var names_var)
+  cmake_parse_arguments(PARSE_ARGV 3 _commit "" "WORK_DIR;REPO_DIR;COMMIT;PROJECT_SUBDIR;\
+TARGET;BUILD_CONFIG;STAMP;GENERATOR;PLATFORM;TOOLSET;CMAKE_ARGS;PROJECT_ARGS;EXTRA_ARGS;BUILT;\
+BUILT_COMMIT;COMMIT_TEXT;FOUND_TEXT" "")
+  set(work_dir "${_commit_WORK_DIR}")
+  set(${executable_var} "" PARENT_SCOPE)
+  set(${kind_var} "" PARENT_SCOPE)
+  set(${names_var} "" PARENT_SCOPE)
+  perfduel_note("${_commit_FOUND_TEXT}; building ${_commit_TARGET} in ${work_dir}")
+  # Marked as used now, not only on success: a baseline that fails to configure or build is
+  # then pruned like any other once newer ones exist.
+  file(MAKE_DIRECTORY "${work_dir}")
+  perfduel_mark_used("${work_dir}")
+
+  perfduel_checkout("${work_dir}/src" REPO_DIR "${_commit_REPO_DIR}" COMMIT "${_commit_COMMIT}")
+  set(source "${work_dir}/src")
+  if(NOT "${_commit_PROJECT_SUBDIR}" STREQUAL "")
+    string(APPEND source "/${_commit_PROJECT_SUBDIR}")
+  endif()
+  if(NOT EXISTS "${source}/CMakeLists.txt")
+    set(${kind_var} PROJECT PARENT_SCOPE)
+    return()
+  endif()
+
+  perfduel_forwarded_text(forwarded_text "${_commit_PROJECT_ARGS}" "${_commit_EXTRA_ARGS}")
+  perfduel_configure(SOURCE "${source}" BUILD_DIR "${work_dir}/build"
+    LOG "${work_dir}/configure.log" GENERATOR "${_commit_GENERATOR}"
+    PLATFORM "${_commit_PLATFORM}" TOOLSET "${_commit_TOOLSET}"
+    CMAKE_ARGS "${_commit_CMAKE_ARGS}" PROJECT_ARGS "${_commit_PROJECT_ARGS}"
+    EXTRA_ARGS "${_commit_EXTRA_ARGS}" BUILT "${_commit_BUILT}"
+    COMMIT_TEXT "${_commit_COMMIT_TEXT}" FORWARDED_TEXT "${forwarded_text}")
+  perfduel_find_artifact(artifact target_names BUILD_DIR "${work_dir}/build"
+    BUILD_CONFIG "${_commit_BUILD_CONFIG}" TARGET "${_commit_TARGET}" SOURCE "${source}"
+    BUILT "${_commit_BUILT}" BUILT_COMMIT "${_commit_BUILT_COMMIT}"
+    COMMIT_TEXT "${_commit_COMMIT_TEXT}" FORWARDED_TEXT "${forwarded_text}"
+    LOG "${work_dir}/configure.log")
+  if(artifact STREQUAL "")
+    set(${kind_var} TARGET PARENT_SCOPE)
+    set(${names_var} "${target_names}" PARENT_SCOPE)
+    return()
+  endif()
+
+  perfduel_build(BUILD_DIR "${work_dir}/build" TARGET "${_commit_TARGET}"
+    BUILD_CONFIG "${_commit_BUILD_CONFIG}" LOG "${work_dir}/build.log" ARTIFACT "${artifact}"
+    BUILT "${_commit_BUILT}" COMMIT_TEXT "${_commit_COMMIT_TEXT}")
+  file(WRITE "${_commit_STAMP}" "${artifact}\n")
+  set(${executable_var} "${artifact}" PARENT_SCOPE)
+endfunction()
+
+# --- Main ------------------------------------------------------------------------------------
+
+if(NOT PERFDUEL_BASELINE_WORKER)
+  perfduel_run_worker(stop GATE_FILE "${PERFDUEL_GATE_FILE}"
+    BUILD_CONFIG "${PERFDUEL_BUILD_CONFIG}" LINK "${PERFDUEL_BASELINE_LINK}"
+    COMMIT_MODE ${commit_mode} COMMIT "${PERFDUEL_COMMIT}" WORK_DIR "${PERFDUEL_WORK_DIR}"
+    ERROR_EXIT "${PERFDUEL_ERROR_EXIT}" TEST_NAME "${test_name}")
+  if(NOT stop STREQUAL "")
+    message(FATAL_ERROR "${stop}")
+  endif()
+  return()
+endif()
+
+# The worker: the commit, then its build (cached by commit and configure arguments), then
+# the gate's stable path pointed at it, or the report that there is no target to compare.
+file(REMOVE "${PERFDUEL_BASELINE_LINK}.no-baseline")  # rewritten when there is still no target
+perfduel_find_git(PERFDUEL_GIT_EXECUTABLE "${PERFDUEL_GIT_EXECUTABLE}" "${test_name}")
+perfduel_find_repository(repo_dir project_subdir SOURCE_DIR "${PERFDUEL_SOURCE_DIR}"
+  TEST_NAME "${test_name}" REF "${PERFDUEL_BASELINE_REF}")
+perfduel_resolve_commit(commit ref REPO_DIR "${repo_dir}" COMMIT_MODE ${commit_mode}
+  COMMIT "${PERFDUEL_COMMIT}" REF "${PERFDUEL_BASELINE_REF}")
+perfduel_describe_commit(commit_text found_text REPO_DIR "${repo_dir}" COMMIT "${commit}"
+  COMMIT_MODE ${commit_mode} REF "${ref}")
+
+perfduel_work_dir(work_dir BASELINE_DIR "${baseline_dir}" COMMIT "${commit}"
+  GENERATOR "${PERFDUEL_GENERATOR}" PLATFORM "${PERFDUEL_GENERATOR_PLATFORM}"
+  TOOLSET "${PERFDUEL_GENERATOR_TOOLSET}" CMAKE_ARGS "${PERFDUEL_CMAKE_ARGS}"
+  PROJECT_ARGS "${PERFDUEL_PROJECT_ARGS}" EXTRA_ARGS "${PERFDUEL_EXTRA_ARGS}")
+set(config_dir_name "${PERFDUEL_BUILD_CONFIG}")
+if(config_dir_name STREQUAL "")
+  set(config_dir_name "default")
+endif()
+set(stamp "${work_dir}/targets/${config_dir_name}/${PERFDUEL_TARGET}.path")
+# Written instead of `stamp` when the commit has no such target: no configure next time.
+set(missing_stamp "${work_dir}/targets/${config_dir_name}/${PERFDUEL_TARGET}.missing.cmake")
+perfduel_lock("${baseline_dir}")
+perfduel_read_cache(executable missing_kind missing_names STAMP "${stamp}"
+  MISSING_STAMP "${missing_stamp}")
+set(built_now FALSE)
+if(NOT executable STREQUAL "")
+  perfduel_note("${found_text}; cached, not rebuilt")
+elseif(NOT missing_kind STREQUAL "")
+  perfduel_note("${found_text}; cached, not configured again")
+else()
+  set(built_now TRUE)
+  perfduel_build_commit(executable missing_kind missing_names WORK_DIR "${work_dir}"
+    REPO_DIR "${repo_dir}" COMMIT "${commit}" PROJECT_SUBDIR "${project_subdir}"
+    TARGET "${PERFDUEL_TARGET}" BUILD_CONFIG "${PERFDUEL_BUILD_CONFIG}" STAMP "${stamp}"
+    GENERATOR "${PERFDUEL_GENERATOR}" PLATFORM "${PERFDUEL_GENERATOR_PLATFORM}"
+    TOOLSET "${PERFDUEL_GENERATOR_TOOLSET}" CMAKE_ARGS "${PERFDUEL_CMAKE_ARGS}"
+    PROJECT_ARGS "${PERFDUEL_PROJECT_ARGS}" EXTRA_ARGS "${PERFDUEL_EXTRA_ARGS}"
+    BUILT "${built}" BUILT_COMMIT "${built_commit}" COMMIT_TEXT "${commit_text}"
+    FOUND_TEXT "${found_text}")
+endif()
+
+if(NOT missing_kind STREQUAL "")
+  perfduel_no_target(KIND "${missing_kind}" NAMES "${missing_names}"
+    MISSING_STAMP "${missing_stamp}" PROJECT_SUBDIR "${project_subdir}"
+    COMMIT_MODE ${commit_mode} COMMIT_TEXT "${commit_text}" TARGET_NAME "${PERFDUEL_TARGET}"
+    REF "${ref}" TEST_NAME "${test_name}" NEW_TARGET "${PERFDUEL_NEW_TARGET}"
+    LINK "${PERFDUEL_BASELINE_LINK}" WORK_DIR "${work_dir}")
+  return()
+endif()
+set(link_label "baseline of ${test_name}")
+if(commit_mode)
+  set(link_label "${commit_text}")
+endif()
+perfduel_link(LINK "${PERFDUEL_BASELINE_LINK}" EXECUTABLE "${executable}"
+  WORK_DIR "${work_dir}" LABEL "${link_label}")
+# A bisection's builds stay until it is done (docs/bisect.md says how to remove them).
+if(built_now AND NOT commit_mode)
+  perfduel_prune(BASELINE_DIR "${baseline_dir}" KEEP "${PERFDUEL_BASELINE_KEEP}"
+    CURRENT "${work_dir}" REPO_DIR "${repo_dir}")
 endif()
