@@ -217,8 +217,10 @@ set(PERFDUEL_BASELINE_REF "origin/main" CACHE STRING
 #
 # The _perfduel_* helpers take what they use as arguments and set their results in the
 # variables named by their first arguments (`*_var`). Two values or fewer are positional, more
-# are keywords; a list is one quoted keyword value, which keeps its empty and escaped items
-# (PARSE_ARGV keeps one value verbatim, and a list's items would lose the empty ones). Besides
+# are keywords, except the gate's own words: its name, target and ARGS come first, positional,
+# since a gate or target named like a keyword (JSON, CONFIG) would be taken for one. A list is
+# one quoted value, which keeps its empty and escaped items (PARSE_ARGV keeps one value
+# verbatim, and a list's items would lose the empty ones). Besides
 # their arguments they read only what CMake itself provides (CMAKE_*, cache entries, global
 # and target properties), named in their comments; the project-wide PERFDUEL_* variables are
 # read by add_perf_gate() and by _perfduel_check_project_variables, which checks them.
@@ -378,14 +380,12 @@ function(_perfduel_resolve_target out_var name target)
   set(${out_var} "${target}" PARENT_SCOPE)
 endfunction()
 
-# BASELINE_REF, BASELINE_EXECUTABLE and NEW_TARGET of the gate NAME (for the messages, with its
-# TARGET); DEFAULT_REF is the ref without BASELINE_REF (PERFDUEL_BASELINE_REF). Sets `ref_var`
+# BASELINE_REF, BASELINE_EXECUTABLE and NEW_TARGET of the gate `name` (for the messages, with
+# its `target`); DEFAULT_REF is the ref without BASELINE_REF (PERFDUEL_BASELINE_REF). Sets `ref_var`
 # (empty with a prebuilt baseline), `executable_var` (BASELINE_EXECUTABLE relative to
 # CMAKE_CURRENT_SOURCE_DIR; empty when built from git) and `new_target_var`.
-function(_perfduel_resolve_baseline ref_var executable_var new_target_var)
-  cmake_parse_arguments(PARSE_ARGV 3 _baseline ""
-    "NAME;TARGET;REF;EXECUTABLE;NEW_TARGET;DEFAULT_REF" "")
-  set(name "${_baseline_NAME}")
+function(_perfduel_resolve_baseline ref_var executable_var new_target_var name target)
+  cmake_parse_arguments(PARSE_ARGV 5 _baseline "" "REF;EXECUTABLE;NEW_TARGET;DEFAULT_REF" "")
   set(given_ref "${_baseline_REF}")
   set(given_executable "${_baseline_EXECUTABLE}")
   set(given_new_target "${_baseline_NEW_TARGET}")
@@ -416,7 +416,7 @@ function(_perfduel_resolve_baseline ref_var executable_var new_target_var)
     if(NOT given_new_target MATCHES "^(SKIP|FAIL)$")
       message(FATAL_ERROR "add_perf_gate(NAME ${name}): NEW_TARGET \"${given_new_target}\" is "
         "not valid; expected SKIP or FAIL (what to do when the baseline commit has no target "
-        "\"${_baseline_TARGET}\")")
+        "\"${target}\")")
     endif()
     set(new_target "${given_new_target}")
   endif()
@@ -456,12 +456,12 @@ function(_perfduel_check_timeout max_seconds_var name timeout)
   set(${max_seconds_var} "${max_seconds}" PARENT_SCOPE)
 endfunction()
 
-# JSON_REPORT, MARKDOWN_REPORT and SVG_REPORT of the gate NAME as absolute paths (relative to
+# JSON_REPORT, MARKDOWN_REPORT and SVG_REPORT of the gate `name` as absolute paths (relative to
 # CMAKE_CURRENT_BINARY_DIR); the reports' directories are created. Without JSON_REPORT it is
-# <NAME>.json in REPORT_DIR (PERFDUEL_REPORT_DIR, relative to CMAKE_BINARY_DIR; default
+# <name>.json in REPORT_DIR (PERFDUEL_REPORT_DIR, relative to CMAKE_BINARY_DIR; default
 # ${CMAKE_BINARY_DIR}/perfduel/reports); the others default to its path with their extension.
-function(_perfduel_resolve_reports json_var markdown_var svg_var)
-  cmake_parse_arguments(PARSE_ARGV 3 _reports "" "NAME;REPORT_DIR;JSON;MARKDOWN;SVG" "")
+function(_perfduel_resolve_reports json_var markdown_var svg_var name)
+  cmake_parse_arguments(PARSE_ARGV 4 _reports "" "REPORT_DIR;JSON;MARKDOWN;SVG" "")
   if(NOT "${_reports_REPORT_DIR}" STREQUAL "")
     _perfduel_absolute(report_dir "${_reports_REPORT_DIR}" "${CMAKE_BINARY_DIR}")
   else()
@@ -470,7 +470,7 @@ function(_perfduel_resolve_reports json_var markdown_var svg_var)
   if(NOT "${_reports_JSON}" STREQUAL "")
     _perfduel_absolute(json "${_reports_JSON}" "${CMAKE_CURRENT_BINARY_DIR}")
   else()
-    set(json "${report_dir}/${_reports_NAME}.json")
+    set(json "${report_dir}/${name}.json")
   endif()
   if(NOT "${_reports_MARKDOWN}" STREQUAL "")
     _perfduel_absolute(markdown "${_reports_MARKDOWN}" "${CMAKE_CURRENT_BINARY_DIR}")
@@ -493,15 +493,15 @@ function(_perfduel_resolve_reports json_var markdown_var svg_var)
   set(${svg_var} "${svg}" PARENT_SCOPE)
 endfunction()
 
-# FRAMEWORK of the gate NAME: `out_var` is ARGS (a list) followed by the arguments that make the
-# benchmark print what its metrics read; ARGS unchanged without a FRAMEWORK.
-function(_perfduel_framework_args out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 _framework "" "NAME;FRAMEWORK;ARGS" "")
+# FRAMEWORK of the gate `name`: `out_var` is `args` (a list) followed by the arguments that make
+# the benchmark print what its metrics read; `args` unchanged without a FRAMEWORK.
+function(_perfduel_framework_args out_var name args)
+  cmake_parse_arguments(PARSE_ARGV 3 _framework "" "FRAMEWORK" "")
   if("${_framework_FRAMEWORK}" STREQUAL "")
-    set(${out_var} "${_framework_ARGS}" PARENT_SCOPE)
+    set(${out_var} "${args}" PARENT_SCOPE)
     return()
   endif()
-  set(args ${_framework_ARGS})
+  set(args ${args})
   if(_framework_FRAMEWORK STREQUAL "gbench")
     list(APPEND args --benchmark_format=json)
   elseif(_framework_FRAMEWORK STREQUAL "catch2")
@@ -510,7 +510,7 @@ function(_perfduel_framework_args out_var)
     endif()
     list(APPEND args -r xml)
   else()
-    message(FATAL_ERROR "add_perf_gate(NAME ${_framework_NAME}): FRAMEWORK "
+    message(FATAL_ERROR "add_perf_gate(NAME ${name}): FRAMEWORK "
       "\"${_framework_FRAMEWORK}\" is not valid; expected gbench or catch2")
   endif()
   set(${out_var} "${args}" PARENT_SCOPE)
@@ -537,12 +537,12 @@ function(_perfduel_driver out_var name target)
   set(${out_var} "$<TARGET_FILE:PerfDuel::perfduel>" PARENT_SCOPE)
 endfunction()
 
-# The gate NAME's budget for `--max-seconds`: its own, MAX_SECONDS, or with SUITE_SECONDS
+# The gate `name`'s budget for `--max-seconds`: its own, MAX_SECONDS, or with SUITE_SECONDS
 # (PERFDUEL_SUITE_SECONDS) a generator expression for its share of the suite budget, which
 # _perfduel_finish sets once every gate is known (properties of the target
 # perfduel_suite_budget, and the global property PERFDUEL_SUITE_GATES).
-function(_perfduel_duel_budget out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 _budget "" "NAME;MAX_SECONDS;SUITE_SECONDS" "")
+function(_perfduel_duel_budget out_var name)
+  cmake_parse_arguments(PARSE_ARGV 2 _budget "" "MAX_SECONDS;SUITE_SECONDS" "")
   if("${_budget_SUITE_SECONDS}" STREQUAL "")
     set(${out_var} "${_budget_MAX_SECONDS}" PARENT_SCOPE)
     return()
@@ -552,10 +552,10 @@ function(_perfduel_duel_budget out_var)
   endif()
   set_property(TARGET perfduel_suite_budget PROPERTY PERFDUEL_SUITE_SECONDS
     "${_budget_SUITE_SECONDS}")
-  set_property(TARGET perfduel_suite_budget PROPERTY PERFDUEL_OWN_SECONDS_${_budget_NAME}
+  set_property(TARGET perfduel_suite_budget PROPERTY PERFDUEL_OWN_SECONDS_${name}
     "${_budget_MAX_SECONDS}")
-  set_property(GLOBAL APPEND PROPERTY PERFDUEL_SUITE_GATES "${_budget_NAME}")
-  set(${out_var} "$<TARGET_PROPERTY:perfduel_suite_budget,PERFDUEL_SECONDS_${_budget_NAME}>"
+  set_property(GLOBAL APPEND PROPERTY PERFDUEL_SUITE_GATES "${name}")
+  set(${out_var} "$<TARGET_PROPERTY:perfduel_suite_budget,PERFDUEL_SECONDS_${name}>"
     PARENT_SCOPE)
 endfunction()
 
@@ -686,21 +686,20 @@ endfunction()
 
 # --- Registration ----------------------------------------------------------------------------
 
-# perf.<NAME>: `perfduel compare` (DRIVER, with COMPARE_ARGS, a list: PERFDUEL_COMPARE_ARGS) of
-# BASELINE, the baseline's executable, and TARGET, both run with ARGS (a list) in
+# perf.<name>: `perfduel compare` (DRIVER, with COMPARE_ARGS, a list: PERFDUEL_COMPARE_ARGS) of
+# BASELINE, the baseline's executable, and `target`, both run with `args` (a list) in
 # WORKING_DIRECTORY. With BUILD_BASELINE TRUE and NEW_TARGET SKIP the driver skips the gate on
 # the baseline step's marker. The rest are the gate's settings (LABELS a list), resolved.
-function(_perfduel_add_duel_test)
-  cmake_parse_arguments(PARSE_ARGV 0 _duel "" "NAME;TARGET;ARGS;BASELINE;BUILD_BASELINE;\
-NEW_TARGET;DRIVER;CONFIG;JSON;MARKDOWN;SVG;MAX_SECONDS;COMPARE_ARGS;WORKING_DIRECTORY;LABELS;\
-TIMEOUT" "")
+function(_perfduel_add_duel_test name target args)
+  cmake_parse_arguments(PARSE_ARGV 3 _duel "" "BASELINE;BUILD_BASELINE;NEW_TARGET;DRIVER;CONFIG;\
+JSON;MARKDOWN;SVG;MAX_SECONDS;COMPARE_ARGS;WORKING_DIRECTORY;LABELS;TIMEOUT" "")
   set(quoted_args "")
-  foreach(arg IN LISTS _duel_ARGS)
+  foreach(arg IN LISTS args)
     _perfduel_quote_word(arg "${arg}")
     string(APPEND quoted_args " ${arg}")
   endforeach()
   _perfduel_quote_word(baseline_command "${_duel_BASELINE}")
-  _perfduel_quote_word(candidate_command "$<TARGET_FILE:${_duel_TARGET}>")
+  _perfduel_quote_word(candidate_command "$<TARGET_FILE:${target}>")
 
   set(compare_args "")
   if(_duel_BUILD_BASELINE AND _duel_NEW_TARGET STREQUAL "SKIP")
@@ -720,7 +719,7 @@ TIMEOUT" "")
     ${_duel_COMPARE_ARGS}
     --baseline "${baseline_command}${quoted_args}"
     --candidate "${candidate_command}${quoted_args}")
-  set(test perf.${_duel_NAME})
+  set(test perf.${name})
   add_test(NAME ${test}
     COMMAND "${_duel_DRIVER}" compare ${compare_args}
     WORKING_DIRECTORY "${_duel_WORKING_DIRECTORY}")
@@ -736,42 +735,43 @@ TIMEOUT" "")
   endif()
 endfunction()
 
-# CPUS of the gate NAME (or PERFDUEL_CPUS; empty: none): the CTest resource groups of its test
-# TEST, and with SPEC_FILE (PERFDUEL_RESOURCE_SPEC_FILE, relative to CMAKE_SOURCE_DIR) no
-# RUN_SERIAL (CTest ignores RESOURCE_GROUPS without a spec file, so the gate must then stay
-# serial). `spec_file_var` is the absolute spec file for CTEST_RESOURCE_SPEC_FILE in
-# add_perf_gate()'s caller, or empty when the gate needs none.
-function(_perfduel_gate_cpus spec_file_var)
-  cmake_parse_arguments(PARSE_ARGV 1 _cpus "" "TEST;NAME;CPUS;SPEC_FILE" "")
+# CPUS of the gate `name` (or PERFDUEL_CPUS; empty: none): the CTest resource groups of its
+# test perf.<name>, and with SPEC_FILE (PERFDUEL_RESOURCE_SPEC_FILE, relative to
+# CMAKE_SOURCE_DIR) no RUN_SERIAL (CTest ignores RESOURCE_GROUPS without a spec file, so the
+# gate must then stay serial). `spec_file_var` is the absolute spec file for
+# CTEST_RESOURCE_SPEC_FILE in add_perf_gate()'s caller, or empty when the gate needs none.
+function(_perfduel_gate_cpus spec_file_var name)
+  cmake_parse_arguments(PARSE_ARGV 2 _cpus "" "CPUS;SPEC_FILE" "")
   set(${spec_file_var} "" PARENT_SCOPE)
+  set(test perf.${name})
   set(cpus "${_cpus_CPUS}")
   if(cpus STREQUAL "")
     return()
   endif()
   if(NOT cpus MATCHES "^[1-9][0-9]*$")
-    message(FATAL_ERROR "add_perf_gate(NAME ${_cpus_NAME}): CPUS \"${cpus}\" is not valid; "
+    message(FATAL_ERROR "add_perf_gate(NAME ${name}): CPUS \"${cpus}\" is not valid; "
       "expected a whole number of CPUs >= 1")
   endif()
-  set_tests_properties(${_cpus_TEST} PROPERTIES RESOURCE_GROUPS "${cpus},cpus:1")
+  set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "${cpus},cpus:1")
   if(_cpus_SPEC_FILE)
     _perfduel_absolute(spec_file "${_cpus_SPEC_FILE}" "${CMAKE_SOURCE_DIR}")
     set(${spec_file_var} "${spec_file}" PARENT_SCOPE)
-    set_tests_properties(${_cpus_TEST} PROPERTIES RUN_SERIAL FALSE)
-    set_property(TEST ${_cpus_TEST} APPEND PROPERTY ENVIRONMENT "PERFDUEL_REQUIRE_CTEST_CPUS=${cpus}")
+    set_tests_properties(${test} PROPERTIES RUN_SERIAL FALSE)
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "PERFDUEL_REQUIRE_CTEST_CPUS=${cpus}")
   endif()
 endfunction()
 
-# Remembers what the baseline script needs of the gate NAME (the global property
-# PERFDUEL_GATE_SETTINGS_<NAME>) for _perfduel_finish, which writes its gate file when every
-# cache option of the project is known: its TARGET and REF; DIRECTORY (PERFDUEL_BASELINE_DIR,
+# Remembers what the baseline script needs of the gate `name` (the global property
+# PERFDUEL_GATE_SETTINGS_<name>) for _perfduel_finish, which writes its gate file when every
+# cache option of the project is known: its `target` and REF; DIRECTORY (PERFDUEL_BASELINE_DIR,
 # relative to CMAKE_BINARY_DIR; default ${CMAKE_BINARY_DIR}/perfduel/baselines) and KEEP
 # (PERFDUEL_BASELINE_KEEP; default 3); NEW_TARGET; CMAKE_ARGS (PERFDUEL_BASELINE_CMAKE_ARGS, a
 # list); and what the duel runs, for `perfduel bisect --gate <name>` (docs/bisect.md), which
-# builds other commits with this script and duels them the way perf.<name> would: RUN_ARGS (a
-# list), RUN_CONFIG, RUN_DIRECTORY and RUN_SECONDS. Reads CMAKE_SOURCE_DIR and CMAKE_COMMAND.
-function(_perfduel_remember_gate_settings)
-  cmake_parse_arguments(PARSE_ARGV 0 _gate "" "NAME;TARGET;REF;DIRECTORY;KEEP;NEW_TARGET;\
-CMAKE_ARGS;RUN_ARGS;RUN_CONFIG;RUN_DIRECTORY;RUN_SECONDS" "")
+# builds other commits with this script and duels them the way perf.<name> would: `run_args`
+# (a list), RUN_CONFIG, RUN_DIRECTORY and RUN_SECONDS. Reads CMAKE_SOURCE_DIR and CMAKE_COMMAND.
+function(_perfduel_remember_gate_settings name target run_args)
+  cmake_parse_arguments(PARSE_ARGV 3 _gate "" "REF;DIRECTORY;KEEP;NEW_TARGET;CMAKE_ARGS;\
+RUN_CONFIG;RUN_DIRECTORY;RUN_SECONDS" "")
   if(NOT "${_gate_DIRECTORY}" STREQUAL "")
     _perfduel_absolute(baseline_dir "${_gate_DIRECTORY}" "${CMAKE_BINARY_DIR}")
   else()
@@ -788,30 +788,29 @@ CMAKE_ARGS;RUN_ARGS;RUN_CONFIG;RUN_DIRECTORY;RUN_SECONDS" "")
   endforeach()
   # Read back by _perfduel_finish, which adds what is the same for every gate.
   _perfduel_settings_text(settings
-    PERFDUEL_GATE_NAME "${_gate_NAME}"
-    PERFDUEL_TARGET "${_gate_TARGET}"
+    PERFDUEL_GATE_NAME "${name}"
+    PERFDUEL_TARGET "${target}"
     PERFDUEL_SOURCE_DIR "${CMAKE_SOURCE_DIR}"
     PERFDUEL_BASELINE_REF "${_gate_REF}"
     PERFDUEL_BASELINE_DIR "${baseline_dir}"
     PERFDUEL_BASELINE_KEEP "${keep}"
     PERFDUEL_NEW_TARGET "${_gate_NEW_TARGET}"
     PERFDUEL_EXTRA_ARGS "${extra_args}"
-    PERFDUEL_RUN_ARGS "${_gate_RUN_ARGS}"
+    PERFDUEL_RUN_ARGS "${run_args}"
     PERFDUEL_RUN_CONFIG "${_gate_RUN_CONFIG}"
     PERFDUEL_RUN_DIRECTORY "${_gate_RUN_DIRECTORY}"
     PERFDUEL_RUN_SECONDS "${_gate_RUN_SECONDS}"
     PERFDUEL_BASELINE_SCRIPT "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/PerfDuelBaseline.cmake"
     PERFDUEL_CMAKE_COMMAND "${CMAKE_COMMAND}")
-  set_property(GLOBAL PROPERTY PERFDUEL_GATE_SETTINGS_${_gate_NAME} "${settings}")
-  set_property(GLOBAL APPEND PROPERTY PERFDUEL_BASELINE_GATES "${_gate_NAME}")
+  set_property(GLOBAL PROPERTY PERFDUEL_GATE_SETTINGS_${name} "${settings}")
+  set_property(GLOBAL APPEND PROPERTY PERFDUEL_BASELINE_GATES "${name}")
 endfunction()
 
-# perf.<NAME>.baseline (the fixture that builds the baseline and points LINK at its
-# executable) and the targets perfduel_baseline_<NAME> and perfduel_baselines. TIMEOUT is
+# perf.<name>.baseline (the fixture that builds the baseline and points LINK at its
+# executable) and the targets perfduel_baseline_<name> and perfduel_baselines. TIMEOUT is
 # PERFDUEL_BASELINE_TIMEOUT (default 3600); LABELS (a list) and NEW_TARGET are the gate's.
-function(_perfduel_add_baseline_test)
-  cmake_parse_arguments(PARSE_ARGV 0 _baseline "" "NAME;LINK;NEW_TARGET;LABELS;TIMEOUT" "")
-  set(name "${_baseline_NAME}")
+function(_perfduel_add_baseline_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 _baseline "" "LINK;NEW_TARGET;LABELS;TIMEOUT" "")
   set(timeout "${_baseline_TIMEOUT}")
   if(timeout STREQUAL "")
     set(timeout 3600)
@@ -1001,53 +1000,51 @@ function(add_perf_gate)
   _perfduel_check_name("${_arg_NAME}")
   set(name "${_arg_NAME}")
   _perfduel_resolve_target(target "${name}" "${_arg_TARGET}")
-  _perfduel_resolve_baseline(baseline_ref baseline_executable new_target
-    NAME "${name}" TARGET "${_arg_TARGET}" REF "${_arg_BASELINE_REF}"
-    EXECUTABLE "${_arg_BASELINE_EXECUTABLE}" NEW_TARGET "${_arg_NEW_TARGET}"
-    DEFAULT_REF "${PERFDUEL_BASELINE_REF}")
+  _perfduel_resolve_baseline(baseline_ref baseline_executable new_target "${name}" "${_arg_TARGET}"
+    REF "${_arg_BASELINE_REF}" EXECUTABLE "${_arg_BASELINE_EXECUTABLE}"
+    NEW_TARGET "${_arg_NEW_TARGET}" DEFAULT_REF "${PERFDUEL_BASELINE_REF}")
   _perfduel_first_defined(config VARIABLES _arg_CONFIG PERFDUEL_CONFIG)
   _perfduel_resolve_config(config "${name}" "${config}")
   _perfduel_first_defined(timeout VARIABLES _arg_TIMEOUT PERFDUEL_TIMEOUT DEFAULT 1500)
   _perfduel_check_timeout(max_seconds "${name}" "${timeout}")
   _perfduel_check_project_variables()
-  _perfduel_resolve_reports(json_report markdown_report svg_report NAME "${name}"
+  _perfduel_resolve_reports(json_report markdown_report svg_report "${name}"
     REPORT_DIR "${PERFDUEL_REPORT_DIR}" JSON "${_arg_JSON_REPORT}"
     MARKDOWN "${_arg_MARKDOWN_REPORT}" SVG "${_arg_SVG_REPORT}")
   _perfduel_first_defined(working_directory VARIABLES _arg_WORKING_DIRECTORY
     DEFAULT "${CMAKE_CURRENT_BINARY_DIR}")
   _perfduel_absolute(working_directory "${working_directory}" "${CMAKE_CURRENT_BINARY_DIR}")
-  _perfduel_framework_args(args NAME "${name}" FRAMEWORK "${_arg_FRAMEWORK}" ARGS "${_arg_ARGS}")
+  _perfduel_framework_args(args "${name}" "${_arg_ARGS}" FRAMEWORK "${_arg_FRAMEWORK}")
   _perfduel_driver(driver "${name}" "${target}")
   set(labels perf ${PERFDUEL_LABELS} ${_arg_LABELS})
   list(REMOVE_DUPLICATES labels)
 
   # Register.
   _perfduel_register_gate("${name}")
-  _perfduel_duel_budget(duel_budget NAME "${name}" MAX_SECONDS "${max_seconds}"
+  _perfduel_duel_budget(duel_budget "${name}" MAX_SECONDS "${max_seconds}"
     SUITE_SECONDS "${PERFDUEL_SUITE_SECONDS}")
   set(build_baseline FALSE)
   if(baseline_executable STREQUAL "")
     set(build_baseline TRUE)
     _perfduel_baseline_link(baseline_executable "${name}" "${target}")
   endif()
-  _perfduel_add_duel_test(NAME "${name}" TARGET "${target}" ARGS "${args}"
+  _perfduel_add_duel_test("${name}" "${target}" "${args}"
     BASELINE "${baseline_executable}" BUILD_BASELINE ${build_baseline} NEW_TARGET "${new_target}"
     DRIVER "${driver}" CONFIG "${config}" JSON "${json_report}" MARKDOWN "${markdown_report}"
     SVG "${svg_report}" MAX_SECONDS "${duel_budget}" COMPARE_ARGS "${PERFDUEL_COMPARE_ARGS}"
     WORKING_DIRECTORY "${working_directory}" LABELS "${labels}" TIMEOUT "${timeout}")
   _perfduel_first_defined(cpus VARIABLES _arg_CPUS PERFDUEL_CPUS)
-  _perfduel_gate_cpus(spec_file TEST perf.${name} NAME "${name}" CPUS "${cpus}"
+  _perfduel_gate_cpus(spec_file "${name}" CPUS "${cpus}"
     SPEC_FILE "${PERFDUEL_RESOURCE_SPEC_FILE}")
   if(NOT spec_file STREQUAL "")
     set(CTEST_RESOURCE_SPEC_FILE "${spec_file}" PARENT_SCOPE)
   endif()
   if(build_baseline)
-    _perfduel_remember_gate_settings(NAME "${name}" TARGET "${target}" REF "${baseline_ref}"
+    _perfduel_remember_gate_settings("${name}" "${target}" "${args}" REF "${baseline_ref}"
       DIRECTORY "${PERFDUEL_BASELINE_DIR}" KEEP "${PERFDUEL_BASELINE_KEEP}"
       NEW_TARGET "${new_target}" CMAKE_ARGS "${PERFDUEL_BASELINE_CMAKE_ARGS}"
-      RUN_ARGS "${args}" RUN_CONFIG "${config}" RUN_DIRECTORY "${working_directory}"
-      RUN_SECONDS "${max_seconds}")
-    _perfduel_add_baseline_test(NAME "${name}" LINK "${baseline_executable}"
+      RUN_CONFIG "${config}" RUN_DIRECTORY "${working_directory}" RUN_SECONDS "${max_seconds}")
+    _perfduel_add_baseline_test("${name}" LINK "${baseline_executable}"
       NEW_TARGET "${new_target}" LABELS "${labels}" TIMEOUT "${PERFDUEL_BASELINE_TIMEOUT}")
   endif()
 endfunction()

@@ -77,7 +77,9 @@ if(DEFINED PERFDUEL_COMMIT)
 endif()
 
 # The functions take what they use as arguments and set their results in the variables named
-# by their first arguments (`*_var`). The exceptions are perfduel_fail and perfduel_git, which
+# by their first arguments (`*_var`). Two values or fewer are positional, more are keywords,
+# except the benchmark's target name: positional, since a target named like a keyword would be
+# taken for one. The exceptions are perfduel_fail and perfduel_git, which
 # every step calls: they read the inputs PERFDUEL_ERROR_FILE and PERFDUEL_GATE_NAME, and
 # PERFDUEL_GIT_EXECUTABLE as the main block sets it (the gate's git, or the one found).
 
@@ -344,8 +346,8 @@ function(perfduel_lock baseline_dir)
 endfunction()
 
 # What an earlier run left for this build: `executable_var` is the executable recorded in
-# `stamp` when both exist; else, when there is no `stamp`, `kind_var` and `names_var` are what
-# `missing_stamp` recorded of a commit without the target (see perfduel_no_target), or empty.
+# STAMP when both exist; else, when there is no STAMP, `kind_var` and `names_var` are what
+# MISSING_STAMP recorded of a commit without the target (see perfduel_no_target), or empty.
 function(perfduel_read_cache executable_var kind_var names_var)
   cmake_parse_arguments(PARSE_ARGV 3 _cache "" "STAMP;MISSING_STAMP" "")
   set(executable "")
@@ -367,10 +369,11 @@ endfunction()
 
 # --- 3. The worktree -------------------------------------------------------------------------
 
-# Checks `commit` of `repo_dir` out in WORKTREE (its submodules too), reusing the worktree an
+# Checks COMMIT of REPO_DIR out in WORKTREE (its submodules too), reusing the worktree an
 # earlier run left there when it really is one of this repository at this commit.
-function(perfduel_checkout worktree)
-  cmake_parse_arguments(PARSE_ARGV 1 _checkout "" "REPO_DIR;COMMIT" "")
+function(perfduel_checkout)
+  cmake_parse_arguments(PARSE_ARGV 0 _checkout "" "WORKTREE;REPO_DIR;COMMIT" "")
+  set(worktree "${_checkout_WORKTREE}")
   set(repo_dir "${_checkout_REPO_DIR}")
   set(commit "${_checkout_COMMIT}")
   # Registrations whose directory is gone (a deleted build tree) would block `worktree add`.
@@ -451,18 +454,17 @@ function(perfduel_find_definition out_var source target)
   set(${out_var} "" PARENT_SCOPE)
 endfunction()
 
-# TARGET in the code model that the file API wrote into BUILD_DIR, in the configuration
+# `target` in the code model that the file API wrote into BUILD_DIR, in the configuration
 # BUILD_CONFIG (else the first): `artifact_var` is its executable, or "" when the commit has
 # no such target, and `names_var` the configuration's targets (without CMake's own). A target
 # the commit defines (in SOURCE) but did not enable, or one that is not an executable, stops
 # the script; BUILT, BUILT_COMMIT, COMMIT_TEXT, FORWARDED_TEXT and LOG (the configure log) are
 # for those messages.
-function(perfduel_find_artifact artifact_var names_var)
-  cmake_parse_arguments(PARSE_ARGV 2 _find "" "BUILD_DIR;BUILD_CONFIG;TARGET;SOURCE;BUILT;\
-BUILT_COMMIT;COMMIT_TEXT;FORWARDED_TEXT;LOG" "")
+function(perfduel_find_artifact artifact_var names_var target)
+  cmake_parse_arguments(PARSE_ARGV 3 _find "" "BUILD_DIR;BUILD_CONFIG;SOURCE;BUILT;BUILT_COMMIT;\
+COMMIT_TEXT;FORWARDED_TEXT;LOG" "")
   set(build_dir "${_find_BUILD_DIR}")
   set(build_config "${_find_BUILD_CONFIG}")
-  set(target "${_find_TARGET}")
   file(GLOB indexes "${build_dir}/.cmake/api/v1/reply/index-*.json")
   list(SORT indexes)
   list(POP_BACK indexes index)
@@ -528,16 +530,16 @@ endfunction()
 
 # --- 5. Build only the benchmark target ------------------------------------------------------
 
-# Builds only TARGET in BUILD_DIR (in BUILD_CONFIG, if any; log: LOG) and checks that its
+# Builds only `target` in BUILD_DIR (in BUILD_CONFIG, if any; log: LOG) and checks that its
 # executable ARTIFACT exists. BUILT and COMMIT_TEXT name the commit in the messages.
-function(perfduel_build)
-  cmake_parse_arguments(PARSE_ARGV 0 _build ""
-    "BUILD_DIR;TARGET;BUILD_CONFIG;LOG;ARTIFACT;BUILT;COMMIT_TEXT" "")
-  set(build_args --build "${_build_BUILD_DIR}" --target "${_build_TARGET}")
+function(perfduel_build target)
+  cmake_parse_arguments(PARSE_ARGV 1 _build "" "BUILD_DIR;BUILD_CONFIG;LOG;ARTIFACT;BUILT;\
+COMMIT_TEXT" "")
+  set(build_args --build "${_build_BUILD_DIR}" --target "${target}")
   if(NOT "${_build_BUILD_CONFIG}" STREQUAL "")
     list(APPEND build_args --config "${_build_BUILD_CONFIG}")
   endif()
-  perfduel_run_logged("building ${_build_TARGET} at ${_build_BUILT} ${_build_COMMIT_TEXT}"
+  perfduel_run_logged("building ${target} at ${_build_BUILT} ${_build_COMMIT_TEXT}"
     "${_build_LOG}" "${CMAKE_COMMAND}" ${build_args})
   if(NOT EXISTS "${_build_ARTIFACT}")
     perfduel_fail("${_build_BUILT} build succeeded but ${_build_ARTIFACT} does not exist. "
@@ -559,20 +561,19 @@ function(perfduel_link)
   perfduel_note("${_link_LABEL}: ${_link_EXECUTABLE}")
 endfunction()
 
-# The commit COMMIT_TEXT has no target TARGET_NAME: KIND is TARGET (the project has other targets,
+# The commit COMMIT_TEXT has no target `target`: KIND is TARGET (the project has other targets,
 # NAMES, a list) or PROJECT (no CMakeLists.txt in PROJECT_SUBDIR). Recorded in MISSING_STAMP,
 # so that the next run does not configure it again. There is nothing to compare against yet:
 # with COMMIT_MODE TRUE that is an error (a bisection skips such a commit); NEW_TARGET FAIL
 # stops; NEW_TARGET SKIP reports the fixture of TEST_NAME skipped, removes LINK and leaves the
 # marker LINK.no-baseline for the perf test. REF is the gate's ref; WORK_DIR is marked used.
 # The caller ends the script.
-function(perfduel_no_target)
-  cmake_parse_arguments(PARSE_ARGV 0 _missing "" "KIND;NAMES;MISSING_STAMP;PROJECT_SUBDIR;\
-COMMIT_MODE;COMMIT_TEXT;TARGET_NAME;REF;TEST_NAME;NEW_TARGET;LINK;WORK_DIR" "")
+function(perfduel_no_target target)
+  cmake_parse_arguments(PARSE_ARGV 1 _missing "" "KIND;NAMES;MISSING_STAMP;PROJECT_SUBDIR;\
+COMMIT_MODE;COMMIT_TEXT;REF;TEST_NAME;NEW_TARGET;LINK;WORK_DIR" "")
   set(kind "${_missing_KIND}")
   set(names "${_missing_NAMES}")
   set(commit_text "${_missing_COMMIT_TEXT}")
-  set(target "${_missing_TARGET_NAME}")
   set(ref "${_missing_REF}")
   file(WRITE "${_missing_MISSING_STAMP}"
     "set(missing_kind [==[${kind}]==])\nset(missing_names [==[${names}]==])\n")
@@ -671,28 +672,29 @@ function(perfduel_forwarded_text out_var project_args extra_args)
   set(${out_var} "${text}" PARENT_SCOPE)
 endfunction()
 
-# Builds TARGET of COMMIT in WORK_DIR: checks the commit of REPO_DIR out (src), configures the
+# Builds `target` of COMMIT in WORK_DIR: checks the commit of REPO_DIR out (src), configures the
 # project in PROJECT_SUBDIR of it like the current build (build: GENERATOR, PLATFORM, TOOLSET
-# and the lists CMAKE_ARGS, PROJECT_ARGS and EXTRA_ARGS) and builds only TARGET, in
+# and the lists CMAKE_ARGS, PROJECT_ARGS and EXTRA_ARGS) and builds only `target`, in
 # BUILD_CONFIG; its executable is recorded in STAMP. Sets `executable_var` to it, or, when the
 # commit has no such target, `kind_var` to PROJECT (no CMakeLists.txt) or TARGET, and
 # `names_var` to the targets it has. BUILT, BUILT_COMMIT, COMMIT_TEXT and FOUND_TEXT name the
 # commit in the messages.
-function(perfduel_build_commit executable_var kind_var names_var)
-  cmake_parse_arguments(PARSE_ARGV 3 _commit "" "WORK_DIR;REPO_DIR;COMMIT;PROJECT_SUBDIR;\
-TARGET;BUILD_CONFIG;STAMP;GENERATOR;PLATFORM;TOOLSET;CMAKE_ARGS;PROJECT_ARGS;EXTRA_ARGS;BUILT;\
+function(perfduel_build_commit executable_var kind_var names_var target)
+  cmake_parse_arguments(PARSE_ARGV 4 _commit "" "WORK_DIR;REPO_DIR;COMMIT;PROJECT_SUBDIR;\
+BUILD_CONFIG;STAMP;GENERATOR;PLATFORM;TOOLSET;CMAKE_ARGS;PROJECT_ARGS;EXTRA_ARGS;BUILT;\
 BUILT_COMMIT;COMMIT_TEXT;FOUND_TEXT" "")
   set(work_dir "${_commit_WORK_DIR}")
   set(${executable_var} "" PARENT_SCOPE)
   set(${kind_var} "" PARENT_SCOPE)
   set(${names_var} "" PARENT_SCOPE)
-  perfduel_note("${_commit_FOUND_TEXT}; building ${_commit_TARGET} in ${work_dir}")
+  perfduel_note("${_commit_FOUND_TEXT}; building ${target} in ${work_dir}")
   # Marked as used now, not only on success: a baseline that fails to configure or build is
   # then pruned like any other once newer ones exist.
   file(MAKE_DIRECTORY "${work_dir}")
   perfduel_mark_used("${work_dir}")
 
-  perfduel_checkout("${work_dir}/src" REPO_DIR "${_commit_REPO_DIR}" COMMIT "${_commit_COMMIT}")
+  perfduel_checkout(WORKTREE "${work_dir}/src" REPO_DIR "${_commit_REPO_DIR}"
+    COMMIT "${_commit_COMMIT}")
   set(source "${work_dir}/src")
   if(NOT "${_commit_PROJECT_SUBDIR}" STREQUAL "")
     string(APPEND source "/${_commit_PROJECT_SUBDIR}")
@@ -709,8 +711,8 @@ BUILT_COMMIT;COMMIT_TEXT;FOUND_TEXT" "")
     CMAKE_ARGS "${_commit_CMAKE_ARGS}" PROJECT_ARGS "${_commit_PROJECT_ARGS}"
     EXTRA_ARGS "${_commit_EXTRA_ARGS}" BUILT "${_commit_BUILT}"
     COMMIT_TEXT "${_commit_COMMIT_TEXT}" FORWARDED_TEXT "${forwarded_text}")
-  perfduel_find_artifact(artifact target_names BUILD_DIR "${work_dir}/build"
-    BUILD_CONFIG "${_commit_BUILD_CONFIG}" TARGET "${_commit_TARGET}" SOURCE "${source}"
+  perfduel_find_artifact(artifact target_names "${target}" BUILD_DIR "${work_dir}/build"
+    BUILD_CONFIG "${_commit_BUILD_CONFIG}" SOURCE "${source}"
     BUILT "${_commit_BUILT}" BUILT_COMMIT "${_commit_BUILT_COMMIT}"
     COMMIT_TEXT "${_commit_COMMIT_TEXT}" FORWARDED_TEXT "${forwarded_text}"
     LOG "${work_dir}/configure.log")
@@ -720,7 +722,7 @@ BUILT_COMMIT;COMMIT_TEXT;FOUND_TEXT" "")
     return()
   endif()
 
-  perfduel_build(BUILD_DIR "${work_dir}/build" TARGET "${_commit_TARGET}"
+  perfduel_build("${target}" BUILD_DIR "${work_dir}/build"
     BUILD_CONFIG "${_commit_BUILD_CONFIG}" LOG "${work_dir}/build.log" ARTIFACT "${artifact}"
     BUILT "${_commit_BUILT}" COMMIT_TEXT "${_commit_COMMIT_TEXT}")
   file(WRITE "${_commit_STAMP}" "${artifact}\n")
@@ -772,9 +774,9 @@ elseif(NOT missing_kind STREQUAL "")
   perfduel_note("${found_text}; cached, not configured again")
 else()
   set(built_now TRUE)
-  perfduel_build_commit(executable missing_kind missing_names WORK_DIR "${work_dir}"
-    REPO_DIR "${repo_dir}" COMMIT "${commit}" PROJECT_SUBDIR "${project_subdir}"
-    TARGET "${PERFDUEL_TARGET}" BUILD_CONFIG "${PERFDUEL_BUILD_CONFIG}" STAMP "${stamp}"
+  perfduel_build_commit(executable missing_kind missing_names "${PERFDUEL_TARGET}"
+    WORK_DIR "${work_dir}" REPO_DIR "${repo_dir}" COMMIT "${commit}"
+    PROJECT_SUBDIR "${project_subdir}" BUILD_CONFIG "${PERFDUEL_BUILD_CONFIG}" STAMP "${stamp}"
     GENERATOR "${PERFDUEL_GENERATOR}" PLATFORM "${PERFDUEL_GENERATOR_PLATFORM}"
     TOOLSET "${PERFDUEL_GENERATOR_TOOLSET}" CMAKE_ARGS "${PERFDUEL_CMAKE_ARGS}"
     PROJECT_ARGS "${PERFDUEL_PROJECT_ARGS}" EXTRA_ARGS "${PERFDUEL_EXTRA_ARGS}"
@@ -783,10 +785,10 @@ else()
 endif()
 
 if(NOT missing_kind STREQUAL "")
-  perfduel_no_target(KIND "${missing_kind}" NAMES "${missing_names}"
+  perfduel_no_target("${PERFDUEL_TARGET}" KIND "${missing_kind}" NAMES "${missing_names}"
     MISSING_STAMP "${missing_stamp}" PROJECT_SUBDIR "${project_subdir}"
-    COMMIT_MODE ${commit_mode} COMMIT_TEXT "${commit_text}" TARGET_NAME "${PERFDUEL_TARGET}"
-    REF "${ref}" TEST_NAME "${test_name}" NEW_TARGET "${PERFDUEL_NEW_TARGET}"
+    COMMIT_MODE ${commit_mode} COMMIT_TEXT "${commit_text}" REF "${ref}"
+    TEST_NAME "${test_name}" NEW_TARGET "${PERFDUEL_NEW_TARGET}"
     LINK "${PERFDUEL_BASELINE_LINK}" WORK_DIR "${work_dir}")
   return()
 endif()
