@@ -81,3 +81,28 @@ TEST_CASE("write_file_atomically says why it cannot write", "[file]") {
   const auto path = directory.path / "missing" / "report.json";
   CHECK(write_file_atomically(path, "x").rfind("cannot create " + path.string() + ".tmp.", 0) == 0);
 }
+
+TEST_CASE("read_file reads a file whole, bytes and all", "[file]") {
+  TemporaryDirectory directory;
+  const auto path = directory.path / "report.json";
+  const std::string text = std::string("line\r\n\0zero\xff\n", 13) + std::string(200000, 'x');
+  REQUIRE(write_file_atomically(path, text).empty());
+  const auto read = read_file(path);
+  REQUIRE(read);
+  CHECK(*read == text);
+  REQUIRE(write_file_atomically(path, "").empty());
+  CHECK(read_file(path).value().empty());
+}
+
+TEST_CASE("read_file reads a /proc file, which says it is empty", "[file]") {
+  const auto read = read_file("/proc/self/status");
+  REQUIRE(read);
+  CHECK(read->find("VmHWM:") != std::string::npos);
+}
+
+TEST_CASE("read_file names the file and why it cannot read it", "[file]") {
+  TemporaryDirectory directory;
+  const auto missing = directory.path / "missing.json";
+  CHECK(read_file(missing).error() == missing.string() + ": cannot read (No such file or directory)");
+  CHECK(read_file(directory.path).error() == directory.path.string() + ": cannot read (Is a directory)");
+}

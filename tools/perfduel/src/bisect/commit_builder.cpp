@@ -1,8 +1,7 @@
 #include "bisect/commit_builder.hpp"
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -22,11 +21,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The text of `path`, empty when it cannot be read: a stamp or an error file that is not
+// there says nothing.
 std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  auto text = util::read_file(path);
+  return text ? std::move(text).value() : std::string();
 }
 
 void write_text(const std::filesystem::path& path, std::string_view text) {

@@ -1,12 +1,11 @@
 #include "bisect/gate_file.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "error.hpp"
+#include "util/file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::bisect {
@@ -86,8 +85,8 @@ GateFile read_gate_file(const std::filesystem::path& build_dir, const std::strin
   const std::filesystem::path gates_dir = build_dir / "perfduel" / "gates";
   GateFile gate;
   gate.path = gates_dir / (name + ".cmake");
-  std::ifstream in(gate.path);
-  if (!in) {
+  const auto text = util::read_file(gate.path);
+  if (!text) {
     const std::string known = gate_list(gates_dir);
     throw Error(fmt::format(
         "--gate {}: no gate file {}; run bisect in the build directory of a project with add_perf_gate(NAME "
@@ -96,9 +95,7 @@ GateFile read_gate_file(const std::filesystem::path& build_dir, const std::strin
         known.empty() ? std::string(" (this directory has no gates)")
                       : fmt::format(" (gates here: {})", known)));
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  const auto variables = parse_gate_variables(text.str());
+  const auto variables = parse_gate_variables(*text);
   const auto get = [&](const char* key) -> std::string {
     const auto it = variables.find(key);
     if (it == variables.end()) {

@@ -1,7 +1,6 @@
 #include "bisect/probe_oracle.hpp"
 
 #include <chrono>
-#include <fstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -85,8 +84,8 @@ DuelReading ProbeOracle::duel(std::size_t baseline, std::size_t candidate, int a
     throw Error(fmt::format("the duel of {} against {} did not start: {}", short_id(cand.id),
                             short_id(base.id), util::trim(util::tail_lines(result.err, 3))));
   }
-  std::ifstream in(report);
-  const auto json = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
+  const auto text = util::read_file(report);
+  const auto json = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
   if (json.is_object()) {
     reading = read_duel_report(json);
     reading.report = report.string();

@@ -1,5 +1,4 @@
-#include <fstream>
-#include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,6 +8,7 @@
 #include "duel/analysis.hpp"
 #include "error.hpp"
 #include "report/json_report.hpp"
+#include "util/file.hpp"
 
 namespace perfduel::cli {
 
@@ -33,14 +33,13 @@ struct AnalyzeOptions {
   ReportOutputs outputs;
 };
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) {
+// The text of the --config file; the message is load_config's, for the same file given to compare.
+std::string read_config_text(const std::string& path) {
+  auto text = util::read_file(path);
+  if (!text) {
     throw Error(fmt::format("{}: cannot read the configuration file", path));
   }
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
+  return std::move(text).value();
 }
 
 int run_analyze(const AnalyzeOptions& options) {
@@ -51,7 +50,7 @@ int run_analyze(const AnalyzeOptions& options) {
   reanalysis.report = options.report;
   if (!options.config_path.empty()) {
     reanalysis.ignored =
-        apply_reanalysis_settings(config, read_text_file(options.config_path), options.config_path);
+        apply_reanalysis_settings(config, read_config_text(options.config_path), options.config_path);
     reanalysis.settings.push_back(options.config_path);
   }
   for (const auto& setting : options.settings) {

@@ -1,7 +1,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <random>
 
@@ -48,9 +47,8 @@ struct CompareOptions {
 // the file's text as the reason. The reports then describe this skip, not an earlier duel
 // (the Markdown says why; an earlier JSON report or plot is removed).
 int skip_duel(const std::string& marker, const ReportOutputs& outputs) {
-  std::ifstream in(marker);
-  std::string reason;
-  std::getline(in, reason);
+  const auto text = util::read_file(marker);
+  std::string reason = text ? text->substr(0, text->find('\n')) : std::string();
   if (reason.empty()) {
     reason = fmt::format("{} exists", marker);
   }

@@ -2,8 +2,6 @@
 
 #include <chrono>
 #include <ctime>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -157,14 +155,12 @@ void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_
 }
 
 nlohmann::ordered_json read_report_json(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  if (!file) {
+  const auto text = util::read_file(path);
+  if (!text) {
     throw Error(fmt::format("{}: cannot read the report", path.string()));
   }
-  std::stringstream text;
-  text << file.rdbuf();
   // Ordered, so that the metrics keep the order they were measured and reported in.
-  auto json = nlohmann::ordered_json::parse(text.str(), nullptr, false);
+  auto json = nlohmann::ordered_json::parse(*text, nullptr, false);
   if (json.is_discarded()) {
     throw Error(fmt::format("{}: not valid JSON (write the report with `perfduel compare --json FILE`)",
                             path.string()));

@@ -1,13 +1,13 @@
 #include "run/valgrind.hpp"
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "run/process_executor.hpp"
+#include "util/file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -30,13 +30,6 @@ std::vector<std::string> words_of(std::string_view text) {
 double count_of(const CachegrindCounts& counts, const char* event) {
   const auto found = counts.find(event);
   return found == counts.end() ? 0.0 : found->second;
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -190,10 +183,17 @@ RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& lim
   for (const auto& entry : std::filesystem::directory_iterator(m_directory, ignored)) {
     const auto name = entry.path().filename().string();
     if (name.starts_with(k_log_prefix)) {
-      log += read_text(entry.path());
+      if (const auto text = util::read_file(entry.path())) {
+        log += *text;
+      }
     } else if (name.starts_with(k_output_prefix)) {
       ++outputs;
-      auto counts = parse_cachegrind_output(read_text(entry.path()));
+      const auto text = util::read_file(entry.path());
+      if (!text) {
+        problem = text.error();
+        continue;
+      }
+      auto counts = parse_cachegrind_output(*text);
       if (!counts) {
         problem = fmt::format("cachegrind output {}: {}", name, counts.error());
         continue;

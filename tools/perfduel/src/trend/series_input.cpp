@@ -1,11 +1,9 @@
 #include "trend/series_input.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "util/file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::trend {
@@ -88,13 +86,11 @@ util::Expected<Series> parse_series(std::string_view text, std::string_view sour
 }
 
 util::Expected<Series> read_series(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
+  const auto content = util::read_file(path);
+  if (!content) {
     return util::Expected<Series>::failure(fmt::format("{}: cannot open the file", path.string()));
   }
-  std::ostringstream content;
-  content << file.rdbuf();
-  return parse_series(content.str(), path.string());
+  return parse_series(*content, path.string());
 }
 
 }  // namespace perfduel::trend

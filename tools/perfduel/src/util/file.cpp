@@ -28,6 +28,36 @@ bool write_all(int fd, std::string_view text) {
 
 }  // namespace
 
+Expected<std::string> read_file(const std::filesystem::path& path) {
+  const auto failure = [&](int error) {
+    return Expected<std::string>::failure(
+        fmt::format("{}: cannot read ({})", path.string(), std::strerror(error)));
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return failure(errno);
+  }
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const auto got = ::read(fd, buffer, sizeof(buffer));
+    if (got < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      const int read_errno = errno;
+      ::close(fd);
+      return failure(read_errno);
+    }
+    if (got == 0) {
+      break;
+    }
+    text.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return text;
+}
+
 std::string write_file_atomically(const std::filesystem::path& path, std::string_view text) {
   auto temporary = path;
   temporary += fmt::format(".tmp.{}", ::getpid());

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/expected.hpp"
+
 namespace perfduel::util {
 
 // Mode of every file perfduel creates, before the umask: read-write for the owner and group,
@@ -15,5 +17,9 @@ constexpr unsigned k_created_file_mode = 0664;
 // old file or the new one, never half of one, and a killed writer leaves at most that
 // temporary file, "<path>.tmp.<pid>". Returns why it failed, empty on success.
 std::string write_file_atomically(const std::filesystem::path& path, std::string_view text);
+
+// The whole text of the file `path`, read to its end (a /proc file says it is empty until
+// read), or "<path>: cannot read (<why>)": the one place perfduel reads a file whole.
+Expected<std::string> read_file(const std::filesystem::path& path);
 
 }  // namespace perfduel::util
