@@ -9,6 +9,7 @@
 #include "error.hpp"
 #include "made_up_duels.hpp"
 #include "report/json_report.hpp"
+#include "report/suite_summary.hpp"
 
 using namespace perfduel;
 
@@ -101,6 +102,31 @@ TEST_CASE("a report file that is missing or not JSON is an error naming it", "[r
   REQUIRE_THROWS_WITH(read_report_json("/nonexistent/r.json"), "/nonexistent/r.json: cannot read the report");
   const TemporaryFile good("good.json", report().dump());
   CHECK(load_report(good.path()).runs.size() == 2);
+}
+
+TEST_CASE("summary reads reports through the one reader, with its messages", "[report]") {
+  const TemporaryFile bad("bad_gate.json", "{\"verdict\": ");
+  REQUIRE_THROWS_WITH(
+      read_gate_results({bad.path()}),
+      bad.path().string() + ": not valid JSON (write the report with `perfduel compare --json FILE`)");
+  const TemporaryFile other("other_gate.json", "{\"verdict\": 1}");
+  REQUIRE_THROWS_WITH(
+      read_gate_results({other.path()}),
+      other.path().string() + ": not a perfduel report (expected the JSON written by compare --json)");
+  auto json = report();
+  json["verdict"] = "no-change";
+  json["measured_rounds"] = 1;
+  json["metrics"] = nlohmann::ordered_json::array({{{"name", "wall_time"},
+                                                    {"gated", true},
+                                                    {"change", 0.01},
+                                                    {"ci", {-0.02, 0.04}},
+                                                    {"verdict", "no-change"}}});
+  const TemporaryFile good("good_gate.json", json.dump());
+  const auto gates = read_gate_results({good.path()});
+  REQUIRE(gates.size() == 1);
+  CHECK(gates[0].verdict == "no-change");
+  REQUIRE(gates[0].metrics.size() == 1);
+  CHECK(gates[0].metrics[0].interval == "[-2.00 %, +4.00 %]");
 }
 
 TEST_CASE("the JSON report: a report-only metric's tiny certain change is no change", "[report]") {

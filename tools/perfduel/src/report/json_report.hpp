@@ -62,7 +62,8 @@ struct SavedReport {
 };
 
 // The JSON of the report file `path` (written by `compare --json`), the one reader behind
-// `analyze` and `record`. Throws perfduel::Error naming `path` when it is unreadable or not JSON.
+// `analyze`, `record` and `summary`. Throws perfduel::Error naming `path` when it is unreadable
+// or not JSON.
 nlohmann::ordered_json read_report_json(const std::filesystem::path& path);
 
 // The configuration, runs and verdict of the report `json`; `origin` names it in messages.

@@ -1,10 +1,8 @@
 #include "report/suite_summary.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
@@ -13,6 +11,8 @@
 #include "duel/verdict.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
+#include "report/json_report.hpp"
+#include "util/file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -21,17 +21,7 @@ namespace {
 
 constexpr std::string_view k_skip_heading = "### perfduel: skipped";
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  if (!file) {
-    throw Error(fmt::format("{}: cannot read the report", path.string()));
-  }
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-std::string interval_text(const nlohmann::json& ci) {
+std::string interval_text(const nlohmann::ordered_json& ci) {
   if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number()) {
     return "n/a";
   }
@@ -40,8 +30,8 @@ std::string interval_text(const nlohmann::json& ci) {
 }
 
 GateResult gate_from_json(const std::filesystem::path& path) {
-  const auto json = nlohmann::json::parse(read_text(path), nullptr, false);
-  if (json.is_discarded() || !json.is_object() || !json.contains("verdict") || !json["verdict"].is_string() ||
+  const auto json = read_report_json(path);
+  if (!json.is_object() || !json.contains("verdict") || !json["verdict"].is_string() ||
       !json.contains("metrics") || !json["metrics"].is_array()) {
     throw Error(fmt::format("{}: not a perfduel report (expected the JSON written by compare --json)",
                             path.string()));
@@ -87,7 +77,11 @@ GateResult gate_from_json(const std::filesystem::path& path) {
 
 // The note `compare --skip-if` writes instead of a JSON report; nullopt for other Markdown.
 std::optional<GateResult> gate_from_skip_note(const std::filesystem::path& path) {
-  const auto lines = util::split_lines(read_text(path));
+  const auto text = util::read_file(path);
+  if (!text) {
+    throw Error(fmt::format("{}: cannot read the report", path.string()));
+  }
+  const auto lines = util::split_lines(*text);
   if (lines.empty() || lines.front() != k_skip_heading) {
     return std::nullopt;
   }

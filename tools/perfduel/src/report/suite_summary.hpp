@@ -30,9 +30,10 @@ struct GateResult {
   std::vector<GateMetricRow> metrics;  // gated metrics only
 };
 
-// Reads the gate results in `paths`: JSON reports, or directories whose *.json reports (and
-// skip notes, *.md without a JSON beside them) are read in name order. Throws perfduel::Error
-// naming the file that cannot be read, or the directory that holds no report.
+// Reads the gate results in `paths`: JSON reports (through read_report_json), or directories
+// whose *.json reports (and skip notes, *.md without a JSON beside them) are read in name
+// order. Throws perfduel::Error naming the file that cannot be read, or the directory that
+// holds no report.
 std::vector<GateResult> read_gate_results(const std::vector<std::filesystem::path>& paths);
 
 // Every gate as one terminal table (gate, verdict, metric, change, interval, rounds, time),
