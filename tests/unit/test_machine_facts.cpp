@@ -89,3 +89,39 @@ TEST_CASE("one fingerprint; the old report formula is migrated, free text is not
   CHECK_FALSE(migrate_legacy_description("ci runner class large"));
   CHECK_FALSE(migrate_legacy_description("a | b | FreeBSD 14.0 amd64"));
 }
+
+TEST_CASE("one parser for the key-value lines of /proc files", "[machine]") {
+  const std::string cpuinfo = "processor\t: 0\nmodel name\t: Intel Xeon E-2288G\nflags\t\t: fpu vme\n";
+  CHECK(proc_field(cpuinfo, "model name") == "Intel Xeon E-2288G");
+  CHECK(proc_field(cpuinfo, "processor") == "0");
+  CHECK_FALSE(proc_field(cpuinfo, "model"));  // a name is matched whole, not as a prefix
+  const std::string status = "Name:\tperfduel\nVmHWM:\t    6120 kB\nCpus_allowed_list:\t0-3\n";
+  CHECK(proc_field(status, "VmHWM") == "6120 kB");
+  CHECK(proc_field(status, "Cpus_allowed_list") == "0-3");
+  CHECK(proc_field("SwapTotal:       2048 kB\nSwapFree:        1024 kB\n", "SwapFree") == "1024 kB");
+  CHECK(proc_field("pgpgin 5\npswpin 13\npswpout 24\n", "pswpin") == "13");
+  CHECK(proc_field("empty:\n", "empty") == "");
+  CHECK_FALSE(proc_field("", "pswpin"));
+}
+
+TEST_CASE("load averages are parsed once, for the report and the doctor", "[machine]") {
+  CHECK(parse_load_averages("0.50 0.25 0.10 1/200 42\n").value() == std::vector<double>{0.5, 0.25, 0.1});
+  CHECK_FALSE(parse_load_averages("0.50 0.25\n"));
+  CHECK_FALSE(parse_load_averages("x 0.25 0.10\n"));
+  MachineFacts facts;
+  CHECK(load_averages(facts).empty());
+  facts.loadavg = "0.50 zero 0.10 1/200 42\n";
+  CHECK(load_averages(facts).empty());
+}
+
+TEST_CASE("perf_event_paranoid and the peak resident set are read under the root", "[machine]") {
+  FakeRoot root;
+  CHECK_FALSE(read_perf_event_paranoid(root.path()));
+  CHECK(read_own_peak_rss(root.path()) == 0.0);
+  root.write("proc/sys/kernel/perf_event_paranoid", "2\n");
+  root.write("proc/self/status", "Name:\tperfduel\nVmHWM:\t    6120 kB\n");
+  CHECK(read_perf_event_paranoid(root.path()) == "2");
+  CHECK(read_machine_facts(root.path()).perf_event_paranoid == "2");
+  CHECK(read_own_peak_rss(root.path()) == 6120.0 * 1024);
+  CHECK(read_own_peak_rss() > 0);  // this process's own
+}

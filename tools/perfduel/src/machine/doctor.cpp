@@ -6,7 +6,6 @@
 #include <iterator>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -56,20 +55,15 @@ std::string cpu_glob(const std::vector<int>& cpus) {
   return fmt::format("cpu{{{}}}", fmt::join(cpus, ","));
 }
 
-// The value of `key` ("SwapTotal:", "pswpin") in a /proc/meminfo or /proc/vmstat text.
+// The number that the line `key` ("SwapTotal", "pswpin") of a /proc/meminfo or /proc/vmstat
+// text starts with.
 std::optional<double> field_value(const std::string& text, std::string_view key) {
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.starts_with(key) && line.size() > key.size() &&
-        (line[key.size()] == ' ' || line[key.size()] == '\t')) {
-      const auto value = util::parse_double(first_word(std::string_view(line).substr(key.size())));
-      if (value) {
-        return *value;
-      }
-    }
+  const auto value = proc_field(text, key);
+  if (!value) {
+    return std::nullopt;
   }
-  return std::nullopt;
+  const auto number = util::parse_double(first_word(*value));
+  return number ? std::optional<double>(*number) : std::nullopt;
 }
 
 }  // namespace
@@ -167,16 +161,17 @@ Finding check_turbo(const std::optional<std::string>& intel_no_turbo,
 
 Finding check_load(const std::optional<std::string>& loadavg, int cpu_count) {
   Finding result{"load", CheckStatus::ok, "", ""};
-  const auto load = loadavg ? util::parse_double(first_word(*loadavg))
-                            : util::Expected<double>::failure("cannot read /proc/loadavg");
-  if (!load || cpu_count <= 0) {
+  const auto loads = loadavg ? parse_load_averages(*loadavg)
+                             : util::Expected<std::vector<double>>::failure("cannot read /proc/loadavg");
+  if (!loads || cpu_count <= 0) {
     result.status = CheckStatus::info;
-    result.finding = load ? "the number of CPUs is unknown" : fmt::format("load unknown: {}", load.error());
+    result.finding = loads ? "the number of CPUs is unknown" : fmt::format("load unknown: {}", loads.error());
     return result;
   }
-  const double per_cpu = *load / cpu_count;
+  const double load = loads->front();  // the last minute's
+  const double per_cpu = load / cpu_count;
   result.finding =
-      fmt::format("load average {:.2f} (1 min) on {} CPUs, {:.2f} per CPU", *load, cpu_count, per_cpu);
+      fmt::format("load average {:.2f} (1 min) on {} CPUs, {:.2f} per CPU", load, cpu_count, per_cpu);
   if (per_cpu >= k_load_fail_per_cpu) {
     result.status = CheckStatus::fail;
     result.finding += ": more runnable tasks than CPUs, runs will wait for a CPU";
@@ -451,8 +446,8 @@ Finding check_smt(const std::vector<CpuFile>& thread_siblings) {
 Finding check_swap(const std::optional<std::string>& meminfo, const std::optional<std::string>& vmstat_before,
                    const std::optional<std::string>& vmstat_after, double window_seconds) {
   Finding result{"swap", CheckStatus::ok, "", ""};
-  const auto total = meminfo ? field_value(*meminfo, "SwapTotal:") : std::nullopt;
-  const auto swap_free = meminfo ? field_value(*meminfo, "SwapFree:") : std::nullopt;
+  const auto total = meminfo ? field_value(*meminfo, "SwapTotal") : std::nullopt;
+  const auto swap_free = meminfo ? field_value(*meminfo, "SwapFree") : std::nullopt;
   if (!total || !swap_free) {
     result.status = CheckStatus::info;
     result.finding = "cannot read SwapTotal and SwapFree from /proc/meminfo";

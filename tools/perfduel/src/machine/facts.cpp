@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -17,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -26,37 +25,17 @@ namespace {
 constexpr auto k_swap_window = std::chrono::milliseconds(250);
 
 std::optional<std::string> read_text(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  if (!file) {
-    return std::nullopt;
-  }
-  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  if (file.bad()) {
-    return std::nullopt;
-  }
-  return text;
+  auto text = util::read_file(path);
+  return text ? std::optional<std::string>(std::move(text).value()) : std::nullopt;
 }
 
 std::string trimmed(const std::optional<std::string>& text) {
   return text ? std::string(util::trim(*text)) : std::string();
 }
 
-// The value after "key:" in the first line of `text` that starts with `key` (/proc/cpuinfo,
-// /proc/self/status).
+// The value of `key` in the /proc text `text`, empty when either is missing.
 std::string field(const std::optional<std::string>& text, std::string_view key) {
-  if (!text) {
-    return {};
-  }
-  std::istringstream lines(*text);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.starts_with(key)) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) {
-        return std::string(util::trim(std::string_view(line).substr(colon + 1)));
-      }
-    }
-  }
-  return {};
+  return text ? proc_field(*text, key).value_or(std::string()) : std::string();
 }
 
 std::vector<int> cpu_list(std::string_view text) {
@@ -190,7 +169,7 @@ MachineFacts read_machine_facts(const std::filesystem::path& root, Probing probi
   facts.intel_no_turbo = read_text(cpu_dir / "intel_pstate/no_turbo");
   facts.cpufreq_boost = read_text(cpu_dir / "cpufreq/boost");
   facts.loadavg = read_text(proc / "loadavg");
-  facts.perf_event_paranoid = read_text(proc / "sys/kernel/perf_event_paranoid");
+  facts.perf_event_paranoid = read_perf_event_paranoid(root);
   facts.randomize_va_space = read_text(proc / "sys/kernel/randomize_va_space");
   facts.meminfo = read_text(proc / "meminfo");
 
@@ -206,6 +185,49 @@ MachineFacts read_machine_facts(const std::filesystem::path& root, Probing probi
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   return facts;
+}
+
+std::optional<std::string> proc_field(std::string_view text, std::string_view key) {
+  for (const auto& line : util::split_lines(text)) {
+    const std::string_view view(line);
+    auto end = view.find(':');
+    if (end == std::string_view::npos) {
+      end = view.find_first_of(" \t");
+    }
+    if (util::trim(view.substr(0, end)) == key) {
+      return std::string(end == std::string_view::npos ? std::string_view()
+                                                       : util::trim(view.substr(end + 1)));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> read_perf_event_paranoid(const std::filesystem::path& root) {
+  const auto text = read_text(root / "proc/sys/kernel/perf_event_paranoid");
+  return text ? std::optional<std::string>(util::trim(*text)) : std::nullopt;
+}
+
+double read_own_peak_rss(const std::filesystem::path& root) {
+  const auto peak = field(read_text(root / "proc/self/status"), "VmHWM");  // "6120 kB"
+  const auto kilobytes = util::parse_double(peak.substr(0, peak.find(' ')));
+  return kilobytes ? 1024.0 * *kilobytes : 0.0;
+}
+
+util::Expected<std::vector<double>> parse_load_averages(std::string_view loadavg) {
+  using Result = util::Expected<std::vector<double>>;
+  std::istringstream words{std::string(loadavg)};
+  std::vector<double> load;
+  for (std::string word; load.size() < 3 && words >> word;) {
+    const auto value = util::parse_double(word);
+    if (!value) {
+      return Result::failure(value.error());
+    }
+    load.push_back(*value);
+  }
+  if (load.size() < 3) {
+    return Result::failure("fewer than three load averages");
+  }
+  return load;
 }
 
 std::vector<int> isolated_cpus(const MachineFacts& facts) {
@@ -227,16 +249,8 @@ std::vector<double> load_averages(const MachineFacts& facts) {
   if (!facts.loadavg) {
     return {};
   }
-  std::istringstream words(*facts.loadavg);
-  std::vector<double> load;
-  for (std::string word; load.size() < 3 && words >> word;) {
-    const auto value = util::parse_double(word);
-    if (!value) {
-      return {};
-    }
-    load.push_back(*value);
-  }
-  return load.size() == 3 ? load : std::vector<double>{};
+  auto load = parse_load_averages(*facts.loadavg);
+  return load ? std::move(load).value() : std::vector<double>{};
 }
 
 std::string kernel_text(const MachineFacts& facts) {

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/expected.hpp"
+
 // Facts about the machine perfduel runs on, read in one place: `doctor` judges them, reports
 // record them, history keys results by their fingerprint and pinning chooses CPUs from them.
 namespace perfduel {
@@ -56,7 +58,7 @@ struct MachineFacts {
   std::optional<std::string> intel_no_turbo;  // intel_pstate/no_turbo
   std::optional<std::string> cpufreq_boost;   // cpufreq/boost (acpi-cpufreq, amd)
   std::optional<std::string> loadavg;         // /proc/loadavg
-  std::optional<std::string> perf_event_paranoid;
+  std::optional<std::string> perf_event_paranoid;  // read_perf_event_paranoid: "2"
   std::optional<std::string> randomize_va_space;
   std::optional<std::string> meminfo;  // /proc/meminfo
 
@@ -76,6 +78,23 @@ struct MachineFacts {
 MachineFacts read_machine_facts(const std::filesystem::path& root = "/",
                                 Probing probing = Probing::files_only,
                                 const std::vector<int>& probe_cpus = {});
+
+// The value of the line named `key` in `text`, a /proc file of "key: value" lines
+// (/proc/cpuinfo, /proc/self/status, /proc/meminfo) or "key value" lines (/proc/vmstat),
+// trimmed; none when no line has that name. A line's name is what precedes its first ':', or
+// its first blank when it has no ':'.
+std::optional<std::string> proc_field(std::string_view text, std::string_view key);
+
+// The text of kernel/perf_event_paranoid under `root`'s /proc/sys, trimmed ("2"); none when
+// unreadable. Read for MachineFacts and again, when a counter fails to open, for its message.
+std::optional<std::string> read_perf_event_paranoid(const std::filesystem::path& root = "/");
+
+// This process's peak resident set (VmHWM of `root`'s /proc/self/status) in bytes; 0 if unknown.
+double read_own_peak_rss(const std::filesystem::path& root = "/");
+
+// The 1, 5 and 15 minute load averages in `loadavg` (/proc/loadavg text), or why not: the
+// error of the first word that is not a number, or that there are fewer than three.
+util::Expected<std::vector<double>> parse_load_averages(std::string_view loadavg);
 
 // The isolated CPUs of `facts` (isolcpus), parsed; empty when none or unreadable.
 std::vector<int> isolated_cpus(const MachineFacts& facts);

@@ -1,22 +1,10 @@
 #include "report/environment.hpp"
 
-#include <cstdlib>
-#include <fstream>
 #include <string>
 
 #include "util/text.hpp"
 
 namespace perfduel {
-
-double read_own_peak_rss() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.rfind("VmHWM:", 0) == 0) {
-      return 1024.0 * std::strtod(line.c_str() + 6, nullptr);  // "VmHWM:   6120 kB"
-    }
-  }
-  return 0;
-}
 
 Environment environment_of(const MachineFacts& facts) {
   Environment environment;

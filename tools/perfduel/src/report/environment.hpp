@@ -28,7 +28,4 @@ struct Environment {
 // The part of `facts` a report records.
 Environment environment_of(const MachineFacts& facts);
 
-// This process's peak resident set (VmHWM of /proc/self/status) in bytes; 0 if unknown.
-double read_own_peak_rss();
-
 }  // namespace perfduel

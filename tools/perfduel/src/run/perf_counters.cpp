@@ -3,7 +3,6 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -11,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "util/text.hpp"
+#include "machine/facts.hpp"
 
 namespace perfduel {
 
@@ -37,15 +36,6 @@ std::uint64_t hardware_event(CountedEvent event) {
 int perf_event_open(const perf_event_attr* attributes, pid_t pid, int cpu, int group_fd,
                     unsigned long flags) noexcept {
   return static_cast<int>(::syscall(SYS_perf_event_open, attributes, pid, cpu, group_fd, flags));
-}
-
-std::optional<std::string> read_paranoid() {
-  std::ifstream in("/proc/sys/kernel/perf_event_paranoid");
-  std::string text;
-  if (!std::getline(in, text)) {
-    return std::nullopt;
-  }
-  return std::string(util::trim(text));
 }
 
 }  // namespace
@@ -195,7 +185,7 @@ CounterProbe probe_counters(std::span<const CountedEvent> events) {
     int fd = -1;
     if (const int error = open_counter_group(attributes.data(), 1, &fd); error != 0) {
       probe.failed = event;
-      probe.reason = describe_counter_error(error, read_paranoid());
+      probe.reason = describe_counter_error(error, read_perf_event_paranoid());
       return probe;
     }
     ::close(fd);
@@ -210,7 +200,7 @@ CounterProbe probe_counters(std::span<const CountedEvent> events) {
   if (const int error = open_counter_group(attributes.data(), attributes.size(), fds.data()); error != 0) {
     probe.failed = events.front();
     probe.reason = fmt::format("the group of {} counters cannot be opened together: {}", events.size(),
-                               describe_counter_error(error, read_paranoid()));
+                               describe_counter_error(error, read_perf_event_paranoid()));
     return probe;
   }
   for (std::size_t i = 0; i < attributes.size(); ++i) {

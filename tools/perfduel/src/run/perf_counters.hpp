@@ -54,7 +54,8 @@ util::Expected<std::vector<double>> parse_group_read(std::span<const std::uint64
 util::Expected<std::vector<double>> read_counter_group(int leader_fd, std::size_t count);
 
 // Why perf_event_open failed with `error`, with a hint: "No such file or directory (no PMU in
-// this VM?)". `paranoid` is the text of /proc/sys/kernel/perf_event_paranoid, when readable.
+// this VM?)". `paranoid` is the text of /proc/sys/kernel/perf_event_paranoid, when readable
+// (read_perf_event_paranoid, machine/facts.hpp).
 std::string describe_counter_error(int error, const std::optional<std::string>& paranoid);
 
 // Checks before any run that `events` can be counted here, by opening their group for this
