@@ -1,5 +1,10 @@
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <string>
+#include <string_view>
+
 namespace perfduel {
 
 // Process exit codes of the perfduel driver. 77 is CTest's conventional skip code, so an
@@ -19,6 +24,53 @@ enum class ExitCode : int {
 
 constexpr int to_int(ExitCode code) {
   return static_cast<int>(code);
+}
+
+// One exit code as the user reads about it.
+struct ExitCodeRow {
+  ExitCode code;
+  std::string_view name;     // a few words, for a list: "usage/config error"
+  std::string_view meaning;  // one line, Markdown allowed (backticks)
+};
+
+// The exit codes of the driver (git-bisect's are `compare --exit-codes`'s own), described once:
+// `perfduel --help` prints this table, the sub-commands' footers list its names, and a unit
+// test holds README.md's "## Exit codes" section to it, code for code and word for word.
+inline constexpr std::array<ExitCodeRow, 6> k_exit_code_table{{
+    {ExitCode::pass, "pass", "pass: no gated metric regressed"},
+    {ExitCode::regression, "regression", "regression (also: inconclusive with `inconclusive: fail`)"},
+    {ExitCode::usage, "usage/config error",
+     "usage or configuration error (the message names the file, line or argument); a gated metric shown "
+     "to read 0 in most runs of one side (measured below its resolution; docs/validation.md)"},
+    {ExitCode::benchmark_failed, "benchmark failed",
+     "a benchmark failed: crash, non-zero exit, timeout, missing, negative or non-finite metric, or 0 "
+     "where the metric does not allow it (`zeros:`)"},
+    {ExitCode::inconclusive, "inconclusive",
+     "inconclusive: the budget ran out first, or could not settle the open metrics at the rate so far "
+     "(CTest shows the test as skipped)"},
+    {ExitCode::interrupted, "interrupted",
+     "interrupted by SIGINT, SIGTERM or SIGHUP: children killed, partial report written"},
+}};
+
+// The table as `perfduel --help` ends: "Exit codes:", then a line per code, "  77   inconclusive: ...".
+inline std::string exit_codes_help() {
+  std::string text = "Exit codes:";
+  for (const auto& row : k_exit_code_table) {
+    auto code = std::to_string(to_int(row.code));
+    code.resize(std::max<std::size_t>(code.size(), 4), ' ');
+    text += "\n  " + code + " " + std::string(row.meaning);
+  }
+  return text;
+}
+
+// Every code by number and name, for a sub-command's footer: "0 pass, 1 regression, 2
+// usage/config error, ...".
+inline std::string exit_code_names() {
+  std::string text;
+  for (const auto& row : k_exit_code_table) {
+    text += (text.empty() ? "" : ", ") + std::to_string(to_int(row.code)) + " " + std::string(row.name);
+  }
+  return text;
 }
 
 }  // namespace perfduel

@@ -10,24 +10,12 @@
 #include "error.hpp"
 #include "exit_codes.hpp"
 
-namespace {
-
-constexpr const char* k_exit_codes_help = R"(Exit codes:
-  0    pass: no gated metric regressed
-  1    regression: a gated metric is significantly worse
-  2    usage or configuration error; a gated metric mostly reading 0 (below its resolution)
-  3    a benchmark run failed (crash, non-zero exit, timeout, missing metric)
-  77   inconclusive: budget spent, or out of its reach, before every gated metric settled (CTest skip)
-  130  interrupted (SIGINT/SIGTERM/SIGHUP): children killed, partial report written)";
-
-}  // namespace
-
 int main(int argc, char** argv) {
   CLI::App app{
       "perfduel: a performance regression gate. Runs a baseline and a candidate "
       "alternately until the confidence interval of their ratio decides.",
       "perfduel"};
-  app.footer(k_exit_codes_help);
+  app.footer(perfduel::exit_codes_help());
   app.set_version_flag("--version", PERFDUEL_VERSION);
   app.require_subcommand(1);
 

@@ -7,6 +7,7 @@
 #include "cli/report_output.hpp"
 #include "duel/analysis.hpp"
 #include "error.hpp"
+#include "exit_codes.hpp"
 #include "report/json_report.hpp"
 #include "util/file.hpp"
 
@@ -127,9 +128,11 @@ void add_analyze_command(CLI::App& app, int& exit_code) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   }
   add_output_options(*command, options->outputs);
-  command->footer(
-      "Exit codes as for compare: 0 pass, 1 regression, 2 usage/config error, 77 inconclusive. The report's "
-      "own settings apply where no option says otherwise; options apply after --config.");
+  // A report that ended in a failed run or an interruption ends so again: 3 and 130 as well.
+  command->footer(fmt::format(
+      "Exit codes as for compare: {}. The report's own settings apply where no option says otherwise; "
+      "options apply after --config.",
+      exit_code_names()));
   command->callback([options, &exit_code] { exit_code = run_analyze(*options); });
 }
 

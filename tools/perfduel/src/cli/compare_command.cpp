@@ -13,6 +13,7 @@
 #include "duel/duel.hpp"
 #include "duel/run_plan.hpp"
 #include "error.hpp"
+#include "exit_codes.hpp"
 #include "machine/facts.hpp"
 #include "machine/pinning.hpp"
 #include "report/progress.hpp"
@@ -317,9 +318,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                    "perfduel (default), or git-bisect for `git bisect run`: 0 good, 1 bad, 125 skip "
                    "(inconclusive, benchmark failed), 128 abort (usage error), 130 interrupted")
       ->check(CLI::IsMember({"perfduel", "git-bisect"}));
-  command->footer(
-      "Exit codes: 0 pass, 1 regression, 2 usage/config error, 3 benchmark failed, 77 inconclusive, "
-      "130 interrupted.");
+  command->footer(fmt::format("Exit codes: {}.", exit_code_names()));
   command->callback([options, &exit_code] {
     if (options->exit_codes != "git-bisect") {
       exit_code = run_compare(*options);
