@@ -180,11 +180,10 @@ Config load_config(const std::filesystem::path& path);
 // Same as load_config for YAML (or JSON) `text`; `origin` names it in messages.
 Config parse_config(const std::string& text, const std::string& origin);
 
-// A re-analysis (`perfduel analyze`) may change the settings that decide: confidence,
-// min_rounds, detect_warmup, stopping, correction, inconclusive, the estimators' settings, and
-// per metric threshold, tolerance, gate, direction, estimator and unit. What made the runs
-// (the commands, the metrics and their sources, warmup, order, seed, env_padding, cpus) cannot
-// change after the fact, and the budgets (max_rounds, max_seconds, timeout) only bounded the duel.
+// What a re-analysis (`perfduel analyze`) may change is each key's Reanalysis in the table of
+// keys (config/keys.cpp): the settings that decide are applied, what made the runs (the
+// commands, the metrics and their sources, warmup, order, seed, ...) cannot change after the
+// fact, and the budgets (max_rounds, max_seconds, timeout, retries) only bounded the duel.
 
 // Lays the settings of the YAML `text` (a whole configuration file or some of its keys) over
 // `config`, the configuration of a saved report; `origin` names the text in messages. A metric

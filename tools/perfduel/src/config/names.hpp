@@ -1,0 +1,31 @@
+#pragma once
+
+#include "config/config.hpp"
+#include "util/name_table.hpp"
+
+namespace perfduel::config {
+
+// One name table per enum, for reading the YAML and writing the effective configuration
+// (k_order_names is public: --order takes the same names).
+inline constexpr util::NameTable<CountedEvent, 4> k_counted_events{
+    {{CountedEvent::instructions, "instructions"},
+     {CountedEvent::cycles, "cycles"},
+     {CountedEvent::branch_misses, "branch-misses"},
+     {CountedEvent::cache_misses, "cache-misses"}}};
+// Valgrind's cachegrind counts instructions and, with its cache simulation, estimates cycles.
+inline constexpr util::NameTable<CountedEvent, 2> k_valgrind_events{
+    {{CountedEvent::instructions, "instructions"}, {CountedEvent::cycles, "cycles"}}};
+inline constexpr util::NameTable<MissingBenchmark, 2> k_missing_names{
+    {{MissingBenchmark::report, "report"}, {MissingBenchmark::error, "error"}}};
+inline constexpr util::NameTable<Stopping, 3> k_stopping_names{
+    {{Stopping::hybrid, "hybrid"}, {Stopping::width, "width"}, {Stopping::anytime, "anytime"}}};
+inline constexpr util::NameTable<Correction, 2> k_correction_names{
+    {{Correction::bonferroni, "bonferroni"}, {Correction::holm, "holm"}}};
+inline constexpr util::NameTable<Zeros, 2> k_zeros_names{
+    {{Zeros::allowed, "allowed"}, {Zeros::error, "error"}}};
+inline constexpr util::NameTable<InconclusivePolicy, 3> k_inconclusive_names{
+    {{InconclusivePolicy::skip, "skip"},
+     {InconclusivePolicy::fail, "fail"},
+     {InconclusivePolicy::pass, "pass"}}};
+
+}  // namespace perfduel::config
