@@ -226,10 +226,7 @@ constexpr auto k_zeros = operations<MetricSpec>(read_zeros, same_member<&MetricS
 
 // --- The tables ------------------------------------------------------------------------------
 
-constexpr auto decides = Reanalysis::decides;
-constexpr auto made_the_runs = Reanalysis::made_the_runs;
-constexpr auto budget = Reanalysis::budget;
-constexpr auto expansion = Reanalysis::expansion;
+using enum Reanalysis;
 
 // One row per key: its name, what a re-analysis does with it, its default as the template
 // writes it, one line of help and its Value: the kind of value, the member it sets and its range

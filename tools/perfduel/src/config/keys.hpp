@@ -7,12 +7,9 @@
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include "config/config.hpp"
-
-namespace YAML {
-class Node;
-}  // namespace YAML
 
 // The configuration keys, one row each (config/keys.cpp): the one place that says what a key
 // is called, what it holds, its default, what a re-analysis may do with it and what it is for.

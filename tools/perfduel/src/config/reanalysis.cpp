@@ -216,6 +216,7 @@ std::vector<std::string> metric_changes(const Config& before, const Config& afte
     }
   }
   std::vector<std::string> changes;
+  changes.reserve(grouped.size());
   for (const auto& [text, names] : grouped) {
     changes.push_back(names.size() > 3 ? fmt::format("{} metrics: {}", names.size(), text)
                                        : fmt::format("{}: {}", fmt::join(names, ", "), text));
