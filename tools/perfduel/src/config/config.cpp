@@ -1,12 +1,10 @@
 #include "config/config.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "config/names.hpp"
 #include "error.hpp"
+#include "util/file.hpp"
 #include "util/glob.hpp"
 
 // What the configuration's types answer themselves, and reading a configuration file. The rest
@@ -48,13 +46,11 @@ std::vector<const MetricSpec*> Config::gated_metrics() const {
 }
 
 Config load_config(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  if (!file) {
+  const auto text = util::read_file(path);
+  if (!text) {
     throw Error(fmt::format("{}: cannot read the configuration file", path.string()));
   }
-  std::stringstream text;
-  text << file.rdbuf();
-  return parse_config(text.str(), path.string());
+  return parse_config(*text, path.string());
 }
 
 const char* counted_event_name(CountedEvent event) {
