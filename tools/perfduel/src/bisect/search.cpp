@@ -179,53 +179,15 @@ class Walk {
 }  // namespace
 
 std::string to_string(Reading reading) {
-  switch (reading) {
-    case Reading::good:
-      return "good";
-    case Reading::bad:
-      return "bad";
-    case Reading::unresolved:
-      return "inconclusive";
-    case Reading::failed:
-      return "failed";
-    case Reading::interrupted:
-      return "interrupted";
-  }
-  return "?";
+  return std::string(util::name_of(k_reading_names, reading));
 }
 
 std::string to_string(Role role) {
-  switch (role) {
-    case Role::endpoints:
-      return "endpoints";
-    case Role::probe:
-      return "probe";
-    case Role::confirmation:
-      return "confirmation";
-  }
-  return "?";
+  return std::string(util::name_of(k_role_names, role));
 }
 
 std::string to_string(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::running:
-      return "running";
-    case Outcome::found:
-      return "found";
-    case Outcome::not_confirmed:
-      return "not-confirmed";
-    case Outcome::ambiguous:
-      return "ambiguous";
-    case Outcome::no_difference:
-      return "no-difference";
-    case Outcome::undecided:
-      return "undecided";
-    case Outcome::endpoint_failed:
-      return "endpoint-failed";
-    case Outcome::interrupted:
-      return "interrupted";
-  }
-  return "?";
+  return std::string(util::name_of(k_outcome_names, outcome));
 }
 
 int SearchState::claims() const {

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "util/name_table.hpp"
+
 // The walk of `perfduel bisect`: which commit to probe next, what a probe's duel means for the
 // search, when a probe is skipped and when the search is done. Pure logic over an Oracle that
 // builds and duels (real processes in the command, a script in the tests), so that the walk is
@@ -26,7 +28,14 @@ enum class Reading {
   interrupted,  // SIGINT, SIGTERM or SIGHUP
 };
 
-// "good", "bad", "inconclusive", "failed", "interrupted".
+// The readings' words, as the bisect report writes them; unresolved is "inconclusive".
+constexpr util::NameTable<Reading, 5> k_reading_names{{{Reading::good, "good"},
+                                                       {Reading::bad, "bad"},
+                                                       {Reading::unresolved, "inconclusive"},
+                                                       {Reading::failed, "failed"},
+                                                       {Reading::interrupted, "interrupted"}}};
+
+// "good", "bad", "inconclusive", "failed", "interrupted" (k_reading_names).
 std::string to_string(Reading reading);
 
 struct DuelReading {
@@ -60,7 +69,10 @@ enum class Role {
   confirmation,  // the first bad commit against its parent
 };
 
-// "endpoints", "probe", "confirmation".
+constexpr util::NameTable<Role, 3> k_role_names{
+    {{Role::endpoints, "endpoints"}, {Role::probe, "probe"}, {Role::confirmation, "confirmation"}}};
+
+// "endpoints", "probe", "confirmation" (k_role_names).
 std::string to_string(Role role);
 
 // Builds and duels commits of the chain.
@@ -106,8 +118,18 @@ enum class Outcome {
   interrupted,
 };
 
+// The outcomes' words, as the bisect report writes them.
+constexpr util::NameTable<Outcome, 8> k_outcome_names{{{Outcome::running, "running"},
+                                                       {Outcome::found, "found"},
+                                                       {Outcome::not_confirmed, "not-confirmed"},
+                                                       {Outcome::ambiguous, "ambiguous"},
+                                                       {Outcome::no_difference, "no-difference"},
+                                                       {Outcome::undecided, "undecided"},
+                                                       {Outcome::endpoint_failed, "endpoint-failed"},
+                                                       {Outcome::interrupted, "interrupted"}}};
+
 // "running", "found", "not-confirmed", "ambiguous", "no-difference", "undecided",
-// "endpoint-failed", "interrupted".
+// "endpoint-failed", "interrupted" (k_outcome_names).
 std::string to_string(Outcome outcome);
 
 // How much is left, for the progress line.

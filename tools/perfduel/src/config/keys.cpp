@@ -97,22 +97,22 @@ bool same_cpus(const Config& a, const Config& b) {
   return a.cpu_mode == b.cpu_mode && (a.cpu_mode != CpuMode::list || a.cpus == b.cpus);
 }
 
+// The words of the CPU modes that are not a list, as `cpus:` takes them.
+constexpr util::NameTable<CpuMode, 2> k_cpu_mode_words{
+    {{CpuMode::automatic, "auto"}, {CpuMode::none, "none"}}};
+
 std::string cpus_text(const Value<Config>& /*self*/, const Config& config) {
-  switch (config.cpu_mode) {
-    case CpuMode::automatic:
-      return "auto";
-    case CpuMode::none:
-      return "none";
-    default:
-      return fmt::format("{}", fmt::join(config.cpus, ","));
+  if (config.cpu_mode == CpuMode::list) {
+    return fmt::format("{}", fmt::join(config.cpus, ","));
   }
+  return std::string(util::name_of(k_cpu_mode_words, config.cpu_mode));
 }
 
 void write_cpus(const Config& config, const std::string& key, nlohmann::ordered_json& json) {
   if (config.cpu_mode == CpuMode::list) {
     json[key] = config.cpus;
   } else {
-    json[key] = config.cpu_mode == CpuMode::automatic ? "auto" : "none";
+    json[key] = util::name_of(k_cpu_mode_words, config.cpu_mode);
   }
 }
 

@@ -6,6 +6,20 @@
 
 namespace perfduel {
 
+namespace {
+
+// Why a duel that ended without a decision ended (end_reason); decided, regression_found and
+// benchmark_failed need the analysis or the failure to explain them, and have no entry.
+constexpr util::NameTable<DuelEnd, 5> k_end_reasons{
+    {{DuelEnd::round_budget, "the round budget (max_rounds) ran out before every gated metric settled"},
+     {DuelEnd::time_budget, "the time budget (max_seconds) ran out before every gated metric settled"},
+     {DuelEnd::interrupted, "interrupted; partial results"},
+     {DuelEnd::runs_ended, "the report's runs ended before every gated metric settled with these settings"},
+     {DuelEnd::futile,
+      "at the rate so far no open gated metric could settle within the budget: stopped early"}}};
+
+}  // namespace
+
 std::string to_string(Verdict verdict) {
   return std::string(util::name_of(k_verdict_names, verdict));
 }
@@ -27,23 +41,7 @@ std::optional<DuelEnd> duel_end_from_string(std::string_view text) {
 }
 
 std::string end_reason(DuelEnd end) {
-  switch (end) {
-    case DuelEnd::round_budget:
-      return "the round budget (max_rounds) ran out before every gated metric settled";
-    case DuelEnd::time_budget:
-      return "the time budget (max_seconds) ran out before every gated metric settled";
-    case DuelEnd::interrupted:
-      return "interrupted; partial results";
-    case DuelEnd::runs_ended:
-      return "the report's runs ended before every gated metric settled with these settings";
-    case DuelEnd::futile:
-      return "at the rate so far no open gated metric could settle within the budget: stopped early";
-    case DuelEnd::decided:
-    case DuelEnd::regression_found:
-    case DuelEnd::benchmark_failed:
-      return "";
-  }
-  return "";
+  return std::string(util::name_of(k_end_reasons, end));
 }
 
 Verdict verdict_of_side(Direction direction, bool above) {

@@ -17,29 +17,20 @@ namespace {
 
 constexpr const char* k_cpu_dir = "/sys/devices/system/cpu";
 
-// The symbolic name of the errno values the probes meet, so that findings are stable and
+// The symbolic names of the errno values the probes meet, so that findings are stable and
 // searchable; anything else falls back to strerror.
+constexpr util::NameTable<int, 8> k_errno_names{{{EPERM, "EPERM"},
+                                                 {EACCES, "EACCES"},
+                                                 {EINVAL, "EINVAL"},
+                                                 {ENOENT, "ENOENT"},
+                                                 {ENODEV, "ENODEV"},
+                                                 {EOPNOTSUPP, "EOPNOTSUPP"},
+                                                 {ENOSYS, "ENOSYS"},
+                                                 {ESRCH, "ESRCH"}}};
+
 std::string errno_name(int error) {
-  switch (error) {
-    case EPERM:
-      return "EPERM";
-    case EACCES:
-      return "EACCES";
-    case EINVAL:
-      return "EINVAL";
-    case ENOENT:
-      return "ENOENT";
-    case ENODEV:
-      return "ENODEV";
-    case EOPNOTSUPP:
-      return "EOPNOTSUPP";
-    case ENOSYS:
-      return "ENOSYS";
-    case ESRCH:
-      return "ESRCH";
-    default:
-      return std::strerror(error);
-  }
+  const std::string_view name = util::name_of(k_errno_names, error);
+  return name.empty() ? std::strerror(error) : std::string(name);
 }
 
 std::string first_word(std::string_view text) {
@@ -69,17 +60,7 @@ std::optional<double> field_value(const std::string& text, std::string_view key)
 }  // namespace
 
 std::string_view to_string(CheckStatus status) {
-  switch (status) {
-    case CheckStatus::ok:
-      return "ok";
-    case CheckStatus::info:
-      return "info";
-    case CheckStatus::warn:
-      return "warn";
-    case CheckStatus::fail:
-      return "fail";
-  }
-  return "?";
+  return util::name_of(k_check_status_names, status);
 }
 
 CheckStatus worst_status(const std::vector<Finding>& findings) {

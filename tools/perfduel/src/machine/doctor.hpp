@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "machine/facts.hpp"
+#include "util/name_table.hpp"
 
 namespace perfduel {
 
@@ -77,7 +78,12 @@ std::vector<Finding> diagnose(const MachineFacts& facts, const std::vector<int>&
 // The worst status among `findings` (ok when empty).
 CheckStatus worst_status(const std::vector<Finding>& findings);
 
-// "ok", "info", "warn" or "fail".
+constexpr util::NameTable<CheckStatus, 4> k_check_status_names{{{CheckStatus::ok, "ok"},
+                                                                {CheckStatus::info, "info"},
+                                                                {CheckStatus::warn, "warn"},
+                                                                {CheckStatus::fail, "fail"}}};
+
+// "ok", "info", "warn" or "fail" (k_check_status_names).
 std::string_view to_string(CheckStatus status);
 
 }  // namespace perfduel

@@ -68,19 +68,7 @@ std::string plural(std::size_t count, const char* word) {
 }  // namespace
 
 std::string to_string(PinningSource source) {
-  switch (source) {
-    case PinningSource::none:
-      return "none";
-    case PinningSource::requested:
-      return "requested";
-    case PinningSource::ctest:
-      return "ctest";
-    case PinningSource::isolated:
-      return "isolated";
-    case PinningSource::automatic:
-      return "auto";
-  }
-  return "?";
+  return std::string(util::name_of(k_pinning_source_names, source));
 }
 
 util::Expected<std::optional<std::vector<int>>> ctest_allocated_cpus(const EnvironmentLookup& lookup) {

@@ -8,6 +8,7 @@
 #include "config/config.hpp"
 #include "machine/facts.hpp"
 #include "util/expected.hpp"
+#include "util/name_table.hpp"
 
 // Which CPUs the runs of a duel are pinned to. Both sides always share one set; the choice
 // follows the design: the CPUs CTest allocated, else isolated CPUs, else allowed CPUs away
@@ -23,6 +24,13 @@ enum class PinningSource {
   automatic,  // auto: allowed CPUs, CPU 0 and SMT siblings avoided
 };
 
+// The sources' words in the notes and the JSON report; automatic is "auto", as in `cpus: auto`.
+constexpr util::NameTable<PinningSource, 5> k_pinning_source_names{{{PinningSource::none, "none"},
+                                                                    {PinningSource::requested, "requested"},
+                                                                    {PinningSource::ctest, "ctest"},
+                                                                    {PinningSource::isolated, "isolated"},
+                                                                    {PinningSource::automatic, "auto"}}};
+
 // The CPUs used and why, for the notes and the JSON report.
 struct Pinning {
   std::vector<int> cpus;  // empty: not pinned
@@ -31,7 +39,7 @@ struct Pinning {
   double parallelism = 0.0;  // CPUs the warm-up runs kept busy ((user+sys)/wall); 0: not measured
 };
 
-// "none", "requested", "ctest", "isolated" or "auto".
+// "none", "requested", "ctest", "isolated" or "auto" (k_pinning_source_names).
 std::string to_string(PinningSource source);
 
 // Reads an environment variable; none when unset.

@@ -215,12 +215,8 @@ SavedReport read_report(const nlohmann::ordered_json& json, const std::string& o
   if (json.contains("pinning") && json["pinning"].is_object()) {
     const auto& pinning = json["pinning"];
     report.pinning.cpus = pinning.value("cpus", std::vector<int>{});
-    const auto source = pinning.value("source", "");
-    for (const auto candidate : {PinningSource::none, PinningSource::requested, PinningSource::ctest,
-                                 PinningSource::isolated, PinningSource::automatic}) {
-      if (to_string(candidate) == source) {
-        report.pinning.source = candidate;
-      }
+    if (const auto source = util::value_of(k_pinning_source_names, pinning.value("source", ""))) {
+      report.pinning.source = *source;
     }
     report.pinning.reason = pinning.value("reason", "");
     report.pinning.parallelism = pinning.value("warmup_parallelism", 0.0);

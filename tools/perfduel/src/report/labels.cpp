@@ -21,27 +21,32 @@ std::vector<Estimator> estimators_in_use(const Analysis& analysis) {
   return estimators;
 }
 
-// How `estimator` computes the change and its interval, for the table's legend.
-std::string estimator_sentence(Estimator estimator) {
-  switch (estimator) {
-    case Estimator::mean:
-      return "candidate / baseline − 1 from the geometric mean of each round's ratio (estimator mean), with "
-             "its confidence interval";
-    case Estimator::median:
-      return "candidate / baseline − 1 from the median of each round's ratio (estimator median), with its "
-             "sign-test interval";
-    case Estimator::min:
-      return "candidate / baseline − 1 from each side's fastest runs per batch of rounds (estimator min), "
-             "with its interval across batches";
-    case Estimator::ratio:
-      return "candidate / baseline − 1 from the ratio of the two sides' means (estimator ratio, taken when a "
-             "metric reads 0), with its delta-method interval";
-    case Estimator::trimmed:
-      return "candidate / baseline − 1 from the 20 % trimmed mean of each round's log-ratio (estimator "
-             "trimmed), with Yuen's interval";
-  }
-  return "";
-}
+// How each estimator computes the change and its interval, for the table's legend.
+constexpr util::NameTable<Estimator, 5> k_estimator_sentences{
+    {{Estimator::mean,
+      "candidate / baseline − 1 from the geometric mean of each round's ratio (estimator mean), with its "
+      "confidence interval"},
+     {Estimator::median,
+      "candidate / baseline − 1 from the median of each round's ratio (estimator median), with its sign-test "
+      "interval"},
+     {Estimator::min,
+      "candidate / baseline − 1 from each side's fastest runs per batch of rounds (estimator min), with its "
+      "interval across batches"},
+     {Estimator::ratio,
+      "candidate / baseline − 1 from the ratio of the two sides' means (estimator ratio, taken when a metric "
+      "reads 0), with its delta-method interval"},
+     {Estimator::trimmed,
+      "candidate / baseline − 1 from the 20 % trimmed mean of each round's log-ratio (estimator trimmed), "
+      "with "
+      "Yuen's interval"}}};
+
+// How each estimator computes the change, for a plot's subtitle (estimator_phrase).
+constexpr util::NameTable<Estimator, 5> k_estimator_phrases{
+    {{Estimator::mean, "mean of paired log-ratios"},
+     {Estimator::median, "median of paired ratios"},
+     {Estimator::min, "ratio of the best runs"},
+     {Estimator::ratio, "ratio of means"},
+     {Estimator::trimmed, "trimmed mean of paired log-ratios"}}};
 
 // The names of `analysis`'s metrics that use `estimator`: the first three and a count.
 std::string metrics_of(const Analysis& analysis, Estimator estimator) {
@@ -127,7 +132,7 @@ std::vector<std::string> column_legend(const Analysis& analysis, double family_c
         fmt::format("change, interval{}: {}; rounds are paired, so it need not equal the ratio "
                     "of the medians",
                     estimators.size() > 1 ? " of " + metrics_of(analysis, estimator) : "",
-                    estimator_sentence(estimator)));
+                    util::name_of(k_estimator_sentences, estimator)));
   }
   if (auto levels = interval_levels(analysis, family_confidence); !levels.empty()) {
     lines.push_back(std::move(levels));
@@ -144,19 +149,7 @@ std::string verdict_label(const MetricResult& result) {
 }
 
 std::string estimator_phrase(Estimator estimator) {
-  switch (estimator) {
-    case Estimator::mean:
-      return "mean of paired log-ratios";
-    case Estimator::median:
-      return "median of paired ratios";
-    case Estimator::min:
-      return "ratio of the best runs";
-    case Estimator::ratio:
-      return "ratio of means";
-    case Estimator::trimmed:
-      return "trimmed mean of paired log-ratios";
-  }
-  return "";
+  return std::string(util::name_of(k_estimator_phrases, estimator));
 }
 
 }  // namespace perfduel

@@ -11,15 +11,7 @@
 namespace perfduel::trend {
 
 std::string_view to_string(Change change) {
-  switch (change) {
-    case Change::regression:
-      return "regression";
-    case Change::progression:
-      return "progression";
-    case Change::normal:
-      break;
-  }
-  return "normal";
+  return util::name_of(k_change_names, change);
 }
 
 RunStats merge_runs(std::span<const RunStats> runs) {

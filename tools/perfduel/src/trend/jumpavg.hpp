@@ -9,6 +9,7 @@
 
 #include "stats/direction.hpp"
 #include "util/expected.hpp"
+#include "util/name_table.hpp"
 
 // Minimum-description-length grouping of a series, after FD.io CSIT's `jumpavg` library
 // (BitCountingStats, BitCountingGroupList, classify). A series is split into groups that
@@ -31,7 +32,10 @@ using stats::Direction;
 // How a group's average moved against the previous group's.
 enum class Change { normal, regression, progression };
 
-// "normal", "regression" or "progression".
+constexpr util::NameTable<Change, 3> k_change_names{
+    {{Change::normal, "normal"}, {Change::regression, "regression"}, {Change::progression, "progression"}}};
+
+// "normal", "regression" or "progression" (k_change_names).
 std::string_view to_string(Change change);
 
 // Stats of `samples`, merged one by one with the reference's Welford update (so that the
