@@ -6,6 +6,7 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -31,6 +32,13 @@ constexpr util::NameTable<int, 8> k_errno_names{{{EPERM, "EPERM"},
 std::string errno_name(int error) {
   const std::string_view name = util::name_of(k_errno_names, error);
   return name.empty() ? std::strerror(error) : std::string(name);
+}
+
+// `result` ending its check with `status` and `finding` (any fix set before is kept).
+Finding concluded(Finding result, CheckStatus status, std::string finding) {
+  result.status = status;
+  result.finding = std::move(finding);
+  return result;
 }
 
 std::string first_word(std::string_view text) {
@@ -80,10 +88,9 @@ Finding check_governor(const std::vector<CpuFile>& governors) {
     }
   }
   if (by_governor.empty()) {
-    result.status = CheckStatus::info;
-    result.finding =
-        "no cpufreq interface: the clock is managed by the hypervisor or firmware (virtual machine?)";
-    return result;
+    return concluded(
+        result, CheckStatus::info,
+        "no cpufreq interface: the clock is managed by the hypervisor or firmware (virtual machine?)");
   }
   std::vector<std::string> others;
   std::vector<int> to_fix;
@@ -145,9 +152,9 @@ Finding check_load(const std::optional<std::string>& loadavg, int cpu_count) {
   const auto loads = loadavg ? parse_load_averages(*loadavg)
                              : util::Expected<std::vector<double>>::failure("cannot read /proc/loadavg");
   if (!loads || cpu_count <= 0) {
-    result.status = CheckStatus::info;
-    result.finding = loads ? "the number of CPUs is unknown" : fmt::format("load unknown: {}", loads.error());
-    return result;
+    return concluded(
+        result, CheckStatus::info,
+        loads ? "the number of CPUs is unknown" : fmt::format("load unknown: {}", loads.error()));
   }
   const double load = loads->front();  // the last minute's
   const double per_cpu = load / cpu_count;
@@ -180,9 +187,7 @@ Finding check_affinity(const std::vector<AffinityProbe>& probes, CpuSelection se
     }
   }
   if (probes.empty()) {
-    result.status = CheckStatus::info;
-    result.finding = "no CPU to check";
-    return result;
+    return concluded(result, CheckStatus::info, "no CPU to check");
   }
   if (failed.empty()) {
     result.finding = fmt::format("can pin to CPU {}", format_cpu_list(pinnable));
@@ -267,14 +272,11 @@ Finding check_perf_counters(const std::optional<std::string>& paranoid, const Pe
       result.fix = "expose the hardware PMU to this machine (virtual machines: vPMU, e.g. QEMU -cpu host)";
       return result;
     case ENOSYS:
-      result.status = CheckStatus::info;
-      result.finding = "the kernel has no perf events (ENOSYS)";
-      return result;
+      return concluded(result, CheckStatus::info, "the kernel has no perf events (ENOSYS)");
     default:
-      result.status = CheckStatus::warn;
-      result.finding = fmt::format("perf_event_open failed ({}, perf_event_paranoid = {})",
-                                   errno_name(probe.error), level);
-      return result;
+      return concluded(result, CheckStatus::warn,
+                       fmt::format("perf_event_open failed ({}, perf_event_paranoid = {})",
+                                   errno_name(probe.error), level));
   }
 }
 
@@ -286,9 +288,7 @@ Finding check_perf_counters(const std::optional<std::string>& paranoid, const Pe
 Finding check_aslr(const std::optional<std::string>& randomize_va_space) {
   Finding result{"aslr", CheckStatus::ok, "", ""};
   if (!randomize_va_space) {
-    result.status = CheckStatus::info;
-    result.finding = "cannot read /proc/sys/kernel/randomize_va_space";
-    return result;
+    return concluded(result, CheckStatus::info, "cannot read /proc/sys/kernel/randomize_va_space");
   }
   const auto value = util::trim(*randomize_va_space);
   const auto fix = "echo 2 | sudo tee /proc/sys/kernel/randomize_va_space";
@@ -314,18 +314,15 @@ Finding check_isolation(const std::optional<std::string>& isolated, const std::v
                         CpuSelection selection) {
   Finding result{"isolation", CheckStatus::ok, "", ""};
   if (!isolated) {
-    result.status = CheckStatus::info;
-    result.finding = "the kernel does not report isolated CPUs";
-    return result;
+    return concluded(result, CheckStatus::info, "the kernel does not report isolated CPUs");
   }
   const auto text = util::trim(*isolated);
   std::vector<int> isolated_cpus;
   if (!text.empty()) {
     auto parsed = util::parse_cpu_list(text);
     if (!parsed) {
-      result.status = CheckStatus::info;
-      result.finding = fmt::format("cannot read the isolated CPUs: {}", parsed.error());
-      return result;
+      return concluded(result, CheckStatus::info,
+                       fmt::format("cannot read the isolated CPUs: {}", parsed.error()));
     }
     isolated_cpus = std::move(parsed).value();
   }
@@ -400,9 +397,7 @@ Finding check_smt(const std::vector<CpuFile>& thread_siblings) {
     }
   }
   if (checked.empty()) {
-    result.status = CheckStatus::info;
-    result.finding = "the kernel does not report SMT siblings";
-    return result;
+    return concluded(result, CheckStatus::info, "the kernel does not report SMT siblings");
   }
   if (shared.empty()) {
     result.finding =
@@ -430,9 +425,7 @@ Finding check_swap(const std::optional<std::string>& meminfo, const std::optiona
   const auto total = meminfo ? field_value(*meminfo, "SwapTotal") : std::nullopt;
   const auto swap_free = meminfo ? field_value(*meminfo, "SwapFree") : std::nullopt;
   if (!total || !swap_free) {
-    result.status = CheckStatus::info;
-    result.finding = "cannot read SwapTotal and SwapFree from /proc/meminfo";
-    return result;
+    return concluded(result, CheckStatus::info, "cannot read SwapTotal and SwapFree from /proc/meminfo");
   }
   if (*total == 0) {
     result.finding = "no swap configured";
