@@ -7,6 +7,7 @@
 
 #include "bisect/probe_config.hpp"
 #include "exit_codes.hpp"
+#include "util/columns.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::bisect {
@@ -186,32 +187,8 @@ std::string table_text(const BisectContext& context, const SearchState& state) {
                       "does not build", "-", "-", "-", util::format_seconds(record->reading.seconds), "-"});
     }
   }
-  std::vector<std::size_t> widths(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    widths[c] = header[c].size();
-    for (const auto& row : rows) {
-      widths[c] = std::max(widths[c], row[c].size());
-    }
-  }
-  std::string text;
-  const auto add_row = [&](const std::vector<std::string>& row) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      // Words left-aligned; numbers (change, interval, rounds, times) right-aligned.
-      const bool right = c == 0 || c >= 6;
-      line += right ? fmt::format("{:>{}}", row[c], widths[c]) : fmt::format("{:<{}}", row[c], widths[c]);
-      line += c + 1 < row.size() ? "  " : "";
-    }
-    while (!line.empty() && line.back() == ' ') {
-      line.pop_back();
-    }
-    text += line + "\n";
-  };
-  add_row(header);
-  for (const auto& row : rows) {
-    add_row(row);
-  }
-  return text;
+  // Words left-aligned; numbers (change, interval, rounds, times) right-aligned.
+  return util::aligned_columns(header, rows, [](std::size_t c) { return c == 0 || c >= 6; });
 }
 
 std::string answer_text(const BisectContext& context, const SearchState& state) {

@@ -12,6 +12,7 @@
 #include "error.hpp"
 #include "exit_codes.hpp"
 #include "report/json_report.hpp"
+#include "util/columns.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
 
@@ -305,34 +306,8 @@ std::vector<GateResult> read_gate_results(const std::vector<std::filesystem::pat
 
 std::string format_suite_table(const std::vector<GateResult>& gates) {
   const auto rows = table_rows(gates);
-  std::vector<std::size_t> widths;
-  widths.reserve(k_header.size());
-  for (const auto& cell : k_header) {
-    widths.push_back(cell.size());
-  }
-  for (const auto& row : rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      widths[c] = std::max(widths[c], row[c].size());
-    }
-  }
-  std::string text;
-  const auto add_row = [&](const std::vector<std::string>& row) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      // Text columns left-aligned; numbers (change, interval, rounds, time) right-aligned.
-      const bool right = c >= 3;
-      line += right ? fmt::format("{:>{}}", row[c], widths[c]) : fmt::format("{:<{}}", row[c], widths[c]);
-      line += c + 1 < row.size() ? "  " : "";
-    }
-    while (!line.empty() && line.back() == ' ') {
-      line.pop_back();
-    }
-    text += line + "\n";
-  };
-  add_row(k_header);
-  for (const auto& row : rows) {
-    add_row(row);
-  }
+  // Text columns left-aligned; numbers (change, interval, rounds, time) right-aligned.
+  std::string text = util::aligned_columns(k_header, rows, [](std::size_t c) { return c >= 3; });
   for (const auto& line : reason_lines(gates)) {
     text += line + "\n";
   }
