@@ -30,6 +30,24 @@ std::vector<double> batch_medians(std::span<const double> x, std::size_t batch_s
   return medians;
 }
 
+// The values an interval is taken over: `d` itself, or, when `batching` batches, its batches
+// reduced by `reduce` (batch_means, batch_medians).
+std::vector<double> units_of(std::span<const double> d, const Batching& batching,
+                             std::vector<double> (*reduce)(std::span<const double>, std::size_t)) {
+  return batching.batch_size > 1 ? reduce(d, batching.batch_size) : std::vector<double>(d.begin(), d.end());
+}
+
+// What the values of `batching` are called in a note: "batches" or "rounds".
+const char* unit_word(const Batching& batching) {
+  return batching.batch_size > 1 ? "batches" : "rounds";
+}
+
+// An interval may be used once its batching has settled, or is provisional; before, the
+// estimate lacks data.
+EstimateStatus status_of(const Batching& batching) {
+  return batching.settled || batching.provisional ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+}
+
 // Shared start of the mean and median estimators: the log-ratios' lag-1 autocorrelation and
 // the Pilot batching decision, recorded in `result`.
 Batching apply_batching(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
@@ -84,16 +102,14 @@ void settle_t_estimate(std::span<const double> units, std::optional<double> cent
   const double n = static_cast<double>(units.size());
   result.p_value = t_test_p_value(result.center, interval->stddev * result.spread_inflation / std::sqrt(n),
                                   n - 1.0, options.null_band);
-  result.status =
-      batching.settled || batching.provisional ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+  result.status = status_of(batching);
 }
 
 // Mean of d with a Student-t interval, on batch means when the rounds are autocorrelated
 // (Pilot). The default: efficient for the near-normal log-ratios of run times.
 void estimate_mean(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
   const Batching batching = apply_batching(d, options, result);
-  const std::vector<double> units =
-      batching.batch_size > 1 ? batch_means(d, batching.batch_size) : std::vector<double>(d.begin(), d.end());
+  const std::vector<double> units = units_of(d, batching, batch_means);
   settle_t_estimate(units, std::nullopt, batching, options, result);
 }
 
@@ -101,8 +117,7 @@ void estimate_mean(std::span<const double> d, const EstimatorOptions& options, E
 // sign test needs independent values as much as the t interval does.
 void estimate_median(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
   const Batching batching = apply_batching(d, options, result);
-  const std::vector<double> units = batching.batch_size > 1 ? batch_medians(d, batching.batch_size)
-                                                            : std::vector<double>(d.begin(), d.end());
+  const std::vector<double> units = units_of(d, batching, batch_medians);
   result.sequential_allowance = sequential_allowance(units.size(), options);
   result.spread_inflation = batching.residual_inflation * result.sequential_allowance;
   const double confidence = widened_confidence(options.confidence, result.spread_inflation);
@@ -110,27 +125,25 @@ void estimate_median(std::span<const double> d, const EstimatorOptions& options,
   if (!interval) {
     result.center = units.empty() ? 0.0 : median(units);
     result.note = fmt::format("the sign-test interval at {:.4g} % confidence needs more than {} {}",
-                              100 * confidence, units.size(), batching.batch_size > 1 ? "batches" : "rounds");
+                              100 * confidence, units.size(), unit_word(batching));
     return;
   }
   result.center = interval->median;
   result.ci = interval->ci;
   result.p_value = widened_p_value(sign_test_p_value(units, options.null_band), result.spread_inflation);
-  result.status =
-      batching.settled || batching.provisional ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+  result.status = status_of(batching);
 }
 
 // The 20 % trimmed mean of d with Yuen's interval, on batch means when autocorrelated (as the
 // mean's). Its stopping allowance and p-value use the h − 1 degrees of freedom of the kept values.
 void estimate_trimmed(std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
   const Batching batching = apply_batching(d, options, result);
-  const std::vector<double> units =
-      batching.batch_size > 1 ? batch_means(d, batching.batch_size) : std::vector<double>(d.begin(), d.end());
+  const std::vector<double> units = units_of(d, batching, batch_means);
   const auto interval = trimmed_mean_interval(units, k_trim, options.confidence);
   if (!interval) {
     result.center = units.empty() ? 0.0 : median(units);
-    result.note = fmt::format("the trimmed mean's interval needs more than {} {}", units.size(),
-                              batching.batch_size > 1 ? "batches" : "rounds");
+    result.note =
+        fmt::format("the trimmed mean's interval needs more than {} {}", units.size(), unit_word(batching));
     return;
   }
   result.sequential_allowance = sequential_allowance(interval->kept, options);
@@ -140,8 +153,7 @@ void estimate_trimmed(std::span<const double> d, const EstimatorOptions& options
   result.ci = {result.center - half, result.center + half};
   result.p_value = t_test_p_value(result.center, interval->standard_error * result.spread_inflation,
                                   interval->degrees_of_freedom, options.null_band);
-  result.status =
-      batching.settled || batching.provisional ? EstimateStatus::ok : EstimateStatus::insufficient_data;
+  result.status = status_of(batching);
 }
 
 // Ratio of means with the delta method's interval (stats/ratio.hpp), for series that may hold
@@ -172,14 +184,13 @@ void estimate_ratio(std::span<const double> baseline, std::span<const double> ca
 void estimate_min(std::span<const double> baseline, std::span<const double> candidate,
                   std::span<const double> d, const EstimatorOptions& options, Estimate& result) {
   result.lag1 = lag1_autocorrelation(d);
-  MinOptions min_options;
-  min_options.best_of = options.min_best_of;
-  min_options.confidence = options.confidence;
-  min_options.stability_limit = options.stability_limit;
-  min_options.null_band = options.null_band;
-  min_options.min_batches = options.min_batches;
-  min_options.decision_sigma_level = options.decision_sigma_level;
-  const MinEstimate m = min_estimate(baseline, candidate, min_options);
+  const MinEstimate m = min_estimate(baseline, candidate,
+                                     {.best_of = options.min_best_of,
+                                      .confidence = options.confidence,
+                                      .stability_limit = options.stability_limit,
+                                      .null_band = options.null_band,
+                                      .min_batches = options.min_batches,
+                                      .decision_sigma_level = options.decision_sigma_level});
   result.center = m.center;
   result.ci = m.ci;
   result.batch_size = m.batch_size;
