@@ -63,13 +63,33 @@ constexpr Value<TargetOf<member>> plain(decltype(Value<TargetOf<member>>::read) 
                                       copy_member<member>);
 }
 
-// --- Fractions: "2%" or 0.02, shown as "2 %" ---------------------------------------------
-
-template <auto member>
-void read_fraction(const Value<TargetOf<member>>& self, const Reader& reader, const YAML::Node& node,
-                   const std::string& key, TargetOf<member>& target) {
-  target.*member = reader.fraction(node, key, self.min, self.max);
+// Reads `member` by the Reader function `read` that takes the node and the key alone
+// (Reader::duration, Reader::boolean, Reader::scalar).
+template <auto member, auto read>
+void read_by(const Value<TargetOf<member>>& /*self*/, const Reader& reader, const YAML::Node& node,
+             const std::string& key, TargetOf<member>& target) {
+  target.*member = (reader.*read)(node, key);
 }
+
+// Reads `member` by the Reader function `read` that also takes the Value's range
+// (Reader::fraction, Reader::number).
+template <auto member, auto read>
+void read_in_range(const Value<TargetOf<member>>& self, const Reader& reader, const YAML::Node& node,
+                   const std::string& key, TargetOf<member>& target) {
+  target.*member = (reader.*read)(node, key, self.min, self.max);
+}
+
+// A Value of `member` in [`min`, `max`], read by the Reader function `read` that takes the range
+// and shown by `text`.
+template <auto member, auto read, auto text>
+constexpr Value<TargetOf<member>> in_range(double min, double max) {
+  auto value = plain<member>(read_in_range<member, read>, text);
+  value.min = min;
+  value.max = max;
+  return value;
+}
+
+// --- Fractions: "2%" or 0.02, shown as "2 %" ---------------------------------------------
 
 template <auto member>
 std::string percent_text(const Value<TargetOf<member>>& /*self*/, const TargetOf<member>& target) {
@@ -79,19 +99,10 @@ std::string percent_text(const Value<TargetOf<member>>& /*self*/, const TargetOf
 // A fraction in [`min`, `max`].
 template <auto member>
 constexpr Value<TargetOf<member>> fraction(double min, double max) {
-  auto value = plain<member>(read_fraction<member>, percent_text<member>);
-  value.min = min;
-  value.max = max;
-  return value;
+  return in_range<member, &Reader::fraction, percent_text<member>>(min, max);
 }
 
 // --- Numbers ---------------------------------------------------------------------------------
-
-template <auto member>
-void read_number(const Value<TargetOf<member>>& self, const Reader& reader, const YAML::Node& node,
-                 const std::string& key, TargetOf<member>& target) {
-  target.*member = reader.number(node, key, self.min, self.max);
-}
 
 template <auto member>
 std::string number_text(const Value<TargetOf<member>>& /*self*/, const TargetOf<member>& target) {
@@ -101,10 +112,7 @@ std::string number_text(const Value<TargetOf<member>>& /*self*/, const TargetOf<
 // A plain number in [`min`, `max`].
 template <auto member>
 constexpr Value<TargetOf<member>> number(double min, double max) {
-  auto value = plain<member>(read_number<member>, number_text<member>);
-  value.min = min;
-  value.max = max;
-  return value;
+  return in_range<member, &Reader::number, number_text<member>>(min, max);
 }
 
 // The largest whole number a configuration takes.
@@ -135,28 +143,16 @@ constexpr Value<TargetOf<member>> whole(int min, std::string_view noun = {}) {
 // --- Durations: 90, 90s, 1.5m, 250ms, in seconds --------------------------------------------
 
 template <auto member>
-void read_duration(const Value<TargetOf<member>>& /*self*/, const Reader& reader, const YAML::Node& node,
-                   const std::string& key, TargetOf<member>& target) {
-  target.*member = reader.duration(node, key);
-}
-
-template <auto member>
 std::string seconds_text(const Value<TargetOf<member>>& /*self*/, const TargetOf<member>& target) {
   return fmt::format("{:g} s", target.*member);
 }
 
 template <auto member>
 constexpr Value<TargetOf<member>> duration() {
-  return plain<member>(read_duration<member>, seconds_text<member>);
+  return plain<member>(read_by<member, &Reader::duration>, seconds_text<member>);
 }
 
 // --- Yes or no -------------------------------------------------------------------------------
-
-template <auto member>
-void read_boolean(const Value<TargetOf<member>>& /*self*/, const Reader& reader, const YAML::Node& node,
-                  const std::string& key, TargetOf<member>& target) {
-  target.*member = reader.boolean(node, key);
-}
 
 template <auto member>
 std::string boolean_text(const Value<TargetOf<member>>& /*self*/, const TargetOf<member>& target) {
@@ -165,7 +161,7 @@ std::string boolean_text(const Value<TargetOf<member>>& /*self*/, const TargetOf
 
 template <auto member>
 constexpr Value<TargetOf<member>> boolean() {
-  return plain<member>(read_boolean<member>, boolean_text<member>);
+  return plain<member>(read_by<member, &Reader::boolean>, boolean_text<member>);
 }
 
 // --- One of the names in a name table --------------------------------------------------------
@@ -197,12 +193,6 @@ constexpr Value<TargetOf<member>> choice() {
 // --- Text ------------------------------------------------------------------------------------
 
 template <auto member>
-void read_text(const Value<TargetOf<member>>& /*self*/, const Reader& reader, const YAML::Node& node,
-               const std::string& key, TargetOf<member>& target) {
-  target.*member = reader.scalar(node, key);
-}
-
-template <auto member>
 std::string quoted_text(const Value<TargetOf<member>>& /*self*/, const TargetOf<member>& target) {
   return fmt::format("\"{}\"", target.*member);
 }
@@ -210,7 +200,7 @@ std::string quoted_text(const Value<TargetOf<member>>& /*self*/, const TargetOf<
 // Any text, shown in quotes.
 template <auto member>
 constexpr Value<TargetOf<member>> text() {
-  return plain<member>(read_text<member>, quoted_text<member>);
+  return plain<member>(read_by<member, &Reader::scalar>, quoted_text<member>);
 }
 
 }  // namespace perfduel::config::kinds
