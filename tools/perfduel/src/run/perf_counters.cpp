@@ -19,6 +19,22 @@ namespace {
 // Enough for the four events a configuration can name.
 constexpr std::size_t k_max_events = 8;
 
+// Room for the descriptors of the most events in one SCM_RIGHTS message, aligned for its header.
+struct alignas(cmsghdr) ControlBuffer {
+  std::array<char, CMSG_SPACE(sizeof(int) * k_max_events)> bytes{};
+};
+
+// A message of the one byte in `data`, with all of `control` for its descriptors (a sender
+// shrinks msg_controllen to the descriptors it sends).
+msghdr descriptor_message(iovec& data, ControlBuffer& control) noexcept {
+  msghdr message{};
+  message.msg_iov = &data;
+  message.msg_iovlen = 1;
+  message.msg_control = control.bytes.data();
+  message.msg_controllen = control.bytes.size();
+  return message;
+}
+
 std::uint64_t hardware_event(CountedEvent event) {
   switch (event) {
     case CountedEvent::instructions:
@@ -81,11 +97,8 @@ int send_descriptors(int socket, const int* fds, std::size_t count) noexcept {
   }
   char byte = 'c';
   iovec data{&byte, 1};
-  alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int) * k_max_events)> control{};
-  msghdr message{};
-  message.msg_iov = &data;
-  message.msg_iovlen = 1;
-  message.msg_control = control.data();
+  ControlBuffer control;
+  msghdr message = descriptor_message(data, control);
   message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
   cmsghdr* header = CMSG_FIRSTHDR(&message);
   header->cmsg_level = SOL_SOCKET;
@@ -102,12 +115,8 @@ util::Expected<std::vector<int>> receive_descriptors(int socket, std::size_t cou
   }
   char byte = 0;
   iovec data{&byte, 1};
-  alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int) * k_max_events)> control{};
-  msghdr message{};
-  message.msg_iov = &data;
-  message.msg_iovlen = 1;
-  message.msg_control = control.data();
-  message.msg_controllen = control.size();
+  ControlBuffer control;
+  msghdr message = descriptor_message(data, control);
   if (::recvmsg(socket, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1) {
     return Result::failure(fmt::format("the child sent no counter descriptors ({})", std::strerror(errno)));
   }
