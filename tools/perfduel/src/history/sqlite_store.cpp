@@ -155,6 +155,19 @@ util::Expected<SqliteStore> SqliteStore::open(const std::filesystem::path& path,
         "{}: not a perfduel history database (it holds other tables: {}); pass another file with --db", name,
         tables));
   };
+  // Begins `transaction` and reads the integer `pragma` inside it, where no other process can
+  // change it before this one acts on it.
+  const auto read_in = [&](Transaction<Database>& transaction,
+                           std::string_view pragma) -> util::Expected<std::int64_t> {
+    if (auto begun = transaction.begin(); !begun) {
+      return fail<std::int64_t>(store.located(begun.error()));
+    }
+    auto value = database.query_int(pragma);
+    if (!value) {
+      return fail<std::int64_t>(store.located(value.error()));
+    }
+    return value;
+  };
   if (*application_id != 0 && *application_id != k_application_id) {
     return foreign(*application_id);
   }
@@ -163,12 +176,9 @@ util::Expected<SqliteStore> SqliteStore::open(const std::filesystem::path& path,
     // foreign one. Only a read inside the write transaction sees a consistent answer (two
     // separate reads could straddle the other process's commit), so decide there.
     Transaction transaction(database);
-    if (auto begun = transaction.begin(); !begun) {
-      return fail<SqliteStore>(store.located(begun.error()));
-    }
-    auto id_now = database.query_int("PRAGMA application_id");
+    auto id_now = read_in(transaction, "PRAGMA application_id");
     if (!id_now) {
-      return fail<SqliteStore>(store.located(id_now.error()));
+      return fail<SqliteStore>(id_now.error());
     }
     if (*id_now == 0) {
       auto tables_now = database.query_int(
@@ -201,12 +211,9 @@ util::Expected<SqliteStore> SqliteStore::open(const std::filesystem::path& path,
   if (*version < k_schema_version) {
     // Decided again inside the write transaction: another process may have migrated meanwhile.
     Transaction transaction(database);
-    if (auto begun = transaction.begin(); !begun) {
-      return fail<SqliteStore>(store.located(begun.error()));
-    }
-    auto version_now = database.query_int("PRAGMA user_version");
+    auto version_now = read_in(transaction, "PRAGMA user_version");
     if (!version_now) {
-      return fail<SqliteStore>(store.located(version_now.error()));
+      return fail<SqliteStore>(version_now.error());
     }
     if (*version_now < k_schema_version) {
       if (auto migrated = store.migrate(*version_now); !migrated) {
