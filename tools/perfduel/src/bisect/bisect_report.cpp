@@ -404,6 +404,38 @@ std::string format_result(const BisectContext& context, const SearchState& state
   return text;
 }
 
+namespace {
+
+// Every duel of the search, in the order they ran, numbered from 1.
+nlohmann::ordered_json duels_json(const BisectContext& context, const SearchState& state) {
+  auto duels = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < state.duels.size(); ++i) {
+    const DuelRecord& duel = state.duels[i];
+    const DuelReading& r = duel.reading;
+    nlohmann::ordered_json item;
+    item["step"] = i + 1;
+    item["role"] = to_string(duel.role);
+    item["attempt"] = duel.attempt;
+    item["candidate"] = context.chain.at(duel.candidate).id;
+    item["baseline"] = context.chain.at(duel.baseline).id;
+    item["verdict"] = to_string(r.reading);
+    item["metric"] = r.metric;
+    item["change"] = optional_number(r.change);
+    item["ci"] =
+        r.low && r.high ? nlohmann::ordered_json::array({*r.low, *r.high}) : nlohmann::ordered_json(nullptr);
+    item["cut"] = r.cut;
+    item["rounds"] = r.rounds;
+    item["seconds"] = r.seconds;
+    item["end"] = r.end;
+    item["reason"] = r.reason;
+    item["report"] = r.report;
+    duels.push_back(item);
+  }
+  return duels;
+}
+
+}  // namespace
+
 nlohmann::ordered_json bisect_to_json(const BisectContext& context, const SearchState& state,
                                       double elapsed_seconds) {
   nlohmann::ordered_json json;
@@ -459,30 +491,7 @@ nlohmann::ordered_json bisect_to_json(const BisectContext& context, const Search
     builds.push_back(item);
   }
   json["builds"] = builds;
-  auto duels = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < state.duels.size(); ++i) {
-    const DuelRecord& duel = state.duels[i];
-    const DuelReading& r = duel.reading;
-    nlohmann::ordered_json item;
-    item["step"] = i + 1;
-    item["role"] = to_string(duel.role);
-    item["attempt"] = duel.attempt;
-    item["candidate"] = context.chain.at(duel.candidate).id;
-    item["baseline"] = context.chain.at(duel.baseline).id;
-    item["verdict"] = to_string(r.reading);
-    item["metric"] = r.metric;
-    item["change"] = optional_number(r.change);
-    item["ci"] =
-        r.low && r.high ? nlohmann::ordered_json::array({*r.low, *r.high}) : nlohmann::ordered_json(nullptr);
-    item["cut"] = r.cut;
-    item["rounds"] = r.rounds;
-    item["seconds"] = r.seconds;
-    item["end"] = r.end;
-    item["reason"] = r.reason;
-    item["report"] = r.report;
-    duels.push_back(item);
-  }
-  json["duels"] = duels;
+  json["duels"] = duels_json(context, state);
   auto commits = nlohmann::ordered_json::array();
   const auto states = commit_states(state, context.chain.size());
   for (std::size_t i = 0; i < context.chain.size(); ++i) {

@@ -54,6 +54,58 @@ std::optional<std::string> report_config_hash(const nlohmann::ordered_json& repo
   return machine_id(gate.dump()).substr(0, 12);
 }
 
+namespace {
+
+// The machine a report was measured on, as machine_fingerprint describes it, from its
+// "environment"; none when the report does not say.
+std::optional<std::string> report_machine(const nlohmann::ordered_json& report) {
+  const auto env = report.find("environment");
+  if (env == report.end() || !env->is_object()) {
+    return std::nullopt;
+  }
+  const auto host = optional_string(*env, "host");
+  const auto cpu = optional_string(*env, "cpu_model");
+  auto release = optional_string(*env, "kernel_release");
+  if (const auto kernel = optional_string(*env, "kernel"); !release && kernel) {
+    // Reports before "kernel_release" carry uname's "Linux <release> <machine>".
+    std::istringstream words(*kernel);
+    std::string name;
+    std::string version;
+    std::string machine;
+    std::string extra;
+    release = (words >> name >> version >> machine) && !(words >> extra) ? version : *kernel;
+  }
+  if (!host && !cpu && !release) {
+    return std::nullopt;
+  }
+  return machine_fingerprint(host.value_or(""), cpu.value_or(""), release.value_or("")).description;
+}
+
+// Adds to each of `measurements` the raw candidate samples of the report's measured rounds.
+void add_candidate_samples(const nlohmann::ordered_json& report, std::vector<Measurement>& measurements) {
+  const auto runs = report.find("runs");
+  if (runs == report.end() || !runs->is_array()) {
+    return;
+  }
+  for (const auto& run : *runs) {
+    if (!run.is_object() || run.value("side", "") != util::name_of(k_side_names, Side::candidate) ||
+        run.value("warmup", false)) {
+      continue;
+    }
+    const auto values = run.find("values");
+    if (values == run.end() || !values->is_object()) {
+      continue;
+    }
+    for (Measurement& m : measurements) {
+      if (const auto v = values->find(m.metric); v != values->end() && v->is_number()) {
+        m.samples.push_back(v->get<double>());
+      }
+    }
+  }
+}
+
+}  // namespace
+
 util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, std::string_view source) {
   const auto failure = [&](const std::string& what) {
     return util::Expected<Record>::failure(fmt::format("{}: {}", source, what));
@@ -71,23 +123,8 @@ util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, 
   if (auto started = optional_string(report, "started"); started && is_iso_time(*started)) {
     record.recorded_at = *started;
   }
-  if (const auto env = report.find("environment"); env != report.end() && env->is_object()) {
-    const auto host = optional_string(*env, "host");
-    const auto cpu = optional_string(*env, "cpu_model");
-    auto release = optional_string(*env, "kernel_release");
-    if (const auto kernel = optional_string(*env, "kernel"); !release && kernel) {
-      // Reports before "kernel_release" carry uname's "Linux <release> <machine>".
-      std::istringstream words(*kernel);
-      std::string name;
-      std::string version;
-      std::string machine;
-      std::string extra;
-      release = (words >> name >> version >> machine) && !(words >> extra) ? version : *kernel;
-    }
-    if (host || cpu || release) {
-      record.machine =
-          machine_fingerprint(host.value_or(""), cpu.value_or(""), release.value_or("")).description;
-    }
+  if (auto machine = report_machine(report)) {
+    record.machine = std::move(*machine);
   }
 
   const auto& metrics = report.at("metrics");
@@ -117,24 +154,7 @@ util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, 
     record.measurements.push_back(std::move(m));
   }
 
-  // Raw candidate samples of the measured rounds, per metric.
-  if (const auto runs = report.find("runs"); runs != report.end() && runs->is_array()) {
-    for (const auto& run : *runs) {
-      if (!run.is_object() || run.value("side", "") != util::name_of(k_side_names, Side::candidate) ||
-          run.value("warmup", false)) {
-        continue;
-      }
-      const auto values = run.find("values");
-      if (values == run.end() || !values->is_object()) {
-        continue;
-      }
-      for (Measurement& m : record.measurements) {
-        if (const auto v = values->find(m.metric); v != values->end() && v->is_number()) {
-          m.samples.push_back(v->get<double>());
-        }
-      }
-    }
-  }
+  add_candidate_samples(report, record.measurements);
   return record;
 }
 

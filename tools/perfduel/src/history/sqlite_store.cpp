@@ -115,6 +115,129 @@ std::string SqliteStore::located(const std::string& message) const {
   return fmt::format("{}: {}", m_path.string(), message);
 }
 
+namespace {
+
+// Why the file `name` holding a foreign SQLite database is not a history database: its
+// application id `id`, else the tables it holds.
+std::string foreign_database(Database& database, const std::string& name, std::int64_t id) {
+  auto statement = database.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+  std::string tables;
+  if (statement) {
+    Statement& query = statement.value();
+    for (auto row = query.step(); row && *row; row = query.step()) {
+      tables += (tables.empty() ? "" : ", ") + query.column_text(0);
+    }
+  }
+  if (id != 0) {
+    return fmt::format(
+        "{}: not a perfduel history database (SQLite application id {:#x}); pass another file with --db",
+        name, id);
+  }
+  return fmt::format(
+      "{}: not a perfduel history database (it holds other tables: {}); pass another file with --db", name,
+      tables);
+}
+
+}  // namespace
+
+util::Expected<std::int64_t> SqliteStore::read_in(Transaction<Database>& transaction,
+                                                  std::string_view pragma) {
+  if (auto begun = transaction.begin(); !begun) {
+    return fail<std::int64_t>(located(begun.error()));
+  }
+  auto value = m_database.query_int(pragma);
+  if (!value) {
+    return fail<std::int64_t>(located(value.error()));
+  }
+  return value;
+}
+
+util::Expected<Done> SqliteStore::claim_file() {
+  const std::string name = m_path.string();
+  Database& database = m_database;
+  // The first read fails on a file that is not SQLite at all.
+  auto application_id = database.query_int("PRAGMA application_id");
+  if (!application_id) {
+    return fail<Done>(
+        fmt::format("{}: not a perfduel history database (SQLite: {})", name, application_id.error()));
+  }
+  if (*application_id != 0 && *application_id != k_application_id) {
+    return fail<Done>(foreign_database(database, name, *application_id));
+  }
+  if (*application_id != 0) {
+    return Done{};
+  }
+  // Not ours yet: an empty file, or one another process is initialising right now, or a
+  // foreign one. Only a read inside the write transaction sees a consistent answer (two
+  // separate reads could straddle the other process's commit), so decide there.
+  Transaction transaction(database);
+  auto id_now = read_in(transaction, "PRAGMA application_id");
+  if (!id_now) {
+    return fail<Done>(id_now.error());
+  }
+  if (*id_now == 0) {
+    auto tables_now = database.query_int(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+    if (tables_now && *tables_now > 0) {
+      return fail<Done>(foreign_database(database, name, 0));
+    }
+    if (auto marked = database.execute(fmt::format("PRAGMA application_id = {}", k_application_id));
+        !marked) {
+      return fail<Done>(located("cannot create the history schema: " + marked.error()));
+    }
+    if (auto created = migrate(0); !created) {
+      return fail<Done>(located("cannot create the history schema: " + created.error()));
+    }
+  }
+  if (auto committed = transaction.commit(); !committed) {
+    return fail<Done>(located(committed.error()));
+  }
+  return Done{};
+}
+
+util::Expected<Done> SqliteStore::upgrade_schema() {
+  Database& database = m_database;
+  auto version = database.query_int("PRAGMA user_version");
+  if (!version) {
+    return fail<Done>(located(version.error()));
+  }
+  if (*version > k_schema_version) {
+    return fail<Done>(fmt::format(
+        "{}: history schema version {} is newer than this perfduel understands ({}); upgrade perfduel",
+        m_path.string(), *version, k_schema_version));
+  }
+  if (*version == k_schema_version) {
+    return Done{};
+  }
+  // Decided again inside the write transaction: another process may have migrated meanwhile.
+  Transaction transaction(database);
+  auto version_now = read_in(transaction, "PRAGMA user_version");
+  if (!version_now) {
+    return fail<Done>(version_now.error());
+  }
+  if (*version_now < k_schema_version) {
+    if (auto migrated = migrate(*version_now); !migrated) {
+      return fail<Done>(located("cannot migrate the history schema: " + migrated.error()));
+    }
+  }
+  if (auto committed = transaction.commit(); !committed) {
+    return fail<Done>(located(committed.error()));
+  }
+  return Done{};
+}
+
+util::Expected<Done> SqliteStore::configure_connection() {
+  if (auto wal = switch_to_wal(m_database); !wal) {
+    return fail<Done>(located("cannot switch to WAL mode: " + wal.error()));
+  }
+  if (auto settings = m_database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL");
+      !settings) {
+    return fail<Done>(located(settings.error()));
+  }
+  return Done{};
+}
+
 util::Expected<SqliteStore> SqliteStore::open(const std::filesystem::path& path, CreateFile create) {
   const std::string name = path.string();
   std::error_code error;
@@ -127,109 +250,15 @@ util::Expected<SqliteStore> SqliteStore::open(const std::filesystem::path& path,
     return fail<SqliteStore>(fmt::format("{}: cannot open the history database: {}", name, opened.error()));
   }
   SqliteStore store(path, std::move(opened.value()));
-  Database& database = store.m_database;
-  database.set_busy_timeout(k_busy_timeout_ms);
-
-  // The first read fails on a file that is not SQLite at all.
-  auto application_id = database.query_int("PRAGMA application_id");
-  if (!application_id) {
-    return fail<SqliteStore>(
-        fmt::format("{}: not a perfduel history database (SQLite: {})", name, application_id.error()));
+  store.m_database.set_busy_timeout(k_busy_timeout_ms);
+  if (auto claimed = store.claim_file(); !claimed) {
+    return fail<SqliteStore>(claimed.error());
   }
-  const auto foreign = [&](std::int64_t id) -> util::Expected<SqliteStore> {
-    auto statement = database.prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
-    std::string tables;
-    if (statement) {
-      Statement& query = statement.value();
-      for (auto row = query.step(); row && *row; row = query.step()) {
-        tables += (tables.empty() ? "" : ", ") + query.column_text(0);
-      }
-    }
-    if (id != 0) {
-      return fail<SqliteStore>(fmt::format(
-          "{}: not a perfduel history database (SQLite application id {:#x}); pass another file with --db",
-          name, id));
-    }
-    return fail<SqliteStore>(fmt::format(
-        "{}: not a perfduel history database (it holds other tables: {}); pass another file with --db", name,
-        tables));
-  };
-  // Begins `transaction` and reads the integer `pragma` inside it, where no other process can
-  // change it before this one acts on it.
-  const auto read_in = [&](Transaction<Database>& transaction,
-                           std::string_view pragma) -> util::Expected<std::int64_t> {
-    if (auto begun = transaction.begin(); !begun) {
-      return fail<std::int64_t>(store.located(begun.error()));
-    }
-    auto value = database.query_int(pragma);
-    if (!value) {
-      return fail<std::int64_t>(store.located(value.error()));
-    }
-    return value;
-  };
-  if (*application_id != 0 && *application_id != k_application_id) {
-    return foreign(*application_id);
+  if (auto upgraded = store.upgrade_schema(); !upgraded) {
+    return fail<SqliteStore>(upgraded.error());
   }
-  if (*application_id == 0) {
-    // Not ours yet: an empty file, or one another process is initialising right now, or a
-    // foreign one. Only a read inside the write transaction sees a consistent answer (two
-    // separate reads could straddle the other process's commit), so decide there.
-    Transaction transaction(database);
-    auto id_now = read_in(transaction, "PRAGMA application_id");
-    if (!id_now) {
-      return fail<SqliteStore>(id_now.error());
-    }
-    if (*id_now == 0) {
-      auto tables_now = database.query_int(
-          "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
-      if (tables_now && *tables_now > 0) {
-        return foreign(0);
-      }
-      if (auto marked = database.execute(fmt::format("PRAGMA application_id = {}", k_application_id));
-          !marked) {
-        return fail<SqliteStore>(store.located("cannot create the history schema: " + marked.error()));
-      }
-      if (auto created = store.migrate(0); !created) {
-        return fail<SqliteStore>(store.located("cannot create the history schema: " + created.error()));
-      }
-    }
-    if (auto committed = transaction.commit(); !committed) {
-      return fail<SqliteStore>(store.located(committed.error()));
-    }
-  }
-
-  auto version = database.query_int("PRAGMA user_version");
-  if (!version) {
-    return fail<SqliteStore>(store.located(version.error()));
-  }
-  if (*version > k_schema_version) {
-    return fail<SqliteStore>(fmt::format(
-        "{}: history schema version {} is newer than this perfduel understands ({}); upgrade perfduel", name,
-        *version, k_schema_version));
-  }
-  if (*version < k_schema_version) {
-    // Decided again inside the write transaction: another process may have migrated meanwhile.
-    Transaction transaction(database);
-    auto version_now = read_in(transaction, "PRAGMA user_version");
-    if (!version_now) {
-      return fail<SqliteStore>(version_now.error());
-    }
-    if (*version_now < k_schema_version) {
-      if (auto migrated = store.migrate(*version_now); !migrated) {
-        return fail<SqliteStore>(store.located("cannot migrate the history schema: " + migrated.error()));
-      }
-    }
-    if (auto committed = transaction.commit(); !committed) {
-      return fail<SqliteStore>(store.located(committed.error()));
-    }
-  }
-
-  if (auto wal = switch_to_wal(database); !wal) {
-    return fail<SqliteStore>(store.located("cannot switch to WAL mode: " + wal.error()));
-  }
-  if (auto settings = database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL"); !settings) {
-    return fail<SqliteStore>(store.located(settings.error()));
+  if (auto configured = store.configure_connection(); !configured) {
+    return fail<SqliteStore>(configured.error());
   }
   return store;
 }

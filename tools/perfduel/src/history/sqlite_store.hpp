@@ -1,9 +1,11 @@
 #pragma once
 
 #include <filesystem>
+#include <string_view>
 
 #include "history/sqlite.hpp"
 #include "history/store.hpp"
+#include "history/transaction.hpp"
 
 // The history in one SQLite file, no server. Several CI jobs may record into the same file
 // at once: WAL journal, a busy timeout, and every write in one IMMEDIATE transaction, so none
@@ -42,6 +44,18 @@ class SqliteStore final : public HistoryStore {
   // Runs the migration steps above `from` (a version below k_schema_version) inside the
   // caller's write transaction, then sets the version.
   util::Expected<Done> migrate(std::int64_t from);
+
+  // Begins `transaction` and reads the integer `pragma` inside it, where no other process can
+  // change it before this one acts on it.
+  util::Expected<std::int64_t> read_in(Transaction<Database>& transaction, std::string_view pragma);
+
+  // Steps of open, each failing with the whole message open gives:
+  // checks the application id, and marks and creates the schema in a file that is not ours yet;
+  util::Expected<Done> claim_file();
+  // migrates an older schema and refuses a newer one;
+  util::Expected<Done> upgrade_schema();
+  // switches to WAL and sets the connection's pragmas.
+  util::Expected<Done> configure_connection();
 
   std::filesystem::path m_path;
   Database m_database;

@@ -281,32 +281,31 @@ std::pair<std::string, std::string> subtitle(const MetricResult& result) {
   return {std::move(what), std::move(how)};
 }
 
-// One metric's panel, `width` pixels wide, drawn from its own top: title, the runs above, the
-// changes below; x runs from round 1 to `last_round`.
-std::string render_panel(const MetricResult& result, const MetricPoints& points, double last_round,
-                         double width) {
-  const auto& spec = result.spec;
-  const double right = width - k_right;  // the plots' right edge
+// A panel's title and the small print under it, fitted between k_left and `right`.
+std::string panel_title(const MetricResult& result, double right) {
   std::string svg;
   const std::string verdict = verdict_label(result);
   const auto title_room = static_cast<std::size_t>((right - k_left) / k_title_char_width);
   const std::string numbers = title_numbers(result, title_room - std::min(title_room, verdict.size() + 1));
-  const std::string_view colour = verdict_colour(result.verdict);
   svg += fmt::format("<title>{} {}</title>\n",
                      svg::escape(title_numbers(result, std::numeric_limits<std::size_t>::max())), verdict);
   svg += fmt::format(
       "<text class=\"title\" x=\"{}\" y=\"20\" font-size=\"15\">{} <tspan fill=\"{}\" "
       "font-weight=\"bold\">{}</tspan></text>\n",
-      k_left, svg::escape(numbers), colour, verdict);
+      k_left, svg::escape(numbers), verdict_colour(result.verdict), verdict);
   const auto [what, how] = subtitle(result);
   const auto fitting = static_cast<std::size_t>((right - k_left) / k_small_char_width);
   svg += fmt::format(
       "<text x=\"{0}\" y=\"37\" font-size=\"11\" fill=\"#555\">{1}</text>\n"
       "<text x=\"{0}\" y=\"51\" font-size=\"11\" fill=\"#555\">{2}</text>\n",
       k_left, svg::escape(util::shorten(what, fitting)), svg::escape(util::shorten(how, fitting)));
+  return svg;
+}
 
-  // Rounds on x, shared by both plots; ticks are whole rounds.
-  const svg::LinearScale x(0.5, last_round + 0.5, k_left, right);
+// The rounds axis `x`, shared by both plots, from round 1 to `last_round`: whole-round ticks,
+// their grid lines through both plots (to `right`) and the axis name.
+std::string rounds_axis(const svg::LinearScale& x, double last_round, double right) {
+  std::string svg;
   const svg::Ticks x_ticks = svg::nice_ticks(1, last_round, 8, 1);
   std::string grid;
   for (const double tick : x_ticks.values) {
@@ -318,9 +317,14 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
   svg += fmt::format("<path d=\"{}\" stroke=\"#e4e4e4\"/>\n", grid);
   svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">round</text>\n", (k_left + right) / 2,
                      k_lower_bottom + 32);
-  const double marker_size = last_round > 500 ? 3.0 : last_round > 100 ? 4.0 : 5.0;
+  return svg;
+}
 
-  // Upper plot: every run's value.
+// The upper plot: every run's value of both sides, on rounds axis `x`, to `right`.
+std::string runs_plot(const MetricResult& result, const MetricPoints& points, const svg::LinearScale& x,
+                      double right, double marker_size) {
+  const auto& spec = result.spec;
+  std::string svg;
   double magnitude = 0;
   double low = std::numeric_limits<double>::infinity();
   double high = -low;
@@ -342,13 +346,15 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
   svg += markers(points.baseline, {"baseline", k_baseline_colour, Shape::dot}, x, y_raw, marker_size);
   svg += markers(points.candidate, {"candidate", k_candidate_colour, Shape::square}, x, y_raw, marker_size);
   svg += frame(k_upper_top, k_upper_bottom, right);
+  return svg;
+}
 
-  // Lower plot: the change of each round, the estimate, its interval and the tolerance band.
-  const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
-  const bool has_change = has_interval || result.estimate.status == stats::EstimateStatus::unstable;
-  const double tolerance = 100 * spec.tolerance;
-  low = std::min(0.0, -tolerance);
-  high = std::max(0.0, tolerance);
+// The lower plot's range of changes in %: every round's change, 0, the tolerance band and
+// the estimate's interval (`has_interval`) fit in it.
+svg::Range change_range(const MetricResult& result, const MetricPoints& points, bool has_interval) {
+  const double tolerance = 100 * result.spec.tolerance;
+  double low = std::min(0.0, -tolerance);
+  double high = std::max(0.0, tolerance);
   for (const Point& point : points.change) {
     low = std::min(low, point.value);
     high = std::max(high, point.value);
@@ -357,8 +363,20 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
     low = std::min(low, 100 * result.ci.lo);
     high = std::max(high, 100 * result.ci.hi);
   }
-  const svg::Range changes = svg::padded_range(low, high, 0.05);
+  return svg::padded_range(low, high, 0.05);
+}
+
+// The lower plot: the change of each round, the estimate, its interval and the tolerance
+// band, on rounds axis `x`, to `right`.
+std::string changes_plot(const MetricResult& result, const MetricPoints& points, const svg::LinearScale& x,
+                         double right, double marker_size) {
+  const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
+  const bool has_change = has_interval || result.estimate.status == stats::EstimateStatus::unstable;
+  const double tolerance = 100 * result.spec.tolerance;
+  const std::string_view colour = verdict_colour(result.verdict);
+  const svg::Range changes = change_range(result, points, has_interval);
   const svg::LinearScale y_change(changes.low, changes.high, k_lower_bottom, k_lower_top);
+  std::string svg;
   svg += y_axis(y_change, svg::nice_ticks(changes.low, changes.high, 5), svg::Sign::explicit_plus, right);
   svg += axis_label(k_lower_top, k_lower_bottom, "change per round (%)");
   if (tolerance > 0) {
@@ -390,6 +408,18 @@ std::string render_panel(const MetricResult& result, const MetricPoints& points,
   }
   svg += frame(k_lower_top, k_lower_bottom, right);
   return svg;
+}
+
+// One metric's panel, `width` pixels wide, drawn from its own top: title, the runs above, the
+// changes below; x runs from round 1 to `last_round`.
+std::string render_panel(const MetricResult& result, const MetricPoints& points, double last_round,
+                         double width) {
+  const double right = width - k_right;  // the plots' right edge
+  const svg::LinearScale x(0.5, last_round + 0.5, k_left, right);
+  const double marker_size = last_round > 500 ? 3.0 : last_round > 100 ? 4.0 : 5.0;
+  return panel_title(result, right) + rounds_axis(x, last_round, right) +
+         runs_plot(result, points, x, right, marker_size) +
+         changes_plot(result, points, x, right, marker_size);
 }
 
 // The document's head: overall verdict, the two commands with their colours, a legend.

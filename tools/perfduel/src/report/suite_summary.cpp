@@ -328,88 +328,121 @@ std::string format_suite_markdown(const std::vector<GateResult>& gates) {
   return text;
 }
 
-std::string format_suite_comment(const std::vector<GateResult>& gates) {
+namespace {
+
+// The gates a comment names, sorted by what a reader must do about them.
+struct CommentGates {
   std::vector<const GateResult*> failed;
   std::vector<const GateResult*> undecided;
+  // Each regressed metric with its gate; a regressed gate without metric rows, once with none.
   std::vector<std::pair<const GateResult*, const GateMetricRow*>> regressed;
   int regressed_gates = 0;
   int improved_gates = 0;
+};
+
+CommentGates sort_for_comment(const std::vector<GateResult>& gates) {
+  CommentGates sorted;
   for (const auto& gate : gates) {
     if (gate.verdict == "regression") {
-      ++regressed_gates;
+      ++sorted.regressed_gates;
       for (const auto& metric : gate.metrics) {
         if (metric.verdict == "regression") {
-          regressed.emplace_back(&gate, &metric);
+          sorted.regressed.emplace_back(&gate, &metric);
         }
       }
       if (gate.metrics.empty()) {
-        regressed.emplace_back(&gate, nullptr);
+        sorted.regressed.emplace_back(&gate, nullptr);
       }
     } else if (gate.verdict == "error" || gate.verdict == "interrupted") {
-      failed.push_back(&gate);
+      sorted.failed.push_back(&gate);
     } else if (gate.verdict == "inconclusive" || gate.verdict == "skipped") {
-      undecided.push_back(&gate);
+      sorted.undecided.push_back(&gate);
     } else if (gate.verdict == "improvement") {
-      ++improved_gates;
+      ++sorted.improved_gates;
     }
   }
+  return sorted;
+}
 
-  const auto total = gates.size();
-  std::string heading;
+// The comment's heading, the worst news of `sorted` out of `total` gates first.
+std::string comment_heading(const CommentGates& sorted, std::size_t total) {
+  const int regressed_gates = sorted.regressed_gates;
+  const auto& failed = sorted.failed;
   if (regressed_gates > 0 || !failed.empty()) {
-    heading = regressed_gates > 0 ? fmt::format("regression in {} of {} gates", regressed_gates, total)
-                                  : fmt::format("{} of {} gates failed to run", failed.size(), total);
+    std::string heading = regressed_gates > 0
+                              ? fmt::format("regression in {} of {} gates", regressed_gates, total)
+                              : fmt::format("{} of {} gates failed to run", failed.size(), total);
     if (regressed_gates > 0 && !failed.empty()) {
       heading += fmt::format(", {} failed to run", failed.size());
     }
-  } else if (!undecided.empty()) {
-    heading = fmt::format("no regression, but {} of {} gates undecided", undecided.size(), total);
-  } else {
-    heading = fmt::format("no regression in {}{}", util::counted(static_cast<long long>(total), "gate"),
-                          improved_gates > 0 ? fmt::format(" ({} improved)", improved_gates) : "");
+    return heading;
   }
-  std::string text = fmt::format("{}\n### perfduel: {}\n\n", k_comment_marker, heading);
+  if (!sorted.undecided.empty()) {
+    return fmt::format("no regression, but {} of {} gates undecided", sorted.undecided.size(), total);
+  }
+  return fmt::format("no regression in {}{}", util::counted(static_cast<long long>(total), "gate"),
+                     sorted.improved_gates > 0 ? fmt::format(" ({} improved)", sorted.improved_gates) : "");
+}
+
+// Whether `text` leaves room for another line of a section below the comment size limit.
+bool comment_budget_left(const std::string& text) {
+  return text.size() < k_comment_limit - 2000;
+}
+
+// Appends to `text` the table of `regressed` metrics, stopping short of the size limit.
+void append_regressed(std::string& text,
+                      const std::vector<std::pair<const GateResult*, const GateMetricRow*>>& regressed) {
+  if (regressed.empty()) {
+    return;
+  }
+  text +=
+      "**Regressed**: each interval lies wholly beyond its tolerance, so the job fails.\n\n"
+      "| gate | metric | change | interval |\n|---|---|---:|---:|\n";
+  for (std::size_t i = 0; i < regressed.size(); ++i) {
+    if (!comment_budget_left(text)) {
+      text += fmt::format("\n… and {} more regressed metrics (the job summary lists them all)\n",
+                          regressed.size() - i);
+      break;
+    }
+    const auto& [gate, metric] = regressed[i];
+    text += metric == nullptr ? fmt::format("| {} | - | - | - |\n", markdown_cell(gate->name))
+                              : fmt::format("| {} | {} | {} | {} |\n", markdown_cell(gate->name),
+                                            markdown_cell(metric->metric), metric->change, metric->interval);
+  }
+  text += "\n";
+}
+
+// Appends to `text` the section `title` listing `gates`, stopping short of the size limit.
+void append_gate_list(std::string& text, const std::vector<const GateResult*>& gates,
+                      const std::string& title) {
+  if (gates.empty()) {
+    return;
+  }
+  text += title + "\n\n";
+  for (std::size_t i = 0; i < gates.size(); ++i) {
+    if (!comment_budget_left(text)) {
+      text += fmt::format("- … and {} more (the job summary lists them all)\n", gates.size() - i);
+      break;
+    }
+    text += "- " + undecided_line(*gates[i]) + "\n";
+  }
+  text += "\n";
+}
+
+}  // namespace
+
+std::string format_suite_comment(const std::vector<GateResult>& gates) {
+  const CommentGates sorted = sort_for_comment(gates);
+  const auto total = gates.size();
+  std::string text =
+      fmt::format("{}\n### perfduel: {}\n\n", k_comment_marker, comment_heading(sorted, total));
 
   // The sections a reader must act on, worst first; each list stops short of the size limit.
-  std::string sections;
-  const auto budget_left = [&] { return text.size() + sections.size() < k_comment_limit - 2000; };
-  if (!regressed.empty()) {
-    sections +=
-        "**Regressed**: each interval lies wholly beyond its tolerance, so the job fails.\n\n"
-        "| gate | metric | change | interval |\n|---|---|---:|---:|\n";
-    for (std::size_t i = 0; i < regressed.size(); ++i) {
-      if (!budget_left()) {
-        sections += fmt::format("\n… and {} more regressed metrics (the job summary lists them all)\n",
-                                regressed.size() - i);
-        break;
-      }
-      const auto& [gate, metric] = regressed[i];
-      sections += metric == nullptr
-                      ? fmt::format("| {} | - | - | - |\n", markdown_cell(gate->name))
-                      : fmt::format("| {} | {} | {} | {} |\n", markdown_cell(gate->name),
-                                    markdown_cell(metric->metric), metric->change, metric->interval);
-    }
-    sections += "\n";
-  }
-  const auto list = [&](const std::vector<const GateResult*>& list_gates, const std::string& title) {
-    if (list_gates.empty()) {
-      return;
-    }
-    sections += title + "\n\n";
-    for (std::size_t i = 0; i < list_gates.size(); ++i) {
-      if (!budget_left()) {
-        sections += fmt::format("- … and {} more (the job summary lists them all)\n", list_gates.size() - i);
-        break;
-      }
-      sections += "- " + undecided_line(*list_gates[i]) + "\n";
-    }
-    sections += "\n";
-  };
-  list(failed, "**Failed to run**: no verdict; the gate's log in the job says why.");
-  list(undecided,
-       "**Undecided**: neither passed nor failed, so they do not fail the job, but what they "
-       "measure is not known well enough to say whether it changed.");
-  text += sections;
+  append_regressed(text, sorted.regressed);
+  append_gate_list(text, sorted.failed, "**Failed to run**: no verdict; the gate's log in the job says why.");
+  append_gate_list(text, sorted.undecided,
+                   "**Undecided**: neither passed nor failed, so they do not fail the job, but what they "
+                   "measure is not known well enough to say whether it changed.");
 
   const auto counts =
       fmt::format("{}: {}", util::counted(static_cast<long long>(total), "gate"), count_words(gates));

@@ -144,6 +144,48 @@ ValgrindExecutor::~ValgrindExecutor() {
   }
 }
 
+namespace {
+
+// What cachegrind left in a run's directory: its logs, the counts of all its output files
+// summed (one per process), the last problem reading them, and how many there were.
+struct CachegrindOutputs {
+  std::string log;
+  CachegrindCounts total;
+  std::string problem;
+  int outputs = 0;
+};
+
+CachegrindOutputs read_outputs(const std::filesystem::path& directory) {
+  CachegrindOutputs read;
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ignored)) {
+    const auto name = entry.path().filename().string();
+    if (name.starts_with(k_log_prefix)) {
+      if (const auto text = util::read_file(entry.path())) {
+        read.log += *text;
+      }
+    } else if (name.starts_with(k_output_prefix)) {
+      ++read.outputs;
+      const auto text = util::read_file(entry.path());
+      if (!text) {
+        read.problem = text.error();
+        continue;
+      }
+      auto counts = parse_cachegrind_output(*text);
+      if (!counts) {
+        read.problem = fmt::format("cachegrind output {}: {}", name, counts.error());
+        continue;
+      }
+      for (const auto& [event, value] : *counts) {
+        read.total[event] += value;
+      }
+    }
+  }
+  return read;
+}
+
+}  // namespace
+
 RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& limits) {
   RunResult failed;
   if (m_directory.empty()) {
@@ -176,33 +218,7 @@ RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& lim
   RunResult result =
       m_inner.run(valgrind_command(command, program, m_valgrind, m_cache, m_directory), stretched);
 
-  std::string log;
-  CachegrindCounts total;
-  std::string problem;
-  int outputs = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(m_directory, ignored)) {
-    const auto name = entry.path().filename().string();
-    if (name.starts_with(k_log_prefix)) {
-      if (const auto text = util::read_file(entry.path())) {
-        log += *text;
-      }
-    } else if (name.starts_with(k_output_prefix)) {
-      ++outputs;
-      const auto text = util::read_file(entry.path());
-      if (!text) {
-        problem = text.error();
-        continue;
-      }
-      auto counts = parse_cachegrind_output(*text);
-      if (!counts) {
-        problem = fmt::format("cachegrind output {}: {}", name, counts.error());
-        continue;
-      }
-      for (const auto& [event, value] : *counts) {
-        total[event] += value;
-      }
-    }
-  }
+  auto [log, total, problem, outputs] = read_outputs(m_directory);
   if (result.status != RunStatus::exited || result.exit_code != 0) {
     // Valgrind's own complaints (a program it cannot run, an unsupported instruction) are in its log.
     if (!log.empty()) {

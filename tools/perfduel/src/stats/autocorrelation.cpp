@@ -101,6 +101,72 @@ std::size_t ar1_batch_size(double rho, double limit) {
   return 100000;
 }
 
+namespace {
+
+// Neither clearly correlated nor clearly not: widen the plain interval as an AR(1) process at
+// the upper bound `upper` of r1 would need, rather than refuse it, so that a large change can
+// still be decided early (anytime mode) while the width rule waits for the bound to come down.
+Batching widened_until_ruled_out(Batching result, std::size_t rounds, double upper) {
+  const double rho = std::min(upper, 0.9);
+  result.residual_inflation = ar1_width_factor(rho);
+  result.note = fmt::format(
+      "lag-1 autocorrelation {:.2f} over {} rounds: cannot yet rule out up to {:.2f}; interval widened "
+      "×{:.2f} until it can",
+      result.lag1, rounds, upper, result.residual_inflation);
+  return result;
+}
+
+// Until batching can settle it, the unbatched interval of `rounds` rounds is widened as an
+// AR(1) process at the upper bound `rho_upper` of ρ needs: enough to decide a clear change
+// (anytime mode), never to stop on. `why` says what batching still waits for.
+Batching provisionally_widened(Batching result, std::size_t rounds, double rho_upper,
+                               const std::string& why) {
+  const double rho = std::clamp(rho_upper, 0.0, 0.95);
+  result.settled = false;
+  result.provisional = true;
+  result.batch_size = 1;
+  result.batches = rounds;
+  result.batch_lag1 = result.lag1;
+  result.residual_inflation = ar1_width_factor(rho);
+  // A negative ρ narrows the spread of a mean, so the AR(1) factor is 1 there: say so
+  // rather than "widened ×1.00".
+  result.note =
+      result.residual_inflation > 1.005
+          ? fmt::format(
+                "{}; keep sampling (meanwhile the interval is widened ×{:.2f} and decides only a "
+                "clear change)",
+                why, result.residual_inflation)
+          : fmt::format("{}; keep sampling (meanwhile the interval decides only a clear change)", why);
+  return result;
+}
+
+// No feasible batch size clears the band: the dependence reaches further than `min_batches`
+// batches can hold (slow drift of the ratio itself). More rounds only make the batches
+// longer, so waiting for the band may never end (a 4× gzip ratio ran its 9-minute budget).
+// Use the largest batches, `max_q` rounds each, and correct their interval for the correlation
+// they still show, √((1 + r)/(1 − r)) with the batch means' own r1 (capped at 0.9): an honest,
+// wider interval the width rule may stop on once it is narrow enough.
+Batching largest_batches(Batching result, std::span<const double> x, std::size_t max_q) {
+  const std::vector<double> means = batch_means(x, max_q);
+  const double r = std::clamp(lag1_autocorrelation(means), 0.0, 0.9);
+  result.batch_size = max_q;
+  result.batches = means.size();
+  result.batch_lag1 = lag1_autocorrelation(means);
+  result.residual_inflation = ar1_width_factor(r);
+  const auto summary = fmt::format(
+      "lag-1 autocorrelation {:.2f}: even {} rounds per batch ({} batches) leave "
+      "batch r1 {:.2f}; interval on those batches",
+      result.lag1, max_q, means.size(), result.batch_lag1);
+  // A negative batch r1 narrows the spread of their mean: nothing to widen (not "×1.00").
+  result.note =
+      result.residual_inflation > 1.005
+          ? fmt::format("{} widened ×{:.2f} for it", summary, result.residual_inflation)
+          : fmt::format("{}, not widened (a negative correlation narrows the spread of a mean)", summary);
+  return result;
+}
+
+}  // namespace
+
 Batching choose_batching(std::span<const double> x, double limit, std::size_t min_batches) {
   Batching result;
   result.batches = x.size();
@@ -120,16 +186,7 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
     if (upper <= k_independence_bound) {
       return result;  // outside the band, but within what an independent series shows by chance
     }
-    // Neither clearly correlated nor clearly not: widen the plain interval as an AR(1) process
-    // at the upper bound would need, rather than refuse it, so that a large change can still
-    // be decided early (anytime mode) while the width rule waits for the bound to come down.
-    const double rho = std::min(upper, 0.9);
-    result.residual_inflation = ar1_width_factor(rho);
-    result.note = fmt::format(
-        "lag-1 autocorrelation {:.2f} over {} rounds: cannot yet rule out up to {:.2f}; interval widened "
-        "×{:.2f} until it can",
-        result.lag1, x.size(), upper, result.residual_inflation);
-    return result;
+    return widened_until_ruled_out(result, x.size(), upper);
   }
   // Pilot's check on the batch means alone is weak: with 20 batches their r1 has a standard
   // error of about 0.22, so a batch size that leaves most of the correlation in passes by
@@ -141,39 +198,21 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
   // low. Plan for the upper one-sided 95 % bound of ρ instead (Bartlett: SE ≈ √((1 − ρ²)/n)).
   const double rho_upper = std::min(
       0.99, result.lag1 + k_z95_one_sided * std::sqrt(std::max(0.0, 1 - result.lag1 * result.lag1) / n));
-  // Until batching can settle it, the unbatched interval is widened as an AR(1) process at the
-  // upper bound of ρ needs: enough to decide a clear change (anytime mode), never to stop on.
-  const auto provisional = [&](std::string why) {
-    const double rho = std::clamp(rho_upper, 0.0, 0.95);
-    result.settled = false;
-    result.provisional = true;
-    result.batch_size = 1;
-    result.batches = x.size();
-    result.batch_lag1 = result.lag1;
-    result.residual_inflation = ar1_width_factor(rho);
-    // A negative ρ narrows the spread of a mean, so the AR(1) factor is 1 there: say so
-    // rather than "widened ×1.00".
-    result.note =
-        result.residual_inflation > 1.005
-            ? fmt::format(
-                  "{}; keep sampling (meanwhile the interval is widened ×{:.2f} and decides only a "
-                  "clear change)",
-                  why, result.residual_inflation)
-            : fmt::format("{}; keep sampling (meanwhile the interval decides only a clear change)", why);
-    return result;
-  };
   const std::size_t floor_batches = std::max<std::size_t>(min_batches, 2);
   const std::size_t max_q = x.size() / floor_batches;
   if (max_q < 2) {
-    return provisional(
+    return provisionally_widened(
+        result, x.size(), rho_upper,
         fmt::format("lag-1 autocorrelation {:.2f} over {} rounds; batching needs at least {} rounds",
                     result.lag1, x.size(), 2 * floor_batches));
   }
   const std::size_t needed = ar1_batch_size(result.lag1 > 0 ? rho_upper : result.lag1, limit);
   if (needed > max_q) {
-    return provisional(fmt::format(
-        "lag-1 autocorrelation {:.2f}: batches of {} rounds are needed, {} batches of them need {} rounds",
-        result.lag1, needed, floor_batches, needed * floor_batches));
+    return provisionally_widened(
+        result, x.size(), rho_upper,
+        fmt::format("lag-1 autocorrelation {:.2f}: batches of {} rounds are needed, {} "
+                    "batches of them need {} rounds",
+                    result.lag1, needed, floor_batches, needed * floor_batches));
   }
   for (std::size_t q = needed; q <= max_q; ++q) {
     const std::vector<double> means = batch_means(x, q);
@@ -191,28 +230,7 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
     }
     result.batch_lag1 = r;
   }
-  // No feasible batch size clears the band: the dependence reaches further than `min_batches`
-  // batches can hold (slow drift of the ratio itself). More rounds only make the batches
-  // longer, so waiting for the band may never end (a 4× gzip ratio ran its 9-minute budget).
-  // Use the largest batches and correct their interval for the correlation they still show,
-  // √((1 + r)/(1 − r)) with the batch means' own r1 (capped at 0.9): an honest, wider interval
-  // the width rule may stop on once it is narrow enough.
-  const std::vector<double> means = batch_means(x, max_q);
-  const double r = std::clamp(lag1_autocorrelation(means), 0.0, 0.9);
-  result.batch_size = max_q;
-  result.batches = means.size();
-  result.batch_lag1 = lag1_autocorrelation(means);
-  result.residual_inflation = ar1_width_factor(r);
-  const auto summary = fmt::format(
-      "lag-1 autocorrelation {:.2f}: even {} rounds per batch ({} batches) leave "
-      "batch r1 {:.2f}; interval on those batches",
-      result.lag1, max_q, means.size(), result.batch_lag1);
-  // A negative batch r1 narrows the spread of their mean: nothing to widen (not "×1.00").
-  result.note =
-      result.residual_inflation > 1.005
-          ? fmt::format("{} widened ×{:.2f} for it", summary, result.residual_inflation)
-          : fmt::format("{}, not widened (a negative correlation narrows the spread of a mean)", summary);
-  return result;
+  return largest_batches(result, x, max_q);
 }
 
 }  // namespace perfduel::stats
