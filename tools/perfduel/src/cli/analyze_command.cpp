@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/add_command.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "duel/analysis.hpp"
@@ -106,11 +107,11 @@ int run_analyze(const AnalyzeOptions& options) {
 }  // namespace
 
 void add_analyze_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<AnalyzeOptions>();
-  auto* command = app.add_subcommand(
-      "analyze",
+  const auto [command, options] = add_command<AnalyzeOptions>(
+      app, exit_code, "analyze",
       "Re-compute the verdict of a report written by compare --json from its saved runs, without running "
-      "anything; with --config or the setting options, re-decide with other statistics settings.");
+      "anything; with --config or the setting options, re-decide with other statistics settings.",
+      run_analyze);
   command->add_option("report", options->report, "the JSON report")->required()->check(CLI::ExistingFile);
   command
       ->add_option("-c,--config", options->config_path,
@@ -133,7 +134,6 @@ void add_analyze_command(CLI::App& app, int& exit_code) {
       "Exit codes as for compare: {}. The report's own settings apply where no option says otherwise; "
       "options apply after --config.",
       exit_code_names()));
-  command->callback([options, &exit_code] { exit_code = run_analyze(*options); });
 }
 
 }  // namespace perfduel::cli

@@ -18,6 +18,7 @@
 #include "bisect/probe_config.hpp"
 #include "bisect/probe_oracle.hpp"
 #include "bisect/search.hpp"
+#include "cli/add_command.hpp"
 #include "cli/commands.hpp"
 #include "config/config.hpp"
 #include "error.hpp"
@@ -146,123 +147,80 @@ std::string endpoint_failure(const BisectContext& context, const SearchState& st
                      state.failure);
 }
 
-int run_bisect(const BisectOptions& options) {
-  const auto started_clock = std::chrono::steady_clock::now();
-  const bool gate_form = !options.gate.empty();
-  if (!gate_form && (options.build.empty() || options.run.empty())) {
-    throw Error(
-        "bisect needs what to build and run: --gate NAME (a gate of add_perf_gate, in its build "
-        "directory), or --build CMD and --run CMD");
-  }
-  const double search_confidence = fraction_option(options.confidence, "--confidence", 1.0);
-  if (search_confidence < 0.5) {
-    throw Error(fmt::format("--confidence {}: expected at least 50 %, such as 95%", options.confidence));
-  }
-  std::optional<double> cut;
-  if (!options.threshold.empty()) {
-    cut = fraction_option(options.threshold, "--threshold", 10.0);
-  }
-
-  ProcessExecutor executor;
-  install_interrupt_handlers();
-
-  // What is built and run, and where the repository is.
+// What a search bisects: the gate's or the --build/--run commands, and where they run.
+struct Target {
   std::optional<GateFile> gate;
   std::filesystem::path repository;
   std::string git_program = "git";
-  std::filesystem::path work_dir;
-  std::string again;  // the command that bisects again with other endpoints
-  if (gate_form) {
-    const std::filesystem::path build_dir = absolute_or_current(options.build_dir);
-    gate = read_gate_file(build_dir, options.gate);
-    if (is_multi_config(gate->generator) && options.build_config.empty()) {
-      throw Error(
-          fmt::format("gate {}: the build uses the multi-config generator {}; give the configuration to "
-                      "build, e.g. --build-config Release",
-                      options.gate, gate->generator));
-    }
-    repository = gate->source_dir;
-    if (!gate->git.empty() && std::filesystem::exists(gate->git)) {
-      git_program = gate->git;
-    }
-    work_dir =
-        options.work_dir.empty() ? build_dir / "perfduel" / "bisect" : absolute_or_current(options.work_dir);
-    again = fmt::format("perfduel bisect --gate {}", options.gate);
-    if (!options.build_dir.empty()) {
-      again += " --build-dir " + util::quote_shell_word(build_dir.string());
-    }
-  } else {
-    repository = absolute_or_current(options.source);
-    again = fmt::format("perfduel bisect --build {} --run {}{}", util::quote_shell_word(options.build),
-                        util::quote_shell_word(options.run), options.shell ? " --shell" : "");
-  }
-  for (const auto& [option, value] : {std::pair<const char*, const std::string*>{"--config", &options.config},
-                                      {"--threshold", &options.threshold}}) {
-    if (!value->empty()) {
-      again += fmt::format(" {} {}", option, util::quote_shell_word(*value));
-    }
-  }
-  ProcessGit git(executor, repository, git_program);
-  repository = repository_top(git);
-  if (!gate_form) {
-    auto common = git.run({"rev-parse", "--git-common-dir"});
-    if (!common) {
-      throw Error(
-          fmt::format("git rev-parse --git-common-dir in {}: {}", repository.string(), common.error()));
-    }
-    const std::filesystem::path common_dir = std::string(util::trim(*common));
-    work_dir =
-        options.work_dir.empty()
-            ? (common_dir.is_absolute() ? common_dir : absolute_or_current(options.source) / common_dir)
-                      .lexically_normal() /
-                  "perfduel-bisect"
-            : absolute_or_current(options.work_dir);
-  }
+  std::filesystem::path work_dir;  // empty until known: for --build, from git
+  std::string again;               // the command that bisects again with other endpoints
+};
 
-  // The commits.
-  const Commit good = resolve_commit(git, "--good", options.good);
-  const Commit bad = resolve_commit(git, "--bad", options.bad);
-  std::vector<Commit> chain = first_parent_chain(git, good, bad, options.good, options.bad);
-  const std::size_t last = chain.size() - 1;
+// The target of --gate: the gate file in its build directory says what and where.
+Target gate_target(const BisectOptions& options) {
+  Target target;
+  const std::filesystem::path build_dir = absolute_or_current(options.build_dir);
+  target.gate = read_gate_file(build_dir, options.gate);
+  if (is_multi_config(target.gate->generator) && options.build_config.empty()) {
+    throw Error(
+        fmt::format("gate {}: the build uses the multi-config generator {}; give the configuration to "
+                    "build, e.g. --build-config Release",
+                    options.gate, target.gate->generator));
+  }
+  target.repository = target.gate->source_dir;
+  if (!target.gate->git.empty() && std::filesystem::exists(target.gate->git)) {
+    target.git_program = target.gate->git;
+  }
+  target.work_dir =
+      options.work_dir.empty() ? build_dir / "perfduel" / "bisect" : absolute_or_current(options.work_dir);
+  target.again = fmt::format("perfduel bisect --gate {}", options.gate);
+  if (!options.build_dir.empty()) {
+    target.again += " --build-dir " + util::quote_shell_word(build_dir.string());
+  }
+  return target;
+}
 
-  // The duels' configuration: the gate's (or --config), made into the probes'.
+// The target of --build and --run, in the repository of --source.
+Target command_target(const BisectOptions& options) {
+  Target target;
+  target.repository = absolute_or_current(options.source);
+  target.again = fmt::format("perfduel bisect --build {} --run {}{}", util::quote_shell_word(options.build),
+                             util::quote_shell_word(options.run), options.shell ? " --shell" : "");
+  return target;
+}
+
+// The work directory of --build and --run: --work-dir, else perfduel-bisect in the git
+// directory that `git`'s worktrees share (`repository`: the top of the one given).
+std::filesystem::path command_work_dir(const BisectOptions& options, Git& git,
+                                       const std::filesystem::path& repository) {
+  if (!options.work_dir.empty()) {
+    return absolute_or_current(options.work_dir);
+  }
+  auto common = git.run({"rev-parse", "--git-common-dir"});
+  if (!common) {
+    throw Error(fmt::format("git rev-parse --git-common-dir in {}: {}", repository.string(), common.error()));
+  }
+  const std::filesystem::path common_dir = std::string(util::trim(*common));
+  return (common_dir.is_absolute() ? common_dir : absolute_or_current(options.source) / common_dir)
+             .lexically_normal() /
+         "perfduel-bisect";
+}
+
+// The duels' configuration: --config, else the gate's, else the defaults.
+Config base_config(const BisectOptions& options, const std::optional<GateFile>& gate) {
   std::string config_path = options.config;
   if (config_path.empty() && gate) {
     config_path = gate->config.string();
   }
-  const Config base = config_path.empty() ? default_config() : load_config(config_path);
-  ProbeSettings settings;
-  settings.cut = cut;
-  settings.search_confidence = search_confidence;
-  settings.planned_duels = planned_duels(last);
-  // --max-seconds, else the configuration's budget within the gate's (TIMEOUT minus its margin).
-  settings.max_seconds = options.max_seconds;
-  if (!settings.max_seconds && gate && gate->max_seconds > 0) {
-    settings.max_seconds = std::min(base.max_seconds, gate->max_seconds);
-  }
-  const std::array<Config, 2> probes{probe_config(base, settings, 0), probe_config(base, settings, 1)};
+  return config_path.empty() ? default_config() : load_config(config_path);
+}
 
-  BisectContext context;
-  context.gate = options.gate;
-  context.good_ref = options.good;
-  context.bad_ref = options.bad;
-  context.chain = chain;
-  context.cut = cut_text(probes[0], options.good);
-  context.search_confidence = search_confidence;
-  context.duel_confidence = probes[0].confidence;
-  context.planned_duels = settings.planned_duels;
-  context.duel_seconds = probes[0].max_seconds;
-  context.work_dir = work_dir;
-  context.command = again;
-  context.started = now_iso8601();
-
-  const std::filesystem::path search_dir = work_dir / "searches" / search_name(context.started);
-  std::error_code ec;
-  std::filesystem::create_directories(search_dir, ec);
-  if (ec) {
-    throw Error(fmt::format("--work-dir: cannot create {}: {}", search_dir.string(), ec.message()));
-  }
+// How the probes' duels are run: their configurations `probes`, written to `search_dir` where
+// their reports go too, with `base`'s run timeout, the options' CPUs and seed.
+DuelPlan duel_plan(const std::filesystem::path& search_dir, const std::array<Config, 2>& probes,
+                   const Config& base, const BisectOptions& options) {
   DuelPlan plan;
+  std::error_code ec;
   plan.perfduel = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) {
     throw Error(
@@ -278,25 +236,34 @@ int run_bisect(const BisectOptions& options) {
   plan.reports = search_dir;
   plan.cpus = options.cpus;
   plan.seed = options.seed;
+  return plan;
+}
 
-  std::unique_ptr<CommitBuilder> builder;
-  if (gate) {
-    builder =
-        std::make_unique<GateBuilder>(executor, *gate, options.build_config, work_dir, options.build_timeout);
-  } else {
-    builder = std::make_unique<CommandBuilder>(executor, repository, git_program, options.build, options.run,
-                                               options.shell ? Launch::shell : Launch::direct, work_dir,
-                                               options.build_timeout);
+// What builds each commit of `target`: the gate's build, else the --build command.
+std::unique_ptr<CommitBuilder> commit_builder(Executor& executor, const Target& target,
+                                              const BisectOptions& options) {
+  if (target.gate) {
+    return std::make_unique<GateBuilder>(executor, *target.gate, options.build_config, target.work_dir,
+                                         options.build_timeout);
   }
-  ProbeOracle oracle(executor, *builder, chain, plan);
+  return std::make_unique<CommandBuilder>(executor, target.repository, target.git_program, options.build,
+                                          options.run, options.shell ? Launch::shell : Launch::direct,
+                                          target.work_dir, options.build_timeout);
+}
 
+// Runs the search and reports it: progress on stderr, the result on stdout, the JSON report
+// in `search_dir` (and at --json). Returns bisect's exit code; an endpoint that fails or an
+// interruption is thrown.
+int search_and_report(const BisectContext& context, const BisectOptions& options, Oracle& oracle,
+                      const std::filesystem::path& search_dir,
+                      std::chrono::steady_clock::time_point started) {
   const std::filesystem::path report =
       options.json.empty() ? search_dir / "bisect.json" : std::filesystem::path(options.json);
-  Listener listener(context, report, options.quiet, started_clock);
+  Listener listener(context, report, options.quiet, started);
   if (!options.quiet) {
     fmt::print(stderr, "{}", format_start(context));
   }
-  const SearchState state = run_search(last, oracle, listener);
+  const SearchState state = run_search(context.chain.size() - 1, oracle, listener);
   listener.save(state);
   if (!options.json.empty()) {
     write_json_file(search_dir / "bisect.json", bisect_to_json(context, state, listener.elapsed()));
@@ -310,20 +277,91 @@ int run_bisect(const BisectOptions& options) {
     throw Error(
         fmt::format("interrupted by signal {}; the report so far is in {}, the worktrees and builds in {} "
                     "are kept: the same command resumes without building them again",
-                    interrupt_signal(), report.string(), work_dir.string()),
+                    interrupt_signal(), report.string(), context.work_dir.string()),
         ExitCode::interrupted);
   }
   return bisect_exit_code(state.outcome);
 }
 
+int run_bisect(const BisectOptions& options) {
+  const auto started_clock = std::chrono::steady_clock::now();
+  if (options.gate.empty() && (options.build.empty() || options.run.empty())) {
+    throw Error(
+        "bisect needs what to build and run: --gate NAME (a gate of add_perf_gate, in its build "
+        "directory), or --build CMD and --run CMD");
+  }
+  ProbeSettings settings;
+  settings.search_confidence = fraction_option(options.confidence, "--confidence", 1.0);
+  if (settings.search_confidence < 0.5) {
+    throw Error(fmt::format("--confidence {}: expected at least 50 %, such as 95%", options.confidence));
+  }
+  if (!options.threshold.empty()) {
+    settings.cut = fraction_option(options.threshold, "--threshold", 10.0);
+  }
+
+  ProcessExecutor executor;
+  install_interrupt_handlers();
+  Target target = options.gate.empty() ? command_target(options) : gate_target(options);
+  for (const auto& [option, value] : {std::pair<const char*, const std::string*>{"--config", &options.config},
+                                      {"--threshold", &options.threshold}}) {
+    if (!value->empty()) {
+      target.again += fmt::format(" {} {}", option, util::quote_shell_word(*value));
+    }
+  }
+  ProcessGit git(executor, target.repository, target.git_program);
+  target.repository = repository_top(git);
+  if (!target.gate) {
+    target.work_dir = command_work_dir(options, git, target.repository);
+  }
+
+  const Commit good = resolve_commit(git, "--good", options.good);
+  const Commit bad = resolve_commit(git, "--bad", options.bad);
+  std::vector<Commit> chain = first_parent_chain(git, good, bad, options.good, options.bad);
+
+  // The duels' configuration, made into the probes'.
+  const Config base = base_config(options, target.gate);
+  settings.planned_duels = planned_duels(chain.size() - 1);
+  // --max-seconds, else the configuration's budget within the gate's (TIMEOUT minus its margin).
+  settings.max_seconds = options.max_seconds;
+  if (!settings.max_seconds && target.gate && target.gate->max_seconds > 0) {
+    settings.max_seconds = std::min(base.max_seconds, target.gate->max_seconds);
+  }
+  const std::array<Config, 2> probes{probe_config(base, settings, 0), probe_config(base, settings, 1)};
+
+  BisectContext context;
+  context.gate = options.gate;
+  context.good_ref = options.good;
+  context.bad_ref = options.bad;
+  context.chain = chain;
+  context.cut = cut_text(probes[0], options.good);
+  context.search_confidence = settings.search_confidence;
+  context.duel_confidence = probes[0].confidence;
+  context.planned_duels = settings.planned_duels;
+  context.duel_seconds = probes[0].max_seconds;
+  context.work_dir = target.work_dir;
+  context.command = target.again;
+  context.started = now_iso8601();
+
+  const std::filesystem::path search_dir = target.work_dir / "searches" / search_name(context.started);
+  std::error_code ec;
+  std::filesystem::create_directories(search_dir, ec);
+  if (ec) {
+    throw Error(fmt::format("--work-dir: cannot create {}: {}", search_dir.string(), ec.message()));
+  }
+  const DuelPlan plan = duel_plan(search_dir, probes, base, options);
+  const auto builder = commit_builder(executor, target, options);
+  ProbeOracle oracle(executor, *builder, chain, plan);
+  return search_and_report(context, options, oracle, search_dir, started_clock);
+}
+
 }  // namespace
 
 void add_bisect_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<BisectOptions>();
-  auto* command = app.add_subcommand(
-      "bisect",
+  const auto [command, options] = add_command<BisectOptions>(
+      app, exit_code, "bisect",
       "Find the first commit between --good and --bad that made the benchmark worse by more than the gated "
-      "metrics' thresholds, judging each probe by a duel against --good (docs/bisect.md).");
+      "metrics' thresholds, judging each probe by a duel against --good (docs/bisect.md).",
+      run_bisect);
   command->add_option("--good", options->good, "a commit (tag, branch) where the benchmark was fine")
       ->required();
   command->add_option("--bad", options->bad, "a later commit where it is worse")->required();
@@ -383,7 +421,6 @@ void add_bisect_command(CLI::App& app, int& exit_code) {
       "Exit codes: 0 first bad commit found and confirmed against its parent, 1 the endpoints do not differ, "
       "2 usage error, 3 an endpoint does not build or its benchmark fails, 77 no single confirmed commit "
       "(skipped commits, an inconclusive or unconfirmed duel), 130 interrupted.");
-  command->callback([options, &exit_code] { exit_code = run_bisect(*options); });
 }
 
 }  // namespace perfduel::cli

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bisect/git_bisect_codes.hpp"
+#include "cli/add_command.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
@@ -125,13 +126,27 @@ void check_cpus(const std::vector<int>& cpus, const std::vector<int>& allowed, c
   }
 }
 
-int run_compare(const CompareOptions& options) {
-  if (!options.skip_if.empty() && std::filesystem::exists(options.skip_if)) {
-    return skip_duel(options.skip_if, options.outputs);
+// Applies --cpus to `config`: auto, none or a CPU list.
+void apply_cpus_option(Config& config, const std::string& cpus_option) {
+  if (cpus_option == "auto") {
+    config.cpu_mode = CpuMode::automatic;
+  } else if (cpus_option == "none") {
+    config.cpu_mode = CpuMode::none;
+  } else if (!cpus_option.empty()) {
+    auto cpus = util::parse_cpu_list(cpus_option);
+    if (!cpus) {
+      throw Error(fmt::format("--cpus: {} (or auto, none)", cpus.error()));
+    }
+    config.cpu_mode = CpuMode::list;
+    config.cpus = std::move(cpus).value();
   }
-  check_output_paths(options.outputs);
+}
+
+// The configuration file (or the defaults) with the command line's settings over it, the
+// commands checked before anything runs. `origin` names where settings not from the command
+// line came from.
+Config compare_config(const CompareOptions& options, const std::string& origin) {
   Config config = options.config_path.empty() ? default_config() : load_config(options.config_path);
-  const std::string origin = options.config_path.empty() ? "command line" : options.config_path;
   if (!options.baseline.empty()) {
     set_command(config.baseline, options.baseline, options.shell, "--baseline");
   }
@@ -143,20 +158,23 @@ int run_compare(const CompareOptions& options) {
   if (!options.order.empty()) {
     config.order = *util::value_of(k_order_names, options.order);  // CLI11 checked the name
   }
-  if (options.cpus == "auto") {
-    config.cpu_mode = CpuMode::automatic;
-  } else if (options.cpus == "none") {
-    config.cpu_mode = CpuMode::none;
-  } else if (!options.cpus.empty()) {
-    auto cpus = util::parse_cpu_list(options.cpus);
-    if (!cpus) {
-      throw Error(fmt::format("--cpus: {} (or auto, none)", cpus.error()));
-    }
-    config.cpu_mode = CpuMode::list;
-    config.cpus = std::move(cpus).value();
+  apply_cpus_option(config, options.cpus);
+  if (options.max_seconds) {
+    config.max_seconds = std::min(config.max_seconds, *options.max_seconds);
   }
-  const std::string cpus_origin = options.cpus.empty() ? origin : "--cpus";
-  const MachineFacts facts = read_machine_facts();
+  if (options.seed) {
+    config.seed = options.seed;
+  }
+  if (!config.seed) {
+    config.seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32U) | std::random_device{}();
+  }
+  return config;
+}
+
+// Where the runs go: the CPUs of `config` (from `cpus_origin`) checked against this machine's
+// `facts` and CTest's resource allocation, planned for the warm-up and the order; the warm-up's
+// CPUs become the configuration's.
+PinningPlan plan_compare_pinning(Config& config, const MachineFacts& facts, const std::string& cpus_origin) {
   if (config.cpu_mode == CpuMode::list) {
     check_cpus(config.cpus, facts.allowed_cpus, cpus_origin);
   }
@@ -188,15 +206,55 @@ int run_compare(const CompareOptions& options) {
     pinning_plan = std::move(duet).value();
   }
   config.cpus = pinning_plan.warmup.cpus;
-  if (options.max_seconds) {
-    config.max_seconds = std::min(config.max_seconds, *options.max_seconds);
+  return pinning_plan;
+}
+
+// perfduel-exec when `config` needs it, else empty. A gated max RSS must be the programs' own:
+// start the runs through perfduel-exec, whose small address space is what Linux counts as a
+// run's starting max RSS (see exec_stub.cpp). Order duet needs it too: each stub holds its
+// run at a barrier until both are started.
+std::filesystem::path exec_stub_for(const Config& config) {
+  const bool rss_gated = std::any_of(config.metrics.begin(), config.metrics.end(), [](const MetricSpec& m) {
+    return m.source == MetricSource::max_rss && m.gating == Gating::gated;
+  });
+  if (!rss_gated && !is_duet(config.order)) {
+    return {};
   }
-  if (options.seed) {
-    config.seed = options.seed;
+  std::string searched;
+  std::filesystem::path exec_stub = find_exec_stub(searched);
+  if (exec_stub.empty()) {
+    throw Error(fmt::format(
+        "{}, which needs perfduel-exec; not found (looked for {})",
+        rss_gated ? "max_rss is gated (the programs' own peak)" : "order: duet starts both runs together",
+        searched));
   }
-  if (!config.seed) {
-    config.seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32U) | std::random_device{}();
+  return exec_stub;
+}
+
+// The warnings of a duel that ended: rounds played again, processes left running.
+void warn_about_duel(const DuelOutcome& outcome, const Config& config) {
+  for (std::size_t i = 0; i < outcome.retried.size(); ++i) {
+    fmt::print(stderr, "perfduel: warning: retry {} of {}: {}; the round was played again\n", i + 1,
+               config.retries, outcome.retried[i]);
   }
+  if (outcome.left_behind > 0) {
+    fmt::print(stderr,
+               "perfduel: warning: {} left a process running after it ended; killed ({} such process(es) "
+               "in all)\n",
+               outcome.left_behind_first, outcome.left_behind);
+  }
+}
+
+int run_compare(const CompareOptions& options) {
+  if (!options.skip_if.empty() && std::filesystem::exists(options.skip_if)) {
+    return skip_duel(options.skip_if, options.outputs);
+  }
+  check_output_paths(options.outputs);
+  const std::string origin = options.config_path.empty() ? "command line" : options.config_path;
+  Config config = compare_config(options, origin);
+  const MachineFacts facts = read_machine_facts();
+  const PinningPlan pinning_plan =
+      plan_compare_pinning(config, facts, options.cpus.empty() ? origin : "--cpus");
 
   // Hardware counters and valgrind are checked before anything runs.
   const std::filesystem::path valgrind = check_run_plan(config, plan_runs(config));
@@ -207,23 +265,7 @@ int run_compare(const CompareOptions& options) {
   summary.environment = environment_of(facts);
 
   install_interrupt_handlers();
-  // A gated max RSS must be the programs' own: start the runs through perfduel-exec, whose
-  // small address space is what Linux counts as a run's starting max RSS (see exec_stub.cpp).
-  // Order duet needs it too: each stub holds its run at a barrier until both are started.
-  std::filesystem::path exec_stub;
-  const bool rss_gated = std::any_of(config.metrics.begin(), config.metrics.end(), [](const MetricSpec& m) {
-    return m.source == MetricSource::max_rss && m.gating == Gating::gated;
-  });
-  if (rss_gated || is_duet(config.order)) {
-    std::string searched;
-    exec_stub = find_exec_stub(searched);
-    if (exec_stub.empty()) {
-      throw Error(fmt::format(
-          "{}, which needs perfduel-exec; not found (looked for {})",
-          rss_gated ? "max_rss is gated (the programs' own peak)" : "order: duet starts both runs together",
-          searched));
-    }
-  }
+  const std::filesystem::path exec_stub = exec_stub_for(config);
   ProcessExecutor executor(exec_stub);
   std::optional<ValgrindExecutor> simulator;
   if (!valgrind.empty()) {
@@ -244,16 +286,7 @@ int run_compare(const CompareOptions& options) {
     summary.pinning.parallelism = outcome.warmup_parallelism;
   }
   progress.finish();
-  for (std::size_t i = 0; i < outcome.retried.size(); ++i) {
-    fmt::print(stderr, "perfduel: warning: retry {} of {}: {}; the round was played again\n", i + 1,
-               config.retries, outcome.retried[i]);
-  }
-  if (outcome.left_behind > 0) {
-    fmt::print(stderr,
-               "perfduel: warning: {} left a process running after it ended; killed ({} such process(es) "
-               "in all)\n",
-               outcome.left_behind_first, outcome.left_behind);
-  }
+  warn_about_duel(outcome, config);
   config.metrics = outcome.metrics;  // benchmark patterns expanded: the reports show what was measured
   // Through perfduel-exec the floor is the stub's, not ours: nothing to warn about.
   summary.environment.driver_peak_rss_bytes = exec_stub.empty() ? read_own_peak_rss() : 0.0;
@@ -275,14 +308,27 @@ int run_compare(const CompareOptions& options) {
   return to_int(summary.exit_code);
 }
 
+// run_compare with the exit codes --exit-codes asks for, thrown ones included.
+int run_compare_command(const CompareOptions& options) {
+  if (options.exit_codes != "git-bisect") {
+    return run_compare(options);
+  }
+  try {
+    return to_int(bisect::git_bisect_exit_code(static_cast<ExitCode>(run_compare(options))));
+  } catch (const Error& e) {
+    throw Error(e.what(), bisect::git_bisect_exit_code(e.exit_code()));
+  }
+}
+
 }  // namespace
 
 void add_compare_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<CompareOptions>();
-  auto* command = app.add_subcommand("compare",
-                                     "Run the baseline and the candidate alternately until every gated "
-                                     "metric's confidence interval is narrower "
-                                     "than its threshold, then give the verdict.");
+  const auto [command, options] =
+      add_command<CompareOptions>(app, exit_code, "compare",
+                                  "Run the baseline and the candidate alternately until every gated "
+                                  "metric's confidence interval is narrower "
+                                  "than its threshold, then give the verdict.",
+                                  run_compare_command);
   command->add_option("-c,--config", options->config_path, "YAML configuration (thresholds, metrics, budget)")
       ->check(CLI::ExistingFile);
   command->add_option("-b,--baseline", options->baseline,
@@ -319,17 +365,6 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                    "(inconclusive, benchmark failed), 128 abort (usage error), 130 interrupted")
       ->check(CLI::IsMember({"perfduel", "git-bisect"}));
   command->footer(fmt::format("Exit codes: {}.", exit_code_names()));
-  command->callback([options, &exit_code] {
-    if (options->exit_codes != "git-bisect") {
-      exit_code = run_compare(*options);
-      return;
-    }
-    try {
-      exit_code = to_int(bisect::git_bisect_exit_code(static_cast<ExitCode>(run_compare(*options))));
-    } catch (const Error& e) {
-      throw Error(e.what(), bisect::git_bisect_exit_code(e.exit_code()));
-    }
-  });
 }
 
 }  // namespace perfduel::cli

@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/add_command.hpp"
 #include "cli/commands.hpp"
 #include "error.hpp"
 #include "machine/doctor.hpp"
@@ -129,11 +130,11 @@ int run_doctor(const DoctorOptions& options) {
 }  // namespace
 
 void add_doctor_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<DoctorOptions>();
-  auto* command = app.add_subcommand(
-      "doctor",
+  const auto [command, options] = add_command<DoctorOptions>(
+      app, exit_code, "doctor",
       "Check whether this machine is fit to benchmark: CPU governor, turbo, load, pinning, real-time "
-      "priority, perf counters, ASLR, isolated CPUs, SMT, swap. Each finding comes with the fix to type.");
+      "priority, perf counters, ASLR, isolated CPUs, SMT, swap. Each finding comes with the fix to type.",
+      run_doctor);
   command->add_option("--cpus", options->cpus, "check these CPUs, e.g. 2-3 (default: all online CPUs)")
       ->type_name("LIST");
   command->add_option("--json", options->json, "also write the findings to this file as JSON")
@@ -145,7 +146,6 @@ void add_doctor_command(CLI::App& app, int& exit_code) {
           "benchmarking, for ctest --resource-spec-file")
       ->type_name("FILE");
   command->footer(k_doctor_footer);
-  command->callback([options, &exit_code] { exit_code = run_doctor(*options); });
 }
 
 }  // namespace perfduel::cli

@@ -6,7 +6,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "cli/add_command.hpp"
 #include "cli/commands.hpp"
+#include "cli/history_options.hpp"
 #include "error.hpp"
 #include "history/provenance.hpp"
 #include "history/report_import.hpp"
@@ -32,8 +34,7 @@ struct RecordOptions {
   std::optional<std::string> metric;
   std::vector<double> values;
   std::optional<std::string> unit;
-  bool higher_is_better = false;
-  bool lower_is_better = false;
+  DirectionFlags direction;
 };
 
 history::Record read_report(const std::string& path) {
@@ -53,16 +54,14 @@ history::Record plain_values(const RecordOptions& options) {
   // The median, as for a report's candidate: one slow outlier does not move the trend.
   m.value = stats::median(options.values);
   m.unit = options.unit;
-  if (options.higher_is_better) {
-    m.direction = util::name_of(stats::k_direction_names, stats::Direction::higher_is_better);
-  } else if (options.lower_is_better) {
-    m.direction = util::name_of(stats::k_direction_names, stats::Direction::lower_is_better);
+  if (const auto direction = direction_of(options.direction)) {
+    m.direction = util::name_of(stats::k_direction_names, *direction);
   }
   record.measurements.push_back(std::move(m));
   return record;
 }
 
-void run_record(const RecordOptions& options, int& exit_code) {
+int run_record(const RecordOptions& options) {
   if (options.report && options.metric) {
     throw Error("give either a report file or --metric with --value, not both");
   }
@@ -126,22 +125,19 @@ void run_record(const RecordOptions& options, int& exit_code) {
                record.recorded_at, record.machine_id, record.machine,
                record.config_hash ? fmt::format(", config {}", *record.config_hash) : "");
   }
-  exit_code = 0;
+  return 0;
 }
 
 }  // namespace
 
 void add_record_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<RecordOptions>();
-  auto* command = app.add_subcommand(
-      "record",
-      "Append a compare report (or plain measurements) to the history database for `perfduel trend`.");
+  const auto [command, options] = add_command<RecordOptions>(
+      app, exit_code, "record",
+      "Append a compare report (or plain measurements) to the history database for `perfduel trend`.",
+      run_record);
   command->add_option("report", options->report, "A report written by `perfduel compare --json`")
       ->check(CLI::ExistingFile);
-  command->add_option("--db", options->db,
-                      fmt::format("History database: a SQLite file or a postgresql:// URI (default: "
-                                  "$PERFDUEL_HISTORY, else ./{})",
-                                  history::k_default_path));
+  add_database_option(*command, options->db);
   command->add_option("--commit", options->commit, "Commit measured (default: git rev-parse HEAD)");
   command->add_option("--branch", options->branch,
                       "Branch measured (default: git rev-parse --abbrev-ref HEAD)");
@@ -160,12 +156,8 @@ void add_record_command(CLI::App& app, int& exit_code) {
                       "Record plain measurements of this metric instead of a report");
   command->add_option("--value", options->values, "A measurement of --metric (repeat for a run of several)");
   command->add_option("--unit", options->unit, "Unit of the --value measurements (e.g. s, bytes)");
-  auto* higher =
-      command->add_flag("--higher-is-better", options->higher_is_better, "For --metric: higher is better");
-  auto* lower =
-      command->add_flag("--lower-is-better", options->lower_is_better, "For --metric: lower is better");
-  higher->excludes(lower);
-  command->callback([options, &exit_code] { run_record(*options, exit_code); });
+  add_direction_flags(*command, options->direction, "For --metric: higher is better",
+                      "For --metric: lower is better");
 }
 
 }  // namespace perfduel::cli

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/add_command.hpp"
 #include "cli/commands.hpp"
 #include "ctest/shard.hpp"
 #include "error.hpp"
@@ -39,18 +40,17 @@ int run_shard(const ShardOptions& options) {
 }  // namespace
 
 void add_shard_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<ShardOptions>();
-  auto* command = app.add_subcommand(
-      "shard",
+  const auto [command, options] = add_command<ShardOptions>(
+      app, exit_code, "shard",
       "This CI runner's share of the perf gates, as a `ctest -R` regex: reads `ctest -N --show-only=json-v1` "
       "on stdin, gives every K-th gate (sorted by name) to runner K of N; their .baseline fixtures follow. "
-      "Prints nothing for a runner without a gate.");
+      "Prints nothing for a runner without a gate.",
+      run_shard);
   command->add_option("shard", options->shard, "K/N: this runner's number from 1 to N, and N")->required();
   command->add_option("--label", options->label, "the label of the gates (default perf)");
   command->footer(
       "Example:\n  regex=$(ctest --test-dir build -N -L perf --show-only=json-v1 | perfduel shard 2/3)\n"
       "  [ -z \"$regex\" ] || ctest --test-dir build -L perf -R \"$regex\" --output-on-failure");
-  command->callback([options, &exit_code] { exit_code = run_shard(*options); });
 }
 
 }  // namespace perfduel::cli

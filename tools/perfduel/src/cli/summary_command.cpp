@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/add_command.hpp"
 #include "cli/commands.hpp"
 #include "error.hpp"
 #include "report/suite_summary.hpp"
@@ -42,11 +43,11 @@ int run_summary(const SummaryOptions& options) {
 }  // namespace
 
 void add_summary_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<SummaryOptions>();
-  auto* command =
-      app.add_subcommand("summary",
-                         "One table of every gate's verdict from the JSON reports that `ctest -L perf` wrote "
-                         "(add_perf_gate: <build>/perfduel/reports).");
+  const auto [command, options] = add_command<SummaryOptions>(
+      app, exit_code, "summary",
+      "One table of every gate's verdict from the JSON reports that `ctest -L perf` wrote "
+      "(add_perf_gate: <build>/perfduel/reports).",
+      run_summary);
   command->add_option("reports", options->inputs, "JSON reports, or directories of them")->required();
   command->add_option("--markdown", options->markdown,
                       "append the table as Markdown to this file (e.g. $GITHUB_STEP_SUMMARY)");
@@ -57,7 +58,6 @@ void add_summary_command(CLI::App& app, int& exit_code) {
   command->footer(
       "Exit codes: 0 every gate passed, 1 a gate regressed or failed, 2 unreadable input, "
       "77 none failed but one is inconclusive or skipped.");
-  command->callback([options, &exit_code] { exit_code = run_summary(*options); });
 }
 
 }  // namespace perfduel::cli

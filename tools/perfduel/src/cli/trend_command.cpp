@@ -9,7 +9,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "cli/add_command.hpp"
 #include "cli/commands.hpp"
+#include "cli/history_options.hpp"
 #include "error.hpp"
 #include "history/provenance.hpp"
 #include "history/store.hpp"
@@ -34,24 +36,13 @@ struct TrendOptions {
   std::optional<std::string> machine;  // id (or a prefix of it), or "this"
   std::optional<std::string> config;   // configuration hash (or a prefix of it)
   std::optional<double> unit;
-  bool higher_is_better = false;
-  bool lower_is_better = false;
+  DirectionFlags direction;
   bool samples = false;
   std::size_t long_window = 180;
   std::size_t short_window = 14;
   std::optional<std::string> json;
   std::optional<std::string> svg;
 };
-
-std::optional<trend::Direction> direction_flag(const TrendOptions& options) {
-  if (options.higher_is_better) {
-    return trend::Direction::higher_is_better;
-  }
-  if (options.lower_is_better) {
-    return trend::Direction::lower_is_better;
-  }
-  return std::nullopt;
-}
 
 std::vector<TrendSeries> jobs_from_input(const TrendOptions& options) {
   auto series = trend::read_series(*options.input);
@@ -62,7 +53,7 @@ std::vector<TrendSeries> jobs_from_input(const TrendOptions& options) {
   job.name = options.metrics.empty() ? std::filesystem::path(*options.input).stem().string()
                                      : options.metrics.front();
   job.runs = std::move(series.value());
-  if (const auto flag = direction_flag(options)) {
+  if (const auto flag = direction_of(options.direction)) {
     job.direction = *flag;
     job.direction_source = "option";
   } else {
@@ -183,7 +174,7 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
         stored_direction = m.direction;
       }
     }
-    if (const auto flag = direction_flag(options)) {
+    if (const auto flag = direction_of(options.direction)) {
       job.direction = *flag;
       job.direction_source = "option";
     } else if (const auto recorded_direction =
@@ -228,7 +219,7 @@ std::string per_metric_path(const std::string& path, const std::string& name) {
   return (p.parent_path() / (p.stem().string() + "-" + safe + p.extension().string())).string();
 }
 
-void run_trend(const TrendOptions& options, int& exit_code) {
+int run_trend(const TrendOptions& options) {
   if (options.short_window == 0 || options.short_window >= options.long_window) {
     throw Error(fmt::format("--short ({}) must be at least 1 and less than --long ({})", options.short_window,
                             options.long_window));
@@ -265,21 +256,18 @@ void run_trend(const TrendOptions& options, int& exit_code) {
   for (const TrendResult& r : results) {
     regression = regression || r.compliance.last_change == trend::Change::regression;
   }
-  exit_code = to_int(regression ? ExitCode::regression : ExitCode::pass);
+  return to_int(regression ? ExitCode::regression : ExitCode::pass);
 }
 
 }  // namespace
 
 void add_trend_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<TrendOptions>();
-  auto* command = app.add_subcommand(
-      "trend",
+  const auto [command, options] = add_command<TrendOptions>(
+      app, exit_code, "trend",
       "Group a series into trends by minimum description length (FD.io CSIT jumpavg) and report changes. "
-      "Exit code 1 when the last group is a regression.");
-  auto* db = command->add_option("--db", options->db,
-                                 fmt::format("History database: a SQLite file or a postgresql:// URI "
-                                             "(default: $PERFDUEL_HISTORY, else ./{})",
-                                             history::k_default_path));
+      "Exit code 1 when the last group is a regression.",
+      run_trend);
+  auto* db = add_database_option(*command, options->db);
   auto* input =
       command
           ->add_option("--input", options->input,
@@ -305,18 +293,14 @@ void add_trend_command(CLI::App& app, int& exit_code) {
                  "Trend each record's raw samples as a run instead of its median")
       ->excludes(input);
   command->add_option("--unit", options->unit, "Resolution of the values (default: largest value / 8191)");
-  auto* higher =
-      command->add_flag("--higher-is-better", options->higher_is_better, "Higher values are better");
-  auto* lower = command->add_flag("--lower-is-better", options->lower_is_better,
-                                  "Lower values are better (the default unless recorded otherwise)");
-  higher->excludes(lower);
+  add_direction_flags(*command, options->direction, "Higher values are better",
+                      "Lower values are better (the default unless recorded otherwise)");
   command->add_option("--long", options->long_window, "Long window in runs for the trend change")
       ->capture_default_str();
   command->add_option("--short", options->short_window, "Short window in runs (trend change, anomaly counts)")
       ->capture_default_str();
   command->add_option("--json", options->json, "Write groups and compliance as JSON to this file");
   command->add_option("--svg", options->svg, "Write the trend plot as SVG to this file");
-  command->callback([options, &exit_code] { run_trend(*options, exit_code); });
 }
 
 }  // namespace perfduel::cli
