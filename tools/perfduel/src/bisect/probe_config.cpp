@@ -11,7 +11,7 @@ namespace perfduel::bisect {
 
 namespace {
 
-// The widest confidence a configuration accepts (config.cpp reads "confidence" up to 99.99 %).
+// The widest confidence a configuration accepts (config/keys.cpp reads "confidence" up to 99.99 %).
 constexpr double k_max_confidence = 0.9999;
 
 }  // namespace
