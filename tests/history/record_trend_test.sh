@@ -101,8 +101,14 @@ for db in "$pg" "$sqlite"; do
   run "$db" 0 record --commit c32 --branch main --time 2026-12-02T00:00:00Z report99.json
 done
 compare 1 --metric wall_time --branch main --machine "$fast_id"
-grep -q 'measured under several configurations: none (30 records), [0-9a-f]* (1 record), [0-9a-f]* (1 record); --config HASH trends one' pg.err ||
+grep -q 'measured under several configurations: none (30 records), [0-9a-f]* (1 record), [0-9a-f]* (1 record); trended one series each (--config HASH trends one)' pg.err ||
   fail "mixed configurations are not flagged: $(cat pg.err)"
+# Each configuration is its own series: the plain records' step is the regression, the two
+# gate configurations' single records are not steps against them.
+[ "$(jq -c '[.metrics[] | [.config, .runs, .compliance.last_class]]' pg.json)" = \
+  "[[\"none\",30,\"regression\"],[\"$config\",1,\"normal\"],[\"$(jq -r '.metrics[2].config' pg.json)\",1,\"normal\"]]" ] ||
+  fail "mixed configurations are not trended apart: $(jq -c '[.metrics[] | [.config, .runs]]' pg.json)"
+grep -q "^wall_time@$config " pg.out || fail "the series of configuration $config is not named: $(cat pg.out)"
 compare 0 --branch feature
 compare 0 --metric binary_size --branch other
 compare 2 --metric wall_tim

@@ -128,6 +128,24 @@ TEST_CASE("summaries use the reference's merge", "[trend]") {
   CHECK(merged.stdev == Approx(2.0));
 }
 
+TEST_CASE("a series of zeros only is one group without a change", "[trend]") {
+  // A quick program's system time is 0 in every record: nothing to describe, nothing changed.
+  const auto zeros = group_values(std::vector<double>{0.0, 0.0, 0.0}, GroupingOptions{});
+  REQUIRE(zeros);
+  REQUIRE(zeros->groups.size() == 1);
+  CHECK(zeros->groups[0].start == 0);
+  CHECK(zeros->groups[0].runs == 3);
+  CHECK(zeros->groups[0].stats.size == 3);
+  CHECK(zeros->groups[0].stats.avg == 0.0);
+  CHECK(zeros->groups[0].change == Change::normal);
+  CHECK(zeros->max_value == 0.0);
+  const auto runs = group_runs(std::vector<std::vector<double>>{{0.0, 0.0}, {0.0}}, GroupingOptions{});
+  REQUIRE(runs);
+  REQUIRE(runs->groups.size() == 1);
+  CHECK(runs->groups[0].runs == 2);
+  CHECK(runs->groups[0].stats.size == 3);
+}
+
 TEST_CASE("grouping input errors", "[trend]") {
   CHECK(group_values(std::vector<double>{}, GroupingOptions{})->groups.empty());
   const auto negative = group_values(std::vector<double>{-1.0, -2.0}, GroupingOptions{});
@@ -135,6 +153,9 @@ TEST_CASE("grouping input errors", "[trend]") {
   CHECK(negative.error() ==
         "the largest value is 0, but trend grouping needs a positive maximum (values are durations, sizes "
         "or rates)");
+  const auto with_zero = group_values(std::vector<double>{0.0, -1.0}, GroupingOptions{});
+  REQUIRE_FALSE(with_zero);
+  CHECK(with_zero.error().starts_with("the largest value is 0, "));
   const auto not_finite = group_values(std::vector<double>{1.0, NAN}, GroupingOptions{});
   REQUIRE_FALSE(not_finite);
   CHECK(not_finite.error() == "value 1 is not finite");

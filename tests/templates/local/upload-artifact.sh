@@ -20,7 +20,7 @@ while IFS= read -r pattern; do
     case "$segment" in *[*?[]*) break ;; esac
     dir=${dir:+$dir/}$segment
   done
-  search+=("$dir")
+  search+=("${dir:-.}")  # a pattern without a directory searches the working directory
   for match in $pattern; do
     if [ -d "$match" ]; then
       while IFS= read -r -d '' file; do files+=("$file"); done < <(find "$match" -type f -print0)

@@ -88,26 +88,35 @@ std::string key_list(const std::vector<history::SeriesPoint>& points, PointKey k
   return text;
 }
 
+// The points of `points` measured under more than one gate configuration hash; records
+// without one (plain --metric values) do not count.
+std::set<std::string> distinct_configs(const std::vector<history::SeriesPoint>& points) {
+  std::set<std::string> distinct;
+  for (const auto& point : points) {
+    if (point.config_hash) {
+      distinct.insert(*point.config_hash);
+    }
+  }
+  return distinct;
+}
+
 // --machine keeps the points measured on one machine (its id, a prefix of it, or "this"),
 // --config those measured under one gate configuration (its hash or a prefix). Without
-// them, a series from several machines or configurations is trended as one but the user is
-// told, since a step between two machines looks like a regression.
+// --machine, a series from several machines is trended as one but the user is told, since a
+// step between two machines looks like a regression. Without --config, several gates'
+// records of one metric are kept for `split_by_config`.
 void keep_points(std::vector<history::SeriesPoint>& points, const std::string& metric, PointKey key,
                  const std::optional<std::string>& wanted_option, const std::string& database) {
   const char* what = key == PointKey::machine ? "machine" : "configuration";
   const std::string all = key_list(points, key);
   if (!wanted_option) {
-    // Records without a configuration (plain --metric values) do not make a series mixed.
-    std::set<std::string> distinct;
+    std::set<std::string> machines;
     for (const auto& point : points) {
-      if (key == PointKey::machine || point.config_hash) {
-        distinct.insert(key_of(point, key));
-      }
+      machines.insert(point.machine_id);
     }
-    if (distinct.size() > 1) {
-      fmt::print(stderr, "perfduel: note: {} was measured {} several {}s: {}; --{} {} trends one\n", metric,
-                 key == PointKey::machine ? "on" : "under", what, all,
-                 key == PointKey::machine ? "machine" : "config", key == PointKey::machine ? "ID" : "HASH");
+    if (key == PointKey::machine && machines.size() > 1) {
+      fmt::print(stderr, "perfduel: note: {} was measured on several machines: {}; --machine ID trends one\n",
+                 metric, all);
     }
     return;
   }
@@ -119,6 +128,71 @@ void keep_points(std::vector<history::SeriesPoint>& points, const std::string& m
                             key == PointKey::machine ? "on" : "under", what, wanted,
                             this_machine ? " (this machine)" : "", all.empty() ? "none" : all));
   }
+}
+
+// A metric's points as the series to trend: one, or, when they were measured under several
+// gate configurations and --config chose none, one per configuration (records without one
+// form their own), in order of first appearance. Different gates measure different programs:
+// trended as one series, their levels would read as steps.
+std::vector<std::vector<history::SeriesPoint>> split_by_config(std::vector<history::SeriesPoint> points,
+                                                               const std::string& metric,
+                                                               const std::optional<std::string>& config) {
+  if (config || distinct_configs(points).size() < 2) {
+    return {std::move(points)};
+  }
+  fmt::print(stderr,
+             "perfduel: note: {} was measured under several configurations: {}; trended one series each "
+             "(--config HASH trends one)\n",
+             metric, key_list(points, PointKey::config));
+  std::vector<std::string> order;
+  std::vector<std::vector<history::SeriesPoint>> parts;
+  for (auto& point : points) {
+    const std::string key = key_of(point, PointKey::config);
+    auto it = std::find(order.begin(), order.end(), key);
+    if (it == order.end()) {
+      order.push_back(key);
+      parts.emplace_back();
+      it = order.end() - 1;
+    }
+    parts[static_cast<std::size_t>(it - order.begin())].push_back(std::move(point));
+  }
+  return parts;
+}
+
+// The series of `name` over `points`, its direction from the options or the records.
+TrendSeries job_from_points(const std::string& name, const std::vector<history::SeriesPoint>& points,
+                            const TrendOptions& options) {
+  TrendSeries job;
+  job.name = name;
+  std::optional<std::string> stored_direction;
+  for (const history::SeriesPoint& point : points) {
+    const auto& m = point.measurement;
+    if (options.samples && !m.samples.empty()) {
+      job.runs.push_back(m.samples);
+    } else {
+      job.runs.push_back({m.value});
+    }
+    job.commits.push_back(point.commit);
+    job.labels.push_back(
+        fmt::format("{} {}", point.commit ? point.commit->substr(0, 10) : "-", point.recorded_at));
+    if (m.unit) {
+      job.unit = m.unit;
+    }
+    if (m.direction) {
+      stored_direction = m.direction;
+    }
+  }
+  if (const auto flag = direction_of(options.direction)) {
+    job.direction = *flag;
+    job.direction_source = "option";
+  } else if (const auto recorded_direction =
+                 util::value_of(stats::k_direction_names, stored_direction.value_or(""))) {
+    job.direction = *recorded_direction;
+    job.direction_source = "recorded";
+  } else {
+    job.direction_source = "default";
+  }
+  return job;
 }
 
 std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
@@ -154,37 +228,14 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
     }
     keep_points(points.value(), name, PointKey::machine, options.machine, database);
     keep_points(points.value(), name, PointKey::config, options.config, database);
-    TrendSeries job;
-    job.name = name;
-    std::optional<std::string> stored_direction;
-    for (const history::SeriesPoint& point : *points) {
-      const auto& m = point.measurement;
-      if (options.samples && !m.samples.empty()) {
-        job.runs.push_back(m.samples);
-      } else {
-        job.runs.push_back({m.value});
+    const bool split = !options.config && distinct_configs(*points).size() > 1;
+    for (const auto& part : split_by_config(std::move(points.value()), name, options.config)) {
+      TrendSeries job = job_from_points(name, part, options);
+      if (split) {
+        job.config = key_of(part.front(), PointKey::config).substr(0, 12);
       }
-      job.commits.push_back(point.commit);
-      job.labels.push_back(
-          fmt::format("{} {}", point.commit ? point.commit->substr(0, 10) : "-", point.recorded_at));
-      if (m.unit) {
-        job.unit = m.unit;
-      }
-      if (m.direction) {
-        stored_direction = m.direction;
-      }
+      jobs.push_back(std::move(job));
     }
-    if (const auto flag = direction_of(options.direction)) {
-      job.direction = *flag;
-      job.direction_source = "option";
-    } else if (const auto recorded_direction =
-                   util::value_of(stats::k_direction_names, stored_direction.value_or(""))) {
-      job.direction = *recorded_direction;
-      job.direction_source = "recorded";
-    } else {
-      job.direction_source = "default";
-    }
-    jobs.push_back(std::move(job));
   }
   return jobs;
 }
@@ -192,12 +243,12 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
 TrendResult analyse(TrendSeries job, const TrendOptions& options) {
   auto grouping = trend::group_runs(job.runs, trend::GroupingOptions{options.unit, job.direction});
   if (!grouping) {
-    throw Error(fmt::format("{}: {}", job.name, grouping.error()));
+    throw Error(fmt::format("{}: {}", series_title(job), grouping.error()));
   }
   auto summary = trend::compliance(
       *grouping, trend::ComplianceOptions{options.long_window, options.short_window, job.direction});
   if (!summary) {
-    throw Error(fmt::format("{}: {}", job.name, summary.error()));
+    throw Error(fmt::format("{}: {}", series_title(job), summary.error()));
   }
   return TrendResult{std::move(job), std::move(grouping.value()), *summary};
 }
@@ -245,9 +296,10 @@ int run_trend(const TrendOptions& options) {
   }
   if (options.svg) {
     for (const TrendResult& r : results) {
-      trend::TrendPlot plot{fmt::format("{} ({})", r.series.name, direction_text(r.series.direction)),
+      const std::string title = series_title(r.series);
+      trend::TrendPlot plot{fmt::format("{} ({})", title, direction_text(r.series.direction)),
                             r.series.unit.value_or(r.series.name), r.series.runs, r.grouping};
-      write_file(results.size() == 1 ? *options.svg : per_metric_path(*options.svg, r.series.name),
+      write_file(results.size() == 1 ? *options.svg : per_metric_path(*options.svg, title),
                  trend::render_trend_svg(plot));
     }
   }

@@ -34,25 +34,29 @@ nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
   const auto optional = [](const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
   };
-  return {{"metric", r.series.name},
-          {"unit", r.series.unit ? nlohmann::json(*r.series.unit) : nlohmann::json(nullptr)},
-          {"direction", util::name_of(stats::k_direction_names, r.series.direction)},
-          {"runs", r.series.runs.size()},
-          {"unit_used", r.grouping.unit},
-          {"max_value", r.grouping.max_value},
-          {"total_bits", r.grouping.total_bits},
-          {"groups", std::move(groups)},
-          {"compliance",
-           {{"last_trend", c.last_trend},
-            {"runs", c.runs},
-            {"samples", c.samples},
-            {"last_class", trend::to_string(c.last_change)},
-            {"reference_trend", optional(c.reference_trend)},
-            {"trend_change", optional(c.trend_change)},
-            {"regressions", c.regressions},
-            {"progressions", c.progressions},
-            {"long", windows.long_window},
-            {"short", windows.short_window}}}};
+  nlohmann::json json{{"metric", r.series.name},
+                      {"unit", r.series.unit ? nlohmann::json(*r.series.unit) : nlohmann::json(nullptr)},
+                      {"direction", util::name_of(stats::k_direction_names, r.series.direction)},
+                      {"runs", r.series.runs.size()},
+                      {"unit_used", r.grouping.unit},
+                      {"max_value", r.grouping.max_value},
+                      {"total_bits", r.grouping.total_bits},
+                      {"groups", std::move(groups)},
+                      {"compliance",
+                       {{"last_trend", c.last_trend},
+                        {"runs", c.runs},
+                        {"samples", c.samples},
+                        {"last_class", trend::to_string(c.last_change)},
+                        {"reference_trend", optional(c.reference_trend)},
+                        {"trend_change", optional(c.trend_change)},
+                        {"regressions", c.regressions},
+                        {"progressions", c.progressions},
+                        {"long", windows.long_window},
+                        {"short", windows.short_window}}}};
+  if (r.series.config) {
+    json["config"] = *r.series.config;
+  }
+  return json;
 }
 
 // Where a regression group came in and how to find the commit: the range from the last run
@@ -89,6 +93,10 @@ std::optional<std::pair<std::string, std::string>> group_commit_range(const Tren
   return std::make_pair(*before, *first);
 }
 
+std::string series_title(const TrendSeries& series) {
+  return series.config ? fmt::format("{}@{}", series.name, *series.config) : series.name;
+}
+
 std::string_view direction_text(stats::Direction direction) {
   return direction == stats::Direction::higher_is_better ? "higher is better" : "lower is better";
 }
@@ -100,14 +108,14 @@ std::string format_trend_report(const std::vector<TrendResult>& results, const T
     const auto& c = r.compliance;
     const std::string change = c.trend_change ? util::format_percent(*c.trend_change) : "n/a";
     const std::string mark = c.last_change == trend::Change::regression ? "  <-- REGRESSION" : "";
-    text += fmt::format("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}{}\n", r.series.name,
+    text += fmt::format("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}{}\n", series_title(r.series),
                         format_value(c.last_trend, r.series.unit), c.runs, change, c.regressions,
                         c.progressions, trend::to_string(c.last_change), mark);
   }
   for (const TrendResult& r : results) {
     text += fmt::format(
         "\n{}: {} runs, {} group{}, {} ({}); trend change against the best trend {}..{} runs ago\n",
-        r.series.name, r.series.runs.size(), r.grouping.groups.size(),
+        series_title(r.series), r.series.runs.size(), r.grouping.groups.size(),
         r.grouping.groups.size() == 1 ? "" : "s", direction_text(r.series.direction),
         r.series.direction_source, windows.long_window, windows.short_window);
     double previous = 0.0;

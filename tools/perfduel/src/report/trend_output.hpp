@@ -18,6 +18,9 @@ namespace perfduel {
 // One series `perfduel trend` analyses, with what is known of each run (commit, time).
 struct TrendSeries {
   std::string name;
+  // The gate configuration hash when the metric's records came under several and this series
+  // is one of them (`perfduel trend` trends each apart).
+  std::optional<std::string> config;
   std::optional<std::string> unit;
   stats::Direction direction = stats::Direction::lower_is_better;
   std::string direction_source;  // why this direction
@@ -29,6 +32,9 @@ struct TrendSeries {
 };
 
 // A series with its grouping and the compliance summary of its last group.
+// The series' name as shown: the metric, and "@config" when it is one configuration of several.
+std::string series_title(const TrendSeries& series);
+
 struct TrendResult {
   TrendSeries series;
   trend::Grouping grouping;

@@ -1,5 +1,6 @@
 #include "trend/jumpavg.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -80,24 +81,28 @@ util::Expected<Grouping> group_runs(std::span<const RunStats> runs, double max_v
   if (runs.empty()) {
     return result;
   }
+  // The reference treats a zero unit as "not given".
+  const bool unit_given = options.unit && *options.unit != 0.0;
+  if (unit_given && (!std::isfinite(*options.unit) || *options.unit < 0.0)) {
+    return util::Expected<Grouping>::failure(
+        fmt::format("invalid unit {}: it must be a positive number", *options.unit));
+  }
+  if (max_value == 0.0 &&
+      std::ranges::all_of(runs, [](const RunStats& r) { return r.avg == 0.0 && r.stdev == 0.0; })) {
+    // Zeros only (a program that spends no measurable system time): one group and no change.
+    // The bit model needs a positive maximum, and there is nothing to describe.
+    result.unit = unit_given ? *options.unit : 0.0;
+    result.groups.push_back(Group{0, runs.size(), merge_runs(runs), 0.0, Change::normal});
+    return result;
+  }
   if (!std::isfinite(max_value) || max_value <= 0.0) {
     return util::Expected<Grouping>::failure(fmt::format(
         "the largest value is {}, but trend grouping needs a positive maximum (values are durations, "
         "sizes or rates)",
         max_value));
   }
-  double unit = 0.0;
-  if (options.unit && *options.unit != 0.0) {
-    // The reference treats a zero unit as "not given".
-    unit = *options.unit;
-    if (!std::isfinite(unit) || unit < 0.0) {
-      return util::Expected<Grouping>::failure(
-          fmt::format("invalid unit {}: it must be a positive number", unit));
-    }
-  } else {
-    // 12 significant bits past the leading one, as the reference: max / (2^13 - 1).
-    unit = max_value / 8191.0;
-  }
+  // 12 significant bits past the leading one, as the reference: max / (2^13 - 1).
+  const double unit = unit_given ? *options.unit : max_value / 8191.0;
   result.unit = unit;
   result.max_value = max_value;
   result.groups = partition(runs, max_value, unit);

@@ -76,8 +76,8 @@ struct GroupingOptions {
 };
 
 // Groups `runs` (each summarised, e.g. by `summarize`) whose largest sample is
-// `max_value`, with `options`. Fails on a non-positive maximum, a non-finite value, an
-// empty run or a bad unit.
+// `max_value`, with `options`. A series of zeros only is one group. Fails on a non-positive
+// maximum otherwise, a non-finite value, an empty run or a bad unit.
 util::Expected<Grouping> group_runs(std::span<const RunStats> runs, double max_value,
                                     const GroupingOptions& options);
 
