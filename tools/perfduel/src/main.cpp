@@ -20,14 +20,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   int exit_code = 0;
-  perfduel::cli::add_compare_command(app, exit_code);
-  perfduel::cli::add_analyze_command(app, exit_code);
-  perfduel::cli::add_record_command(app, exit_code);
-  perfduel::cli::add_trend_command(app, exit_code);
-  perfduel::cli::add_doctor_command(app, exit_code);
-  perfduel::cli::add_summary_command(app, exit_code);
-  perfduel::cli::add_shard_command(app, exit_code);
-  perfduel::cli::add_bisect_command(app, exit_code);
+  perfduel::cli::add_subcommands(app, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "cli/add_command.hpp"
+#include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "duel/analysis.hpp"
@@ -106,12 +106,8 @@ int run_analyze(const AnalyzeOptions& options) {
 
 }  // namespace
 
-void add_analyze_command(CLI::App& app, int& exit_code) {
-  const auto [command, options] = add_command<AnalyzeOptions>(
-      app, exit_code, "analyze",
-      "Re-compute the verdict of a report written by compare --json from its saved runs, without running "
-      "anything; with --config or the setting options, re-decide with other statistics settings.",
-      run_analyze);
+void add_analyze_options(CLI::App& subcommand, int& exit_code) {
+  const auto [command, options] = bind_command<AnalyzeOptions>(subcommand, exit_code, run_analyze);
   command->add_option("report", options->report, "the JSON report")->required()->check(CLI::ExistingFile);
   command
       ->add_option("-c,--config", options->config_path,

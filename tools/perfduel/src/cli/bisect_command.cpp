@@ -18,7 +18,7 @@
 #include "bisect/probe_config.hpp"
 #include "bisect/probe_oracle.hpp"
 #include "bisect/search.hpp"
-#include "cli/add_command.hpp"
+#include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "config/config.hpp"
 #include "error.hpp"
@@ -356,12 +356,8 @@ int run_bisect(const BisectOptions& options) {
 
 }  // namespace
 
-void add_bisect_command(CLI::App& app, int& exit_code) {
-  const auto [command, options] = add_command<BisectOptions>(
-      app, exit_code, "bisect",
-      "Find the first commit between --good and --bad that made the benchmark worse by more than the gated "
-      "metrics' thresholds, judging each probe by a duel against --good (docs/bisect.md).",
-      run_bisect);
+void add_bisect_options(CLI::App& subcommand, int& exit_code) {
+  const auto [command, options] = bind_command<BisectOptions>(subcommand, exit_code, run_bisect);
   command->add_option("--good", options->good, "a commit (tag, branch) where the benchmark was fine")
       ->required();
   command->add_option("--bad", options->bad, "a later commit where it is worse")->required();

@@ -4,33 +4,37 @@
 
 namespace perfduel::cli {
 
-// Each sub-command adds itself to `app`. Its callback runs the command and stores the
-// process exit code in `exit_code`; failures are thrown as perfduel::Error.
+// Adds every sub-command of `k_subcommands` (commands.cpp) to `app`, in its order. A
+// sub-command's callback runs it and stores the process exit code in `exit_code`; failures
+// are thrown as perfduel::Error.
+void add_subcommands(CLI::App& app, int& exit_code);
+
+// Each adds a sub-command's options to `subcommand` and binds its run (compare_command.cpp, ...).
 
 // `compare`: the duel between a baseline and a candidate command.
-void add_compare_command(CLI::App& app, int& exit_code);
+void add_compare_options(CLI::App& subcommand, int& exit_code);
 
 // `analyze`: re-computes the verdict of a saved JSON report from its runs without running
 // anything, with the report's settings or with other decision settings (--config, --threshold, ...).
-void add_analyze_command(CLI::App& app, int& exit_code);
+void add_analyze_options(CLI::App& subcommand, int& exit_code);
 
 // `record`: appends a report or plain measurements to the history database.
-void add_record_command(CLI::App& app, int& exit_code);
+void add_record_options(CLI::App& subcommand, int& exit_code);
 
 // `trend`: groups a history series into trends and reports changes.
-void add_trend_command(CLI::App& app, int& exit_code);
+void add_trend_options(CLI::App& subcommand, int& exit_code);
 
 // `doctor`: checks whether this machine is fit to benchmark.
-void add_doctor_command(CLI::App& app, int& exit_code);
+void add_doctor_options(CLI::App& subcommand, int& exit_code);
 
 // `summary`: one table of every gate's verdict, read from their JSON reports.
-void add_summary_command(CLI::App& app, int& exit_code);
+void add_summary_options(CLI::App& subcommand, int& exit_code);
 
 // `shard`: a CI runner's share of the perf gates, as a `ctest -R` regex.
-void add_shard_command(CLI::App& app, int& exit_code);
+void add_shard_options(CLI::App& subcommand, int& exit_code);
 
 // `bisect`: the first commit between a good and a bad one that made the benchmark worse, each
 // probe judged by a duel.
-void add_bisect_command(CLI::App& app, int& exit_code);
+void add_bisect_options(CLI::App& subcommand, int& exit_code);
 
 }  // namespace perfduel::cli

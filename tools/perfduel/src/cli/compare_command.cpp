@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "bisect/git_bisect_codes.hpp"
-#include "cli/add_command.hpp"
+#include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
@@ -322,13 +322,8 @@ int run_compare_command(const CompareOptions& options) {
 
 }  // namespace
 
-void add_compare_command(CLI::App& app, int& exit_code) {
-  const auto [command, options] =
-      add_command<CompareOptions>(app, exit_code, "compare",
-                                  "Run the baseline and the candidate alternately until every gated "
-                                  "metric's confidence interval is narrower "
-                                  "than its threshold, then give the verdict.",
-                                  run_compare_command);
+void add_compare_options(CLI::App& subcommand, int& exit_code) {
+  const auto [command, options] = bind_command<CompareOptions>(subcommand, exit_code, run_compare_command);
   command->add_option("-c,--config", options->config_path, "YAML configuration (thresholds, metrics, budget)")
       ->check(CLI::ExistingFile);
   command->add_option("-b,--baseline", options->baseline,

@@ -11,7 +11,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/add_command.hpp"
+#include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "error.hpp"
 #include "machine/doctor.hpp"
@@ -129,12 +129,8 @@ int run_doctor(const DoctorOptions& options) {
 
 }  // namespace
 
-void add_doctor_command(CLI::App& app, int& exit_code) {
-  const auto [command, options] = add_command<DoctorOptions>(
-      app, exit_code, "doctor",
-      "Check whether this machine is fit to benchmark: CPU governor, turbo, load, pinning, real-time "
-      "priority, perf counters, ASLR, isolated CPUs, SMT, swap. Each finding comes with the fix to type.",
-      run_doctor);
+void add_doctor_options(CLI::App& subcommand, int& exit_code) {
+  const auto [command, options] = bind_command<DoctorOptions>(subcommand, exit_code, run_doctor);
   command->add_option("--cpus", options->cpus, "check these CPUs, e.g. 2-3 (default: all online CPUs)")
       ->type_name("LIST");
   command->add_option("--json", options->json, "also write the findings to this file as JSON")

@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include "cli/add_command.hpp"
+#include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "cli/history_options.hpp"
 #include "error.hpp"
@@ -130,11 +130,8 @@ int run_record(const RecordOptions& options) {
 
 }  // namespace
 
-void add_record_command(CLI::App& app, int& exit_code) {
-  const auto [command, options] = add_command<RecordOptions>(
-      app, exit_code, "record",
-      "Append a compare report (or plain measurements) to the history database for `perfduel trend`.",
-      run_record);
+void add_record_options(CLI::App& subcommand, int& exit_code) {
+  const auto [command, options] = bind_command<RecordOptions>(subcommand, exit_code, run_record);
   command->add_option("report", options->report, "A report written by `perfduel compare --json`")
       ->check(CLI::ExistingFile);
   add_database_option(*command, options->db);

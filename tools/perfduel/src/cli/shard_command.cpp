@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/add_command.hpp"
+#include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "ctest/shard.hpp"
 #include "error.hpp"
@@ -39,13 +39,8 @@ int run_shard(const ShardOptions& options) {
 
 }  // namespace
 
-void add_shard_command(CLI::App& app, int& exit_code) {
-  const auto [command, options] = add_command<ShardOptions>(
-      app, exit_code, "shard",
-      "This CI runner's share of the perf gates, as a `ctest -R` regex: reads `ctest -N --show-only=json-v1` "
-      "on stdin, gives every K-th gate (sorted by name) to runner K of N; their .baseline fixtures follow. "
-      "Prints nothing for a runner without a gate.",
-      run_shard);
+void add_shard_options(CLI::App& subcommand, int& exit_code) {
+  const auto [command, options] = bind_command<ShardOptions>(subcommand, exit_code, run_shard);
   command->add_option("shard", options->shard, "K/N: this runner's number from 1 to N, and N")->required();
   command->add_option("--label", options->label, "the label of the gates (default perf)");
   command->footer(

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/add_command.hpp"
+#include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "error.hpp"
 #include "report/suite_summary.hpp"
@@ -42,12 +42,8 @@ int run_summary(const SummaryOptions& options) {
 
 }  // namespace
 
-void add_summary_command(CLI::App& app, int& exit_code) {
-  const auto [command, options] = add_command<SummaryOptions>(
-      app, exit_code, "summary",
-      "One table of every gate's verdict from the JSON reports that `ctest -L perf` wrote "
-      "(add_perf_gate: <build>/perfduel/reports).",
-      run_summary);
+void add_summary_options(CLI::App& subcommand, int& exit_code) {
+  const auto [command, options] = bind_command<SummaryOptions>(subcommand, exit_code, run_summary);
   command->add_option("reports", options->inputs, "JSON reports, or directories of them")->required();
   command->add_option("--markdown", options->markdown,
                       "append the table as Markdown to this file (e.g. $GITHUB_STEP_SUMMARY)");

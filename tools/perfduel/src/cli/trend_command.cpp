@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include "cli/add_command.hpp"
+#include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "cli/history_options.hpp"
 #include "error.hpp"
@@ -313,12 +313,8 @@ int run_trend(const TrendOptions& options) {
 
 }  // namespace
 
-void add_trend_command(CLI::App& app, int& exit_code) {
-  const auto [command, options] = add_command<TrendOptions>(
-      app, exit_code, "trend",
-      "Group a series into trends by minimum description length (FD.io CSIT jumpavg) and report changes. "
-      "Exit code 1 when the last group is a regression.",
-      run_trend);
+void add_trend_options(CLI::App& subcommand, int& exit_code) {
+  const auto [command, options] = bind_command<TrendOptions>(subcommand, exit_code, run_trend);
   auto* db = add_database_option(*command, options->db);
   auto* input =
       command

@@ -204,21 +204,13 @@ std::string count_line(const std::vector<GateResult>& gates) {
 std::string markdown_cell(const std::string& text) {
   std::string out;
   for (const char c : text) {
-    switch (c) {
-      case '|':
-        out += "\\|";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      default:
-        out += c;
+    const std::string_view entity = c == '"' ? std::string_view{} : util::markup_entity(c);
+    if (c == '|') {
+      out += "\\|";
+    } else if (!entity.empty()) {
+      out += entity;
+    } else {
+      out += c;
     }
   }
   return out;

@@ -5,33 +5,21 @@
 
 #include <fmt/format.h>
 
+#include "util/text.hpp"
+
 namespace perfduel::svg {
 
 std::string escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\t':
-      case '\n':
-      case '\r':
-        out += c;
-        break;
-      default:
-        // Not even a character reference may name these in XML 1.0.
-        out += static_cast<unsigned char>(c) < 0x20U || c == '\x7f' ? '?' : c;
+    if (const std::string_view entity = util::markup_entity(c); !entity.empty()) {
+      out += entity;
+    } else if (c == '\t' || c == '\n' || c == '\r') {
+      out += c;
+    } else {
+      // Not even a character reference may name these in XML 1.0.
+      out += static_cast<unsigned char>(c) < 0x20U || c == '\x7f' ? '?' : c;
     }
   }
   return out;

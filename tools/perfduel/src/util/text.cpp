@@ -49,6 +49,21 @@ std::optional<std::size_t> invalid_utf8_offset(std::string_view text) {
   return std::nullopt;
 }
 
+std::string_view markup_entity(char c) {
+  switch (c) {
+    case '&':
+      return "&amp;";
+    case '<':
+      return "&lt;";
+    case '>':
+      return "&gt;";
+    case '"':
+      return "&quot;";
+    default:
+      return {};
+  }
+}
+
 std::string_view trim(std::string_view text) {
   const auto is_blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
   while (!text.empty() && is_blank(text.front())) {

@@ -24,6 +24,10 @@ Expected<std::vector<int>> parse_cpu_list(std::string_view text);
 // The candidate closest to `word` by edit distance, if close enough to be a likely typo.
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);
 
+// The character reference that stands for `c` in HTML and XML text ("&amp;" for '&', and '<',
+// '>', '"' alike), or nothing for any other character.
+std::string_view markup_entity(char c);
+
 // `text` without leading and trailing blanks.
 std::string_view trim(std::string_view text);
 
