@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <span>
@@ -31,6 +31,7 @@
 
 #include "run/perf_counters.hpp"
 #include "run/signals.hpp"
+#include "util/file.hpp"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration)
 
@@ -491,41 +492,38 @@ std::vector<pid_t> own_children() {
   std::vector<pid_t> children;
   std::error_code ec;
   for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
-    std::ifstream file(task.path() / "children");
+    const auto text = util::read_file(task.path() / "children");
+    std::istringstream words(text ? *text : std::string());
     pid_t pid = 0;
-    while (file >> pid) {
+    while (words >> pid) {
       children.push_back(pid);
     }
   }
   return children;
 }
 
-// Whether `pid` is still running (not a zombie waiting to be reaped).
-bool is_running(pid_t pid) {
-  std::ifstream file(fmt::format("/proc/{}/stat", pid));
-  std::string line;
-  std::getline(file, line);
-  // "PID (COMMAND) STATE ...": the command may contain spaces and parentheses.
-  const auto close = line.rfind(')');
-  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+// The fields of /proc/PID/stat after "PID (COMMAND)": state, parent, process group, ...;
+// none when it cannot be read. The command may contain spaces and parentheses.
+std::vector<std::string> stat_fields(pid_t pid) {
+  const auto text = util::read_file(fmt::format("/proc/{}/stat", pid));
+  const auto close = text ? text->rfind(')') : std::string::npos;
+  if (close == std::string::npos) {
+    return {};
+  }
+  std::istringstream words(text->substr(close + 1));
+  return {std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()};
 }
 
-// The process group of `pid`, from /proc/PID/stat; 0 when it cannot be read.
+// Whether `pid` is still running (not a zombie waiting to be reaped).
+bool is_running(pid_t pid) {
+  const auto fields = stat_fields(pid);
+  return !fields.empty() && fields[0] != "Z";
+}
+
+// The process group of `pid`; 0 when it cannot be read.
 pid_t process_group(pid_t pid) {
-  std::ifstream file(fmt::format("/proc/{}/stat", pid));
-  std::string line;
-  std::getline(file, line);
-  // "PID (COMMAND) STATE PPID PGRP ...": the command may contain spaces and parentheses.
-  const auto close = line.rfind(')');
-  if (close == std::string::npos) {
-    return 0;
-  }
-  std::istringstream fields(line.substr(close + 1));
-  std::string state;
-  pid_t parent = 0;
-  pid_t group = 0;
-  fields >> state >> parent >> group;
-  return group;
+  const auto fields = stat_fields(pid);
+  return fields.size() > 2 ? static_cast<pid_t>(std::strtol(fields[2].c_str(), nullptr, 10)) : 0;
 }
 
 // How many processes the runs left running when they ended, into each run's result: at that
