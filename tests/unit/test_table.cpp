@@ -1,8 +1,10 @@
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -11,7 +13,9 @@
 #include "made_up_duels.hpp"
 #include "report/json_report.hpp"
 #include "report/labels.hpp"
+#include "report/suite_summary.hpp"
 #include "report/table.hpp"
+#include "util/file.hpp"
 #include "util/text.hpp"
 
 using namespace perfduel;
@@ -369,4 +373,53 @@ TEST_CASE("an undecided duel says what settling would take and what the budget r
       Catch::Contains("note: wall_time: interval 4.10 % wide after 125 rounds (a threshold that wide would "
                       "settle it now); its threshold 2.00 % needs ~515 rounds ≈ 34 min 20 s at the rate so "
                       "far\n"));
+}
+
+TEST_CASE("a regression its sign sequence showed before its interval shows its rounds, not the interval",
+          "[report]") {
+  Fixture fixture;
+  auto& wall = fixture.outcome.analysis.metrics[0];  // threshold 2 %, tolerance 1 %
+  wall.settled_by = SettledBy::signs;
+  wall.signs_beyond = 9;
+  wall.signs_rounds = 10;
+  SECTION("an interval still reaching below 0: the rounds, and the legend says so") {
+    wall.ci = {-0.0318, 2.2116};
+    CHECK(shows_signs(wall));
+    const auto text = format_table(fixture.summary);
+    CHECK(text.find("[-3.18 %") == std::string::npos);
+    CHECK_THAT(text, Catch::Contains("9 of 10 rounds > +2.00 %  regression\n"));
+    CHECK_THAT(text,
+               Catch::Contains("a regression its sign sequence showed before its interval did shows its "
+                               "rounds beyond the threshold"));
+    // The report keeps both, and `summary` reads the same cell from it.
+    const auto json = report_to_json(fixture.summary);
+    const auto& signs = json["metrics"][0]["signs"];
+    CHECK(signs["beyond"] == 9);
+    CHECK(signs["rounds"] == 10);
+    CHECK(signs["by_more_than"].get<double>() == Approx(0.02));
+    CHECK(signs["shown_instead_of_interval"] == true);
+    CHECK(json["metrics"][0]["ci"][0].get<double>() == Approx(-0.0318));
+    const auto path = std::filesystem::temp_directory_path() / fmt::format("{}_signs_gate.json", ::getpid());
+    REQUIRE(util::write_file_atomically(path, json.dump()).empty());
+    const auto gates = read_gate_results({path});
+    std::filesystem::remove(path);
+    REQUIRE(gates.size() == 1);
+    REQUIRE_FALSE(gates[0].metrics.empty());
+    CHECK(gates[0].metrics[0].interval == "9 of 10 rounds > +2.00 %");
+  }
+  SECTION("a throughput's rounds are below the bound") {
+    wall.ci = {-0.5, 0.01};
+    wall.spec.direction = Direction::higher_is_better;
+    CHECK(shows_signs(wall));
+    CHECK_THAT(format_table(fixture.summary), Catch::Contains("9 of 10 rounds < -2.00 %  regression\n"));
+  }
+  SECTION("an interval that shows the regression too: the interval") {
+    CHECK_FALSE(shows_signs(wall));
+    CHECK_THAT(format_table(fixture.summary), Catch::Contains("[+8.00 %, +12.00 %]  regression\n"));
+    CHECK(report_to_json(fixture.summary)["metrics"][0]["signs"]["shown_instead_of_interval"] == false);
+  }
+  SECTION("not settled by signs: no sign object") {
+    wall.settled_by = SettledBy::width;
+    CHECK(report_to_json(fixture.summary)["metrics"][0]["signs"].is_null());
+  }
 }

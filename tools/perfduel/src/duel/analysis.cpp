@@ -452,7 +452,7 @@ std::optional<stats::SignSequenceStep> regression_signs(const MetricSpec& spec, 
   if (!d) {
     return std::nullopt;
   }
-  const double edge = std::max(spec.threshold, spec.tolerance);
+  const double edge = signs_bound(spec);
   if (spec.direction == Direction::lower_is_better) {
     return stats::sign_sequence(*d, std::log1p(edge), alpha);
   }

@@ -119,7 +119,7 @@ void note_metric(const Config& config, const MetricResult& result, const std::st
                      "(a test valid at any round, from each round's random order)",
                      spec.name, result.signs_beyond, result.signs_rounds,
                      spec.direction == Direction::higher_is_better ? "lower" : "higher",
-                     100 * std::max(spec.threshold, spec.tolerance))});
+                     100 * signs_bound(spec))});
   }
   if (gated && !result.estimate.note.empty()) {
     // Why a metric is still undecided is what a reader of this verdict needs; for a settled

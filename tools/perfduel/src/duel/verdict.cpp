@@ -1,5 +1,6 @@
 #include "duel/verdict.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "stats/multiple.hpp"
@@ -57,6 +58,14 @@ Verdict verdict_outside_band(const stats::Interval& ci, const MetricSpec& spec) 
     return Verdict::pending;
   }
   return verdict_of_side(spec.direction, above);
+}
+
+double signs_bound(const MetricSpec& spec) {
+  return std::max(spec.threshold, spec.tolerance);
+}
+
+bool interval_shows(const stats::Interval& ci, Verdict verdict, const MetricSpec& spec) {
+  return verdict_outside_band(ci, spec) == verdict;
 }
 
 Verdict final_verdict(Verdict verdict, bool unstable) {

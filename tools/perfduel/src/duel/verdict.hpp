@@ -79,6 +79,10 @@ Verdict verdict_of_side(Direction direction, bool above);
 // on the side its direction calls worse or better; pending otherwise.
 Verdict verdict_outside_band(const stats::Interval& ci, const MetricSpec& spec);
 
+// Whether the interval `ci` shows `verdict` on its own (verdict_outside_band): a regression that
+// its sign sequence settled may have an interval that still reaches into the band.
+bool interval_shows(const stats::Interval& ci, Verdict verdict, const MetricSpec& spec);
+
 // The width rule's verdict: outside the band as above; otherwise, once the width rule is met
 // (`width_reached`) after the minimum rounds (`enough_rounds`), a narrow interval that crosses a
 // band edge is judged by its estimate `change`: beyond the tolerance, and the interval excluding
@@ -115,6 +119,10 @@ Settlement settle_anytime(const Settlement& width, const stats::Interval& sequen
 // the width rule settled first must not wait for nine other benchmarks. The verdict is the same
 // (the interval lies inside the sequence, around the same centre). `width` otherwise.
 Settlement settle_hybrid(const Settlement& width, const stats::Interval& sequence, const MetricSpec& spec);
+
+// The relative change the sign sequence counts rounds beyond: the larger of the threshold and
+// the tolerance of `spec`.
+double signs_bound(const MetricSpec& spec);
 
 // The sign sequence's settlement: a regression when its test `rejected`, at any round and over
 // any settlement of `current` but a regression (stats/sign_sequence.hpp); `current` otherwise.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "error.hpp"
+#include "report/labels.hpp"
 #include "util/file.hpp"
 
 namespace perfduel {
@@ -42,6 +43,12 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
   json["sequence"] = result.sequence
                          ? nlohmann::ordered_json::array({result.sequence->lo, result.sequence->hi})
                          : nlohmann::ordered_json(nullptr);
+  json["signs"] = result.settled_by == SettledBy::signs
+                      ? nlohmann::ordered_json{{"beyond", result.signs_beyond},
+                                               {"rounds", result.signs_rounds},
+                                               {"by_more_than", signs_bound(spec)},
+                                               {"shown_instead_of_interval", shows_signs(result)}}
+                      : nlohmann::ordered_json(nullptr);
   json["rounds"] = result.estimate.rounds;
   if (result.cpu_effect) {
     // Order duet: the higher-numbered CPU of the pair against the other, on the same program.

@@ -76,7 +76,9 @@ std::string interval_levels(const Analysis& analysis, double family_confidence) 
   std::vector<double> inside_band;  // gated, shown inside their band at the uncorrected level
   std::vector<double> report_only;
   bool by_sequence = false;
+  bool by_signs = false;
   for (const auto& result : analysis.metrics) {
+    by_signs |= shows_signs(result);
     if (result.estimate.status != stats::EstimateStatus::ok || !result.has_ratio) {
       continue;
     }
@@ -105,6 +107,11 @@ std::string interval_levels(const Analysis& analysis, double family_confidence) 
   }
   if (text.empty()) {
     return "";
+  }
+  if (by_signs) {
+    text +=
+        "; a regression its sign sequence showed before its interval did shows its rounds beyond the "
+        "threshold";
   }
   if (by_sequence) {
     text +=
@@ -146,6 +153,17 @@ std::string verdict_label(const MetricResult& result) {
     text += " (info)";
   }
   return text;
+}
+
+bool shows_signs(const MetricResult& result) {
+  return result.settled_by == SettledBy::signs && (result.estimate.status != stats::EstimateStatus::ok ||
+                                                   !interval_shows(result.ci, result.verdict, result.spec));
+}
+
+std::string signs_text(std::size_t beyond, std::size_t rounds, Direction direction, double bound) {
+  const bool higher_is_worse = direction != Direction::higher_is_better;
+  return fmt::format("{} of {} rounds {} {}", beyond, rounds, higher_is_worse ? ">" : "<",
+                     util::format_percent(higher_is_worse ? bound : -bound));
 }
 
 std::string estimator_phrase(Estimator estimator) {

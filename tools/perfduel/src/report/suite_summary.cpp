@@ -12,6 +12,7 @@
 #include "error.hpp"
 #include "exit_codes.hpp"
 #include "report/json_report.hpp"
+#include "report/labels.hpp"
 #include "util/columns.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
@@ -28,6 +29,18 @@ std::string interval_text(const nlohmann::ordered_json& ci) {
   }
   return fmt::format("[{}, {}]", util::format_percent(ci[0].get<double>()),
                      util::format_percent(ci[1].get<double>()));
+}
+
+// The interval column of a gated metric of a report: its interval, or for a regression its
+// sign sequence showed before the interval did, the rounds beyond the bound (as `compare`'s table).
+std::string interval_cell(const nlohmann::ordered_json& metric) {
+  const auto& signs = metric.contains("signs") ? metric["signs"] : nlohmann::ordered_json();
+  if (signs.is_object() && signs.value("shown_instead_of_interval", false)) {
+    const auto direction = util::value_of(stats::k_direction_names, metric.value("direction", std::string()));
+    return signs_text(signs.value("beyond", std::size_t{0}), signs.value("rounds", std::size_t{0}),
+                      direction.value_or(Direction::lower_is_better), signs.value("by_more_than", 0.0));
+  }
+  return interval_text(metric["ci"]);
 }
 
 GateResult gate_from_json(const std::filesystem::path& path) {
@@ -60,7 +73,7 @@ GateResult gate_from_json(const std::filesystem::path& path) {
       row.metric = metric.value("name", std::string("?"));
       const auto& change = metric["change"];
       row.change = change.is_number() ? util::format_percent(change.get<double>()) : "n/a";
-      row.interval = interval_text(metric["ci"]);
+      row.interval = interval_cell(metric);
       row.verdict = metric.value("verdict", std::string("?"));
       if (metric.contains("threshold") && metric["threshold"].is_number()) {
         row.threshold = metric["threshold"].get<double>();
@@ -388,7 +401,8 @@ void append_regressed(std::string& text,
     return;
   }
   text +=
-      "**Regressed**: each interval lies wholly beyond its tolerance, so the job fails.\n\n"
+      "**Regressed**: each interval lies wholly beyond its tolerance (or, where rounds are shown, its "
+      "sign sequence showed them beyond the threshold), so the job fails.\n\n"
       "| gate | metric | change | interval |\n|---|---|---:|---:|\n";
   for (std::size_t i = 0; i < regressed.size(); ++i) {
     if (!comment_budget_left(text)) {

@@ -24,6 +24,10 @@ std::string change_text(const MetricResult& result) {
 }
 
 std::string interval_text(const MetricResult& result) {
+  if (shows_signs(result)) {
+    return signs_text(result.signs_beyond, result.signs_rounds, result.spec.direction,
+                      signs_bound(result.spec));
+  }
   if (result.estimate.status != stats::EstimateStatus::ok) {
     return "n/a";
   }
