@@ -18,6 +18,8 @@ MetricResult pending_metric() {
   result.change = 0.031;
   result.stopping_width = 0.041;
   result.sequence = stats::Interval{-0.012, 0.075};
+  result.min_rounds = 20;
+  result.enough_rounds = true;
   return result;
 }
 
@@ -38,6 +40,15 @@ TEST_CASE("the live line shows what each stopping rule waits for", "[report]") {
     CHECK(format_progress(analysis, 3.5).find("vs 0, settles at ~176 rounds") != std::string::npos);
     analysis.metrics[0].projected_rounds = std::numeric_limits<double>::quiet_NaN();
     CHECK(format_progress(analysis, 3.5).find("settles at") == std::string::npos);
+  }
+  SECTION("before its minimum rounds, a metric names its minimum, not a projection") {
+    analysis.metrics[0].estimate.rounds = 3;
+    analysis.metrics[0].projected_rounds = 40000;
+    analysis.metrics[0].enough_rounds = false;
+    const std::string early = format_progress(analysis, 0.5);
+    CHECK(early.find("wall_time +3.10 %, min_rounds 20") != std::string::npos);
+    CHECK(early.find("width") == std::string::npos);
+    CHECK(early.find("settles at") == std::string::npos);
   }
   SECTION("a settled metric says by which rule") {
     analysis.metrics[0].settled_by = SettledBy::sequence;

@@ -30,6 +30,12 @@ std::string metric_progress(const MetricResult& result) {
   if (result.settled_by != SettledBy::none) {
     return text + fmt::format(" {} ({})", to_string(result.verdict), to_string(result.settled_by));
   }
+  if (!result.enough_rounds) {
+    // The interval of the first rounds says little (two rounds make it 10^15 % wide and
+    // project thousands of rounds): the metric waits for its minimum (min_rounds, which a
+    // regression its sign sequence shows may cut short).
+    return text + fmt::format(", min_rounds {}", result.min_rounds);
+  }
   text += result.estimate.provisional
               ? " width: waits for batching"
               : fmt::format(" width {}/{}", util::format_percent(result.stopping_width).substr(1),
