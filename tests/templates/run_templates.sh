@@ -419,6 +419,9 @@ check_trend() {  # CASE EXIT LOG: the trend job read the shared history
   # are not steps; a metric with zeros only (a quick program's system_time) is one group.
   [ "$rc" = 0 ] || fail "$case: the trend job exited $rc: $(tail -5 "$log")"
   grep -q '^wall_time@[0-9a-f]\{12\} ' "$log" || fail "$case: wall_time is not trended per gate: $(tail -5 "$log")"
+  # The metrics that several gates record share one note.
+  [ "$(grep -c 'measured under several configurations' "$log")" = 1 ] ||
+    fail "$case: expected one note on the metrics of several gates: $(grep 'perfduel: note' "$log")"
 }
 
 case "$kind" in

@@ -7,7 +7,8 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <fmt/core.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
@@ -100,13 +101,39 @@ std::set<std::string> distinct_configs(const std::vector<history::SeriesPoint>& 
   return distinct;
 }
 
+// Notes on mixed series, one line for all the metrics with the same one: "max_rss, wall_time
+// were measured on several machines: ...". Each entry is the note's text after the verb and the
+// metrics it is about, in order of first appearance.
+class MixedNotes {
+ public:
+  void add(const std::string& text, const std::string& metric) {
+    auto it =
+        std::find_if(m_notes.begin(), m_notes.end(), [&](const auto& note) { return note.first == text; });
+    if (it == m_notes.end()) {
+      m_notes.emplace_back(text, std::vector<std::string>{});
+      it = m_notes.end() - 1;
+    }
+    it->second.push_back(metric);
+  }
+  void print() const {
+    for (const auto& [text, metrics] : m_notes) {
+      fmt::print(stderr, "perfduel: note: {} {} {}\n", fmt::join(metrics, ", "),
+                 metrics.size() == 1 ? "was" : "were", text);
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::vector<std::string>>> m_notes;
+};
+
 // --machine keeps the points measured on one machine (its id, a prefix of it, or "this"),
 // --config those measured under one gate configuration (its hash or a prefix). Without
 // --machine, a series from several machines is trended as one but the user is told, since a
 // step between two machines looks like a regression. Without --config, several gates'
 // records of one metric are kept for `split_by_config`.
 void keep_points(std::vector<history::SeriesPoint>& points, const std::string& metric, PointKey key,
-                 const std::optional<std::string>& wanted_option, const std::string& database) {
+                 const std::optional<std::string>& wanted_option, const std::string& database,
+                 MixedNotes& notes) {
   const char* what = key == PointKey::machine ? "machine" : "configuration";
   const std::string all = key_list(points, key);
   if (!wanted_option) {
@@ -115,8 +142,7 @@ void keep_points(std::vector<history::SeriesPoint>& points, const std::string& m
       machines.insert(point.machine_id);
     }
     if (key == PointKey::machine && machines.size() > 1) {
-      fmt::print(stderr, "perfduel: note: {} was measured on several machines: {}; --machine ID trends one\n",
-                 metric, all);
+      notes.add(fmt::format("measured on several machines: {}; --machine ID trends one", all), metric);
     }
     return;
   }
@@ -136,14 +162,15 @@ void keep_points(std::vector<history::SeriesPoint>& points, const std::string& m
 // trended as one series, their levels would read as steps.
 std::vector<std::vector<history::SeriesPoint>> split_by_config(std::vector<history::SeriesPoint> points,
                                                                const std::string& metric,
-                                                               const std::optional<std::string>& config) {
+                                                               const std::optional<std::string>& config,
+                                                               MixedNotes& notes) {
   if (config || distinct_configs(points).size() < 2) {
     return {std::move(points)};
   }
-  fmt::print(stderr,
-             "perfduel: note: {} was measured under several configurations: {}; trended one series each "
-             "(--config HASH trends one)\n",
-             metric, key_list(points, PointKey::config));
+  notes.add(fmt::format("measured under several configurations: {}; trended one series each (--config "
+                        "HASH trends one)",
+                        key_list(points, PointKey::config)),
+            metric);
   std::vector<std::string> order;
   std::vector<std::vector<history::SeriesPoint>> parts;
   for (auto& point : points) {
@@ -215,6 +242,7 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
     }
   }
   std::vector<TrendSeries> jobs;
+  MixedNotes notes;
   for (const std::string& name : names) {
     if (std::find(recorded->begin(), recorded->end(), name) == recorded->end()) {
       const auto suggestion = util::closest_match(name, *recorded);
@@ -226,10 +254,10 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
     if (!points) {
       throw Error(points.error());
     }
-    keep_points(points.value(), name, PointKey::machine, options.machine, database);
-    keep_points(points.value(), name, PointKey::config, options.config, database);
+    keep_points(points.value(), name, PointKey::machine, options.machine, database, notes);
+    keep_points(points.value(), name, PointKey::config, options.config, database, notes);
     const bool split = !options.config && distinct_configs(*points).size() > 1;
-    for (const auto& part : split_by_config(std::move(points.value()), name, options.config)) {
+    for (const auto& part : split_by_config(std::move(points.value()), name, options.config, notes)) {
       TrendSeries job = job_from_points(name, part, options);
       if (split) {
         job.config = key_of(part.front(), PointKey::config).substr(0, 12);
@@ -237,6 +265,7 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
       jobs.push_back(std::move(job));
     }
   }
+  notes.print();
   return jobs;
 }
 
