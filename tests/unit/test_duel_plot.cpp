@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "duel/analysis.hpp"
@@ -391,6 +393,21 @@ TEST_CASE("the duel plot says what its numbers are", "[report][plot]") {
   median.outcome.analysis = analyze(median.config, median.outcome.runs, Finality::final);
   CHECK(render_duel_svg(median.config, median.outcome).find("· change: median of paired ratios</text>") !=
         std::string::npos);
+}
+
+TEST_CASE("the duel plot names the sign sequence where it showed a regression before the interval did",
+          "[report][plot]") {
+  auto duel = fixed_duel();
+  auto& wall = duel.outcome.analysis.metrics[1];
+  REQUIRE(wall.spec.name == "wall_time");
+  CHECK(render_duel_svg(duel.config, duel.outcome).find("sign sequence:") == std::string::npos);
+  wall.settled_by = SettledBy::signs;
+  wall.signs_beyond = 9;
+  wall.signs_rounds = 10;
+  wall.ci = {-0.03, 2.2};
+  CHECK(render_duel_svg(duel.config, duel.outcome)
+            .find(fmt::format(">sign sequence: 9 of 10 rounds &gt; {} · ",
+                              util::format_percent(signs_bound(wall.spec)))) != std::string::npos);
 }
 
 TEST_CASE("the duel plot draws a report-only metric's tiny certain change grey, not red", "[report][plot]") {

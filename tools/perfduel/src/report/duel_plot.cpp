@@ -275,6 +275,12 @@ std::pair<std::string, std::string> subtitle(const MetricResult& result) {
     how += fmt::format(", tolerance ±{:.4g} %", 100 * spec.tolerance);
   }
   how += spec.direction == Direction::lower_is_better ? " · lower is better" : " · higher is better";
+  if (shows_signs(result)) {
+    // The interval above may still reach into the band: what showed the regression comes first.
+    how = fmt::format("sign sequence: {} · ", signs_text(result.signs_beyond, result.signs_rounds,
+                                                         spec.direction, signs_bound(spec))) +
+          how;
+  }
   if (!result.estimate.note.empty()) {
     how += " · " + result.estimate.note;
   }
