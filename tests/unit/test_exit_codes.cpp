@@ -1,3 +1,4 @@
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,15 +17,17 @@ struct DocumentedCode {
   std::string meaning;
 };
 
-// The rows "| code | meaning |" of README.md's "## Exit codes" section, its header and rule left out.
-std::vector<DocumentedCode> readme_exit_codes() {
-  const auto readme = util::read_file(PERFDUEL_TEST_DATA_DIR "/../../README.md");
-  REQUIRE(readme);
+// The rows "| code | meaning |" of the section `heading` of the Markdown file `path` (relative
+// to the source tree) whose first cell is a number: a table's header and rule, and other tables
+// of the section, left out.
+std::vector<DocumentedCode> documented_exit_codes(const std::string& path, const std::string& heading) {
+  const auto text = util::read_file(PERFDUEL_TEST_DATA_DIR "/../../" + path);
+  REQUIRE(text);
   std::vector<DocumentedCode> rows;
   bool inside = false;
-  for (const auto& line : util::split_lines(*readme)) {
+  for (const auto& line : util::split_lines(*text)) {
     if (line.starts_with("## ")) {
-      inside = line == "## Exit codes";
+      inside = line == heading;
       continue;
     }
     if (!inside || !line.starts_with("| ")) {
@@ -33,7 +36,7 @@ std::vector<DocumentedCode> readme_exit_codes() {
     const auto bar = line.find(" | ", 2);
     REQUIRE(bar != std::string::npos);
     const std::string code(util::trim(std::string_view(line).substr(2, bar - 2)));
-    if (code == "code") {
+    if (code.empty() || code.find_first_not_of("0123456789") != std::string::npos) {
       continue;
     }
     std::string_view meaning = std::string_view(line).substr(bar + 3);
@@ -44,19 +47,28 @@ std::vector<DocumentedCode> readme_exit_codes() {
   return rows;
 }
 
+// Checks that the documented `rows` are `table`'s, code for code and word for word.
+void check_documented(std::span<const ExitCodeRow> table, const std::vector<DocumentedCode>& rows) {
+  REQUIRE(rows.size() == table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    CHECK(rows[i].code == std::to_string(to_int(table[i].code)));
+    CHECK(rows[i].meaning == table[i].meaning);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("README's exit codes are the table's, code for code and word for word", "[exit_codes]") {
-  std::vector<DocumentedCode> table;
-  for (const auto& row : k_exit_code_table) {
-    table.push_back({std::to_string(to_int(row.code)), std::string(row.meaning)});
-  }
-  const auto readme = readme_exit_codes();
-  REQUIRE(readme.size() == table.size());
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    CHECK(readme[i].code == table[i].code);
-    CHECK(readme[i].meaning == table[i].meaning);
-  }
+  check_documented(k_exit_code_table, documented_exit_codes("README.md", "## Exit codes"));
+}
+
+TEST_CASE("docs/bisect.md's exit codes are bisect's table, code for code and word for word", "[exit_codes]") {
+  check_documented(k_bisect_exit_code_table,
+                   documented_exit_codes("docs/bisect.md", "## Options and exit codes"));
+  const auto help = exit_codes_help(k_bisect_exit_code_table);
+  CHECK(help.starts_with(
+      "Exit codes:\n  0    the first bad commit, confirmed by its duel against its parent\n"));
+  CHECK(util::split_lines(help).size() == k_bisect_exit_code_table.size() + 1);
 }
 
 TEST_CASE("--help lists each code of the table with its meaning", "[exit_codes]") {

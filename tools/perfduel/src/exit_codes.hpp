@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -52,10 +53,26 @@ inline constexpr std::array<ExitCodeRow, 6> k_exit_code_table{{
      "interrupted by SIGINT, SIGTERM or SIGHUP: children killed, partial report written"},
 }};
 
-// The table as `perfduel --help` ends: "Exit codes:", then a line per code, "  77   inconclusive: ...".
-inline std::string exit_codes_help() {
+// `perfduel bisect`'s exit codes: the driver's numbers, its own meanings. Its footer prints this
+// table, and a unit test holds docs/bisect.md's exit code table to it, word for word.
+inline constexpr std::array<ExitCodeRow, 6> k_bisect_exit_code_table{{
+    {ExitCode::pass, "found", "the first bad commit, confirmed by its duel against its parent"},
+    {ExitCode::regression, "no difference",
+     "the endpoints do not differ by more than the cut: nothing to bisect"},
+    {ExitCode::usage, "usage/config error",
+     "usage or configuration error (`perfduel: error: --good v9: not a commit in /src (git rev-parse: …)`)"},
+    {ExitCode::benchmark_failed, "endpoint failed",
+     "an endpoint does not build, or its benchmark fails (the message names it and the log)"},
+    {ExitCode::inconclusive, "no single commit",
+     "no single confirmed commit: skipped commits leave several candidates, the endpoints' duel stayed "
+     "inconclusive, or the confirmation did not confirm"},
+    {ExitCode::interrupted, "interrupted", "interrupted; the report so far is written, the builds are kept"},
+}};
+
+// A table as a `--help` ends: "Exit codes:", then a line per code, "  77   inconclusive: ...".
+inline std::string exit_codes_help(std::span<const ExitCodeRow> table = k_exit_code_table) {
   std::string text = "Exit codes:";
-  for (const auto& row : k_exit_code_table) {
+  for (const auto& row : table) {
     auto code = std::to_string(to_int(row.code));
     code.resize(std::max<std::size_t>(code.size(), 4), ' ');
     text += "\n  " + code + " " + std::string(row.meaning);

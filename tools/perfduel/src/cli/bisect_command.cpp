@@ -22,6 +22,7 @@
 #include "cli/commands.hpp"
 #include "config/config.hpp"
 #include "error.hpp"
+#include "exit_codes.hpp"
 #include "report/json_report.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
@@ -413,10 +414,7 @@ void add_bisect_options(CLI::App& subcommand, int& exit_code) {
   command->add_option("--cpus", options->cpus, "pin the duels' runs to these CPUs (as for compare)");
   command->add_option("--seed", options->seed, "seed of the first duel's run order; each next duel adds 1");
   command->add_flag("-q,--quiet", options->quiet, "no progress lines");
-  command->footer(
-      "Exit codes: 0 first bad commit found and confirmed against its parent, 1 the endpoints do not differ, "
-      "2 usage error, 3 an endpoint does not build or its benchmark fails, 77 no single confirmed commit "
-      "(skipped commits, an inconclusive or unconfirmed duel), 130 interrupted.");
+  command->footer(exit_codes_help(k_bisect_exit_code_table));
 }
 
 }  // namespace perfduel::cli
