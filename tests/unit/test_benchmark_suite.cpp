@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
@@ -16,6 +18,7 @@
 #include "run/catch2_results.hpp"
 #include "run/metric_extractor.hpp"
 #include "util/glob.hpp"
+#include "util/text.hpp"
 
 using namespace perfduel;
 
@@ -426,4 +429,15 @@ TEST_CASE("suite reports: changes first, settings noted once, CDash-safe names",
   CHECK(count == 20);
   CHECK(chart.find("<title>m7: +10.00 % [+8.00 %, +12.00 %]</title>") < chart.find("<title>m12:"));
   CHECK(suite_chart_height(20) == Approx(44 + 20 * 18 + 34));
+
+  // A regression its sign sequence showed before its interval did says so in its tooltip.
+  auto& m12 = many.metrics[12];
+  m12.settled_by = SettledBy::signs;
+  m12.signs_beyond = 10;
+  m12.signs_rounds = 10;
+  m12.ci = {-0.02, 0.3};
+  CHECK(render_suite_chart(rows, 860).find(
+            fmt::format("<title>m12: +10.00 % [-2.00 %, +30.00 %] · sign sequence: "
+                        "10 of 10 rounds &gt; {}</title>",
+                        util::format_percent(signs_bound(m12.spec)))) != std::string::npos);
 }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "report/labels.hpp"
 #include "report/palette.hpp"
 #include "report/suite_view.hpp"
 #include "util/svg.hpp"
@@ -73,9 +74,14 @@ std::string render_suite_chart(const std::vector<const MetricResult*>& results, 
     const std::string_view colour = verdict_colour(result.verdict);
     const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
     std::string row = fmt::format(
-        "<title>{}: {}{}</title>", svg::escape(result.spec.name), util::format_percent(result.change),
+        "<title>{}: {}{}{}</title>", svg::escape(result.spec.name), util::format_percent(result.change),
         has_interval
             ? fmt::format(" [{}, {}]", util::format_percent(result.ci.lo), util::format_percent(result.ci.hi))
+            : std::string(),
+        shows_signs(result)
+            ? svg::escape(fmt::format(" · sign sequence: {}",
+                                      signs_text(result.signs_beyond, result.signs_rounds,
+                                                 result.spec.direction, signs_bound(result.spec))))
             : std::string());
     if (r % 2 == 1) {
       row += fmt::format("<rect x=\"8\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f6f6f6\"/>", top,
