@@ -7,8 +7,10 @@
 #     globs of its paths), templates/gitlab-ci.yml with gitlab-ci-local (npm gitlab-ci-local,
 #     whose --list validates against GitLab's own CI schema and resolves every job). Both are
 #     npm packages, which .ci/packages (Debian's) cannot install: found on PATH or in
-#     $PERFDUEL_NPM_TOOLS/node_modules/.bin, else the test is skipped (77) and says how to get
-#     them:  npm install --prefix DIR @action-validator/cli@0.6.0 gitlab-ci-local@4.64.1
+#     $PERFDUEL_NPM_TOOLS/node_modules/.bin, else installed with the machine's npm from the npm
+#     registry into <build>/tests/templates/npm-tools (kept for the next run); without npm or
+#     the registry the test is skipped (77) and says how to get them:
+#       npm install --prefix DIR @action-validator/cli@0.6.0 gitlab-ci-local@4.64.1
 #     (gitlab-ci-local 4.65 and later need Node 22; Debian bookworm has Node 18.)
 #
 #   validate_templates.sh packages SOURCE_DIR CI_LOCAL WORK_DIR
@@ -31,8 +33,29 @@ find_tool() {
   fi
 }
 
+# The checkers' pinned versions; installed into the build tree when npm is there and they are not.
+npm_tools="@action-validator/cli@0.6.0 gitlab-ci-local@4.64.1"
+install_npm_tools() {
+  local dir=$work/../npm-tools
+  if [ -x "$dir/node_modules/.bin/action-validator" ] && [ -x "$dir/node_modules/.bin/gitlab-ci-local" ]; then
+    PERFDUEL_NPM_TOOLS=$(cd "$dir" && pwd)
+    return
+  fi
+  command -v npm >/dev/null || return 0
+  # shellcheck disable=SC2086  # the list is words
+  if npm install --no-audit --no-fund --fetch-timeout=30000 --fetch-retries=1 --prefix "$dir" $npm_tools >"$work/npm-install.txt" 2>&1; then
+    PERFDUEL_NPM_TOOLS=$(cd "$dir" && pwd)
+    echo "installed $npm_tools into $PERFDUEL_NPM_TOOLS"
+  else
+    echo "note: npm install $npm_tools failed (no registry?): $(tail -3 "$work/npm-install.txt")"
+  fi
+}
+
 case "$mode" in
   structure)
+    if [ -z "${PERFDUEL_NPM_TOOLS:-}" ] && ! command -v action-validator >/dev/null; then
+      install_npm_tools
+    fi
     missing=()
     validator=$(find_tool action-validator)
     if [ -n "$validator" ]; then
@@ -76,7 +99,7 @@ case "$mode" in
     if [ "${#missing[@]}" -gt 0 ]; then
       [ "$failures" = 0 ] || exit 1
       echo "SKIP: not installed: ${missing[*]}; install with" \
-        "npm install --prefix DIR @action-validator/cli@0.6.0 gitlab-ci-local@4.64.1 and set PERFDUEL_NPM_TOOLS=DIR"
+        "npm install --prefix DIR $npm_tools and set PERFDUEL_NPM_TOOLS=DIR"
       exit 77
     fi
     ;;
