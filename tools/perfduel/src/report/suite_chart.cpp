@@ -24,6 +24,20 @@ constexpr double k_verdict_width = 96;  // the verdict column at the right
 // benchmark does not squeeze the others into a line.
 constexpr double k_clip = 1.0;
 
+// A row's tooltip: "name: +3.10 % [+1.00 %, +5.20 %]", and the sign sequence's rounds where they
+// showed a regression before the interval did.
+std::string row_title(const MetricResult& result) {
+  std::string text = fmt::format("{}: {}", result.spec.name, util::format_percent(result.change));
+  if (result.estimate.status == stats::EstimateStatus::ok) {
+    text += fmt::format(" [{}, {}]", util::format_percent(result.ci.lo), util::format_percent(result.ci.hi));
+  }
+  if (shows_signs(result)) {
+    text += " · sign sequence: " + signs_text(result.signs_beyond, result.signs_rounds, result.spec.direction,
+                                              signs_bound(result.spec));
+  }
+  return fmt::format("<title>{}</title>", svg::escape(text));
+}
+
 }  // namespace
 
 double suite_chart_height(std::size_t count) {
@@ -73,16 +87,7 @@ std::string render_suite_chart(const std::vector<const MetricResult*>& results, 
     const double middle = top + k_row / 2;
     const std::string_view colour = verdict_colour(result.verdict);
     const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
-    std::string row = fmt::format(
-        "<title>{}: {}{}{}</title>", svg::escape(result.spec.name), util::format_percent(result.change),
-        has_interval
-            ? fmt::format(" [{}, {}]", util::format_percent(result.ci.lo), util::format_percent(result.ci.hi))
-            : std::string(),
-        shows_signs(result)
-            ? svg::escape(fmt::format(" · sign sequence: {}",
-                                      signs_text(result.signs_beyond, result.signs_rounds,
-                                                 result.spec.direction, signs_bound(result.spec))))
-            : std::string());
+    std::string row = row_title(result);
     if (r % 2 == 1) {
       row += fmt::format("<rect x=\"8\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f6f6f6\"/>", top,
                          width - 16, k_row);
