@@ -89,16 +89,16 @@ std::string key_list(const std::vector<history::SeriesPoint>& points, PointKey k
   return text;
 }
 
-// The points of `points` measured under more than one gate configuration hash; records
-// without one (plain --metric values) do not count.
-std::set<std::string> distinct_configs(const std::vector<history::SeriesPoint>& points) {
+// How many machines (or gate configurations) `points` were measured on (or under); records
+// without a configuration (plain --metric values) do not count as one.
+std::size_t distinct_count(const std::vector<history::SeriesPoint>& points, PointKey key) {
   std::set<std::string> distinct;
   for (const auto& point : points) {
-    if (point.config_hash) {
-      distinct.insert(*point.config_hash);
+    if (key == PointKey::machine || point.config_hash) {
+      distinct.insert(key_of(point, key));
     }
   }
-  return distinct;
+  return distinct.size();
 }
 
 // Notes on mixed series, one line for all the metrics with the same one: "max_rss, wall_time
@@ -137,11 +137,7 @@ void keep_points(std::vector<history::SeriesPoint>& points, const std::string& m
   const char* what = key == PointKey::machine ? "machine" : "configuration";
   const std::string all = key_list(points, key);
   if (!wanted_option) {
-    std::set<std::string> machines;
-    for (const auto& point : points) {
-      machines.insert(point.machine_id);
-    }
-    if (key == PointKey::machine && machines.size() > 1) {
+    if (key == PointKey::machine && distinct_count(points, key) > 1) {
       notes.add(fmt::format("measured on several machines: {}; --machine ID trends one", all), metric);
     }
     return;
@@ -164,7 +160,7 @@ std::vector<std::vector<history::SeriesPoint>> split_by_config(std::vector<histo
                                                                const std::string& metric,
                                                                const std::optional<std::string>& config,
                                                                MixedNotes& notes) {
-  if (config || distinct_configs(points).size() < 2) {
+  if (config || distinct_count(points, PointKey::config) < 2) {
     return {std::move(points)};
   }
   notes.add(fmt::format("measured under several configurations: {}; trended one series each (--config "
@@ -256,10 +252,10 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
     }
     keep_points(points.value(), name, PointKey::machine, options.machine, database, notes);
     keep_points(points.value(), name, PointKey::config, options.config, database, notes);
-    const bool split = !options.config && distinct_configs(*points).size() > 1;
-    for (const auto& part : split_by_config(std::move(points.value()), name, options.config, notes)) {
+    const auto parts = split_by_config(std::move(points.value()), name, options.config, notes);
+    for (const auto& part : parts) {
       TrendSeries job = job_from_points(name, part, options);
-      if (split) {
+      if (parts.size() > 1) {
         job.config = key_of(part.front(), PointKey::config).substr(0, 12);
       }
       jobs.push_back(std::move(job));
