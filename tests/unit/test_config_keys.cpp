@@ -15,7 +15,6 @@
 #include "config_helpers.hpp"
 
 using namespace perfduel;
-using perfduel::config::Reanalysis;
 using perfduel::testing::metric;
 
 namespace {
@@ -128,7 +127,7 @@ TEST_CASE("every metric key's default is a metric's own", "[config][keys]") {
 TEST_CASE("a re-analysis applies every key that decides, and says so", "[config][keys][reanalysis]") {
   const Config saved = saved_config();
   for (const auto& key : config::top_level_keys()) {
-    if (key.structural() || key.reanalysis != Reanalysis::decides) {
+    if (key.structural() || key.reanalysis != config::Reanalysis::decides) {
       continue;
     }
     INFO(key.name);
@@ -143,7 +142,7 @@ TEST_CASE("a re-analysis applies every key that decides, and says so", "[config]
                                          config::key_text(key, saved)));
   }
   for (const auto& key : config::metric_keys()) {
-    if (key.structural() || key.reanalysis != Reanalysis::decides) {
+    if (key.structural() || key.reanalysis != config::Reanalysis::decides) {
       continue;
     }
     INFO(key.name);
@@ -162,7 +161,7 @@ TEST_CASE("a re-analysis refuses every key that made the runs, naming the report
           "[config][keys][reanalysis]") {
   const Config saved = saved_config();
   for (const auto& key : config::top_level_keys()) {
-    if (key.structural() || key.reanalysis != Reanalysis::made_the_runs) {
+    if (key.structural() || key.reanalysis != config::Reanalysis::made_the_runs) {
       continue;
     }
     INFO(key.name);
@@ -176,7 +175,7 @@ TEST_CASE("a re-analysis refuses every key that made the runs, naming the report
             key.name, config::key_text(key, saved)));
   }
   for (const auto& key : config::metric_keys()) {
-    if (key.structural() || key.reanalysis != Reanalysis::made_the_runs) {
+    if (key.structural() || key.reanalysis != config::Reanalysis::made_the_runs) {
       continue;
     }
     INFO(key.name);
@@ -191,7 +190,7 @@ TEST_CASE("a re-analysis refuses every key that made the runs, naming the report
 TEST_CASE("a re-analysis ignores every budget and names it", "[config][keys][reanalysis]") {
   const Config saved = saved_config();
   for (const auto& key : config::top_level_keys()) {
-    if (key.structural() || key.reanalysis != Reanalysis::budget) {
+    if (key.structural() || key.reanalysis != config::Reanalysis::budget) {
       continue;
     }
     INFO(key.name);
@@ -206,7 +205,7 @@ TEST_CASE("a re-analysis ignores every budget and names it", "[config][keys][rea
 TEST_CASE("a re-analysis ignores what only a pattern's expansion used", "[config][keys][reanalysis]") {
   const Config saved = saved_config();
   for (const auto& key : config::metric_keys()) {
-    if (key.reanalysis != Reanalysis::expansion) {
+    if (key.reanalysis != config::Reanalysis::expansion) {
       continue;
     }
     INFO(key.name);

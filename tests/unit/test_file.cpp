@@ -85,7 +85,8 @@ TEST_CASE("write_file_atomically says why it cannot write", "[file]") {
 TEST_CASE("read_file reads a file whole, bytes and all", "[file]") {
   TemporaryDirectory directory;
   const auto path = directory.path / "report.json";
-  const std::string text = std::string("line\r\n\0zero\xff\n", 13) + std::string(200000, 'x');
+  std::string text("line\r\n\0zero\xff\n", 13);
+  text.append(200000, 'x');
   REQUIRE(write_file_atomically(path, text).empty());
   const auto read = read_file(path);
   REQUIRE(read);

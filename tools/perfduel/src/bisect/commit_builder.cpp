@@ -36,11 +36,6 @@ void write_text(const std::filesystem::path& path, std::string_view text) {
   }
 }
 
-std::string first_line(std::string_view text) {
-  const auto lines = util::split_lines(util::trim(text));
-  return lines.empty() ? std::string() : lines.front();
-}
-
 // The line of a build's output that tells most: the first one that names an error, else the
 // last one.
 std::string telling_line(std::string_view output) {
@@ -66,7 +61,7 @@ std::string log_named_in(std::string_view cause) {
   for (const std::string_view marker : {"Full log: ", "Log: "}) {
     const auto at = cause.rfind(marker);
     if (at != std::string_view::npos) {
-      return first_line(cause.substr(at + marker.size()));
+      return util::first_line(cause.substr(at + marker.size()));
     }
   }
   return "";
@@ -136,7 +131,7 @@ BuildReading GateBuilder::build(const Commit& commit) {
   }
   // "building X at the commit Y failed (1). Last lines of the log:" and the log's tail: the
   // first line, and the tail's line that tells most.
-  reading.reason = first_line(cause);
+  reading.reason = util::first_line(cause);
   if (const auto cut = reading.reason.find(" Last lines of the log:"); cut != std::string::npos) {
     std::string telling = telling_line(cause.substr(cause.find('\n') + 1));
     if (telling.rfind("| ", 0) == 0) {

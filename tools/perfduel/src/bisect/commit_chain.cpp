@@ -31,11 +31,6 @@ std::string run_failure(const RunResult& result) {
   return "failed";
 }
 
-std::string first_line(std::string_view text) {
-  const auto lines = util::split_lines(util::trim(text));
-  return lines.empty() ? std::string() : lines.front();
-}
-
 }  // namespace
 
 util::Expected<std::string> run_tool(Executor& executor, const CommandSpec& command, double timeout_seconds) {
@@ -83,12 +78,12 @@ Commit resolve_commit(Git& git, const std::string& option, const std::string& re
   auto id = git.run({"rev-parse", "--verify", "--end-of-options", ref + "^{commit}"});
   if (!id) {
     throw Error(fmt::format("{} {}: not a commit in {} (git rev-parse: {})", option, ref,
-                            git.directory().string(), first_line(id.error())));
+                            git.directory().string(), util::first_line(id.error())));
   }
   Commit commit;
   commit.id = std::string(util::trim(*id));
   auto subject = git.run({"log", "-1", "--format=%s", commit.id});
-  commit.subject = subject ? first_line(*subject) : std::string();
+  commit.subject = subject ? util::first_line(*subject) : std::string();
   return commit;
 }
 

@@ -25,13 +25,8 @@ constexpr int k_minimum_server_version = 100000;
 // first instead, under its write lock.
 constexpr const char* k_unless_recorded = " ON CONFLICT (run_key) DO NOTHING RETURNING id";
 
-template <typename T>
-util::Expected<T> fail(std::string message) {
-  return util::Expected<T>::failure(std::move(message));
-}
-
 // Statements as libpq takes them (statements.hpp).
-std::string sql(std::string_view statement) {
+std::string postgres_sql(std::string_view statement) {
   return render_statement(statement, Dialect::postgresql);
 }
 
@@ -44,30 +39,30 @@ util::Expected<std::optional<std::int64_t>> read_version(PgConnection& connectio
       "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = "
       "c.relnamespace WHERE n.nspname = 'perfduel' AND c.relname = 'schema_version')");
   if (!exists) {
-    return fail<std::optional<std::int64_t>>(exists.error());
+    return util::fail<std::optional<std::int64_t>>(exists.error());
   }
   if (exists->text(0, 0) != "t") {
     return std::optional<std::int64_t>{};
   }
   auto version = connection.execute("SELECT max(version) FROM perfduel.schema_version");
   if (!version) {
-    return fail<std::optional<std::int64_t>>(version.error());
+    return util::fail<std::optional<std::int64_t>>(version.error());
   }
   return std::optional<std::int64_t>{version->is_null(0, 0) ? 0 : version->integer(0, 0)};
 }
 
 // Schema 1 to 2, as for SQLite: records made from a report get the current machine key.
 util::Expected<Done> rekey_machines(PgConnection& connection) {
-  auto rows = connection.execute(sql(k_report_machines));
+  auto rows = connection.execute(postgres_sql(k_report_machines));
   if (!rows) {
-    return fail<Done>(rows.error());
+    return util::fail<Done>(rows.error());
   }
   for (int row = 0; row < rows->rows(); ++row) {
     if (auto current = migrate_legacy_description(rows->text(row, 1))) {
       const std::array<std::optional<std::string>, 3> params{current->description, current->id,
                                                              std::string(rows->text(row, 0))};
-      if (auto done = connection.execute(sql(k_rekey_machine), params); !done) {
-        return fail<Done>(done.error());
+      if (auto done = connection.execute(postgres_sql(k_rekey_machine), params); !done) {
+        return util::fail<Done>(done.error());
       }
     }
   }
@@ -84,33 +79,33 @@ util::Expected<PostgresStore> PostgresStore::open(const std::string& uri, Create
   const std::string name = redact_location(uri);
   auto connected = PgConnection::connect(uri);
   if (!connected) {
-    return fail<PostgresStore>(
+    return util::fail<PostgresStore>(
         fmt::format("{}: cannot connect to the history database: {}", name, connected.error()));
   }
   PostgresStore store(name, std::move(connected.value()));
   PgConnection& connection = store.m_connection;
   if (connection.server_version() < k_minimum_server_version) {
-    return fail<PostgresStore>(store.located(fmt::format(
+    return util::fail<PostgresStore>(store.located(fmt::format(
         "PostgreSQL {} is too old for the history (10 or newer needed)", connection.server_version())));
   }
   // Every statement names the tables unqualified; they live in the schema perfduel.
   if (auto session = connection.execute("SET search_path TO perfduel; SET client_min_messages TO warning");
       !session) {
-    return fail<PostgresStore>(store.located(session.error()));
+    return util::fail<PostgresStore>(store.located(session.error()));
   }
   auto version = read_version(connection);
   if (!version) {
-    return fail<PostgresStore>(store.located(version.error()));
+    return util::fail<PostgresStore>(store.located(version.error()));
   }
   if (*version && **version > k_schema_version) {
-    return fail<PostgresStore>(
+    return util::fail<PostgresStore>(
         store.located(fmt::format("history schema version {} is newer than this perfduel understands ({}); "
                                   "upgrade perfduel",
                                   **version, k_schema_version)));
   }
   if (!*version || **version < k_schema_version) {
     if (auto prepared = store.prepare_schema(create); !prepared) {
-      return fail<PostgresStore>(prepared.error());
+      return util::fail<PostgresStore>(prepared.error());
     }
   }
   return store;
@@ -119,32 +114,32 @@ util::Expected<PostgresStore> PostgresStore::open(const std::string& uri, Create
 util::Expected<Done> PostgresStore::prepare_schema(CreateFile create) {
   Transaction transaction(m_connection);
   if (auto begun = transaction.begin(); !begun) {
-    return fail<Done>(located(begun.error()));
+    return util::fail<Done>(located(begun.error()));
   }
   if (auto locked = m_connection.execute(k_schema_lock); !locked) {
-    return fail<Done>(located(locked.error()));
+    return util::fail<Done>(located(locked.error()));
   }
   // Decided again under the lock: another runner may have created or migrated it meanwhile.
   auto version = read_version(m_connection);
   if (!version) {
-    return fail<Done>(located(version.error()));
+    return util::fail<Done>(located(version.error()));
   }
   std::int64_t from = 0;
   if (*version) {
     from = **version;
   } else {
     if (create == CreateFile::no) {
-      return fail<Done>(
+      return util::fail<Done>(
           located("no perfduel history in this database (record results with `perfduel record` first, or "
                   "pass --db)"));
     }
     auto tables = m_connection.execute(
         "SELECT string_agg(tablename, ', ' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'perfduel'");
     if (!tables) {
-      return fail<Done>(located(tables.error()));
+      return util::fail<Done>(located(tables.error()));
     }
     if (!tables->is_null(0, 0)) {
-      return fail<Done>(located(fmt::format(
+      return util::fail<Done>(located(fmt::format(
           "not a perfduel history database (its schema perfduel holds other tables: {}); pass another "
           "database with --db",
           tables->text(0, 0))));
@@ -154,7 +149,7 @@ util::Expected<Done> PostgresStore::prepare_schema(CreateFile create) {
                                  "CREATE TABLE perfduel.schema_version (version INTEGER NOT NULL); "
                                  "INSERT INTO perfduel.schema_version VALUES (0)");
         !created) {
-      return fail<Done>(located("cannot create the history schema: " + created.error()));
+      return util::fail<Done>(located("cannot create the history schema: " + created.error()));
     }
   }
   if (from >= k_schema_version) {
@@ -166,22 +161,22 @@ util::Expected<Done> PostgresStore::prepare_schema(CreateFile create) {
     }
     if (!step.sql.empty()) {
       if (auto done = m_connection.execute(render_sql(step.sql, Dialect::postgresql)); !done) {
-        return fail<Done>(located("cannot migrate the history schema: " + done.error()));
+        return util::fail<Done>(located("cannot migrate the history schema: " + done.error()));
       }
     }
     if (step.action == StepAction::rekey_machines) {
       if (auto done = rekey_machines(m_connection); !done) {
-        return fail<Done>(located("cannot migrate the history schema: " + done.error()));
+        return util::fail<Done>(located("cannot migrate the history schema: " + done.error()));
       }
     }
   }
   if (auto set =
           m_connection.execute(fmt::format("UPDATE schema_version SET version = {}", k_schema_version));
       !set) {
-    return fail<Done>(located(set.error()));
+    return util::fail<Done>(located(set.error()));
   }
   if (auto committed = transaction.commit(); !committed) {
-    return fail<Done>(located(committed.error()));
+    return util::fail<Done>(located(committed.error()));
   }
   return Done{};
 }
@@ -189,23 +184,23 @@ util::Expected<Done> PostgresStore::prepare_schema(CreateFile create) {
 util::Expected<AppendResult> PostgresStore::append(const Record& record) {
   Transaction transaction(m_connection);
   if (auto begun = transaction.begin(); !begun) {
-    return fail<AppendResult>(located(begun.error()));
+    return util::fail<AppendResult>(located(begun.error()));
   }
   const std::array<std::optional<std::string>, 10> record_params{
       record.recorded_at, record.commit,  record.branch,           record.machine, record.machine_id,
       record.source,      record.verdict, record.perfduel_version, record.run_key, record.config_hash};
-  auto inserted = m_connection.execute(sql(k_insert_record) + k_unless_recorded, record_params);
+  auto inserted = m_connection.execute(postgres_sql(k_insert_record) + k_unless_recorded, record_params);
   if (!inserted) {
-    return fail<AppendResult>(located(inserted.error()));
+    return util::fail<AppendResult>(located(inserted.error()));
   }
   if (inserted->rows() == 0) {
     const std::array<std::optional<std::string>, 1> key{record.run_key};
-    auto found = m_connection.execute(sql(k_find_record), key);
+    auto found = m_connection.execute(postgres_sql(k_find_record), key);
     if (!found) {
-      return fail<AppendResult>(located(found.error()));
+      return util::fail<AppendResult>(located(found.error()));
     }
     if (found->rows() == 0) {
-      return fail<AppendResult>(located("a record with this run key vanished while recording"));
+      return util::fail<AppendResult>(located("a record with this run key vanished while recording"));
     }
     return AppendResult{found->integer(0, 0), Appended::already_recorded};
   }
@@ -223,21 +218,21 @@ util::Expected<AppendResult> PostgresStore::append(const Record& record) {
                                                             pg_number(m.ci_low),
                                                             pg_number(m.ci_high),
                                                             m.verdict};
-    if (auto done = m_connection.execute(sql(k_insert_measurement), params); !done) {
-      return fail<AppendResult>(located(done.error()));
+    if (auto done = m_connection.execute(postgres_sql(k_insert_measurement), params); !done) {
+      return util::fail<AppendResult>(located(done.error()));
     }
   }
   if (auto committed = transaction.commit(); !committed) {
-    return fail<AppendResult>(located(committed.error()));
+    return util::fail<AppendResult>(located(committed.error()));
   }
   return AppendResult{record_id, Appended::added};
 }
 
 util::Expected<std::vector<std::string>> PostgresStore::metrics(const std::optional<std::string>& branch) {
   const std::array<std::optional<std::string>, 1> params{branch};
-  auto rows = m_connection.execute(sql(k_metrics), params);
+  auto rows = m_connection.execute(postgres_sql(k_metrics), params);
   if (!rows) {
-    return fail<std::vector<std::string>>(located(rows.error()));
+    return util::fail<std::vector<std::string>>(located(rows.error()));
   }
   std::vector<std::string> names;
   names.reserve(static_cast<std::size_t>(rows->rows()));
@@ -250,9 +245,9 @@ util::Expected<std::vector<std::string>> PostgresStore::metrics(const std::optio
 util::Expected<std::vector<SeriesPoint>> PostgresStore::series(const std::string& metric,
                                                                const std::optional<std::string>& branch) {
   const std::array<std::optional<std::string>, 2> params{metric, branch};
-  auto rows = m_connection.execute(sql(k_series), params);
+  auto rows = m_connection.execute(postgres_sql(k_series), params);
   if (!rows) {
-    return fail<std::vector<SeriesPoint>>(located(rows.error()));
+    return util::fail<std::vector<SeriesPoint>>(located(rows.error()));
   }
   std::vector<SeriesPoint> points;
   points.reserve(static_cast<std::size_t>(rows->rows()));
@@ -280,9 +275,9 @@ util::Expected<std::vector<SeriesPoint>> PostgresStore::series(const std::string
 }
 
 util::Expected<std::int64_t> PostgresStore::record_count() {
-  auto count = m_connection.execute(sql(k_record_count));
+  auto count = m_connection.execute(postgres_sql(k_record_count));
   if (!count) {
-    return fail<std::int64_t>(located(count.error()));
+    return util::fail<std::int64_t>(located(count.error()));
   }
   return count->integer(0, 0);
 }

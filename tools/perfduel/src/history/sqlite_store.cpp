@@ -14,13 +14,8 @@ namespace perfduel::history {
 
 namespace {
 
-template <typename T>
-util::Expected<T> fail(std::string message) {
-  return util::Expected<T>::failure(std::move(message));
-}
-
 // Statements as SQLite takes them (statements.hpp).
-std::string sql(std::string_view statement) {
+std::string sqlite_sql(std::string_view statement) {
   return render_statement(statement, Dialect::sqlite);
 }
 
@@ -36,7 +31,7 @@ util::Expected<Done> switch_to_wal(Database& database) {
       // Scoped: an unfinished statement would keep a read open and block the switch below.
       auto mode = database.prepare("PRAGMA journal_mode");
       if (!mode) {
-        return fail<Done>(mode.error());
+        return util::fail<Done>(mode.error());
       }
       if (auto row = mode.value().step(); row && *row && mode.value().column_text(0) == "wal") {
         return Done{};
@@ -55,7 +50,7 @@ util::Expected<Done> switch_to_wal(Database& database) {
 // one machine had two ids; re-key the report ones to the current formula. Runs inside the
 // caller's write transaction.
 util::Expected<Done> migrate_machine_ids(Database& database) {
-  auto select = database.prepare(sql(k_report_machines));
+  auto select = database.prepare(sqlite_sql(k_report_machines));
   if (!select) {
     return util::Expected<Done>::failure(select.error());
   }
@@ -66,7 +61,7 @@ util::Expected<Done> migrate_machine_ids(Database& database) {
       changes.emplace_back(query.column_int64(0), std::move(*current));
     }
   }
-  auto update = database.prepare(sql(k_rekey_machine));
+  auto update = database.prepare(sqlite_sql(k_rekey_machine));
   if (!update) {
     return util::Expected<Done>::failure(update.error());
   }
@@ -144,11 +139,11 @@ std::string foreign_database(Database& database, const std::string& name, std::i
 util::Expected<std::int64_t> SqliteStore::read_in(Transaction<Database>& transaction,
                                                   std::string_view pragma) {
   if (auto begun = transaction.begin(); !begun) {
-    return fail<std::int64_t>(located(begun.error()));
+    return util::fail<std::int64_t>(located(begun.error()));
   }
   auto value = m_database.query_int(pragma);
   if (!value) {
-    return fail<std::int64_t>(located(value.error()));
+    return util::fail<std::int64_t>(located(value.error()));
   }
   return value;
 }
@@ -159,11 +154,11 @@ util::Expected<Done> SqliteStore::claim_file() {
   // The first read fails on a file that is not SQLite at all.
   auto application_id = database.query_int("PRAGMA application_id");
   if (!application_id) {
-    return fail<Done>(
+    return util::fail<Done>(
         fmt::format("{}: not a perfduel history database (SQLite: {})", name, application_id.error()));
   }
   if (*application_id != 0 && *application_id != k_application_id) {
-    return fail<Done>(foreign_database(database, name, *application_id));
+    return util::fail<Done>(foreign_database(database, name, *application_id));
   }
   if (*application_id != 0) {
     return Done{};
@@ -174,24 +169,24 @@ util::Expected<Done> SqliteStore::claim_file() {
   Transaction transaction(database);
   auto id_now = read_in(transaction, "PRAGMA application_id");
   if (!id_now) {
-    return fail<Done>(id_now.error());
+    return util::fail<Done>(id_now.error());
   }
   if (*id_now == 0) {
     auto tables_now = database.query_int(
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
     if (tables_now && *tables_now > 0) {
-      return fail<Done>(foreign_database(database, name, 0));
+      return util::fail<Done>(foreign_database(database, name, 0));
     }
     if (auto marked = database.execute(fmt::format("PRAGMA application_id = {}", k_application_id));
         !marked) {
-      return fail<Done>(located("cannot create the history schema: " + marked.error()));
+      return util::fail<Done>(located("cannot create the history schema: " + marked.error()));
     }
     if (auto created = migrate(0); !created) {
-      return fail<Done>(located("cannot create the history schema: " + created.error()));
+      return util::fail<Done>(located("cannot create the history schema: " + created.error()));
     }
   }
   if (auto committed = transaction.commit(); !committed) {
-    return fail<Done>(located(committed.error()));
+    return util::fail<Done>(located(committed.error()));
   }
   return Done{};
 }
@@ -200,10 +195,10 @@ util::Expected<Done> SqliteStore::upgrade_schema() {
   Database& database = m_database;
   auto version = database.query_int("PRAGMA user_version");
   if (!version) {
-    return fail<Done>(located(version.error()));
+    return util::fail<Done>(located(version.error()));
   }
   if (*version > k_schema_version) {
-    return fail<Done>(fmt::format(
+    return util::fail<Done>(fmt::format(
         "{}: history schema version {} is newer than this perfduel understands ({}); upgrade perfduel",
         m_path.string(), *version, k_schema_version));
   }
@@ -214,26 +209,26 @@ util::Expected<Done> SqliteStore::upgrade_schema() {
   Transaction transaction(database);
   auto version_now = read_in(transaction, "PRAGMA user_version");
   if (!version_now) {
-    return fail<Done>(version_now.error());
+    return util::fail<Done>(version_now.error());
   }
   if (*version_now < k_schema_version) {
     if (auto migrated = migrate(*version_now); !migrated) {
-      return fail<Done>(located("cannot migrate the history schema: " + migrated.error()));
+      return util::fail<Done>(located("cannot migrate the history schema: " + migrated.error()));
     }
   }
   if (auto committed = transaction.commit(); !committed) {
-    return fail<Done>(located(committed.error()));
+    return util::fail<Done>(located(committed.error()));
   }
   return Done{};
 }
 
 util::Expected<Done> SqliteStore::configure_connection() {
   if (auto wal = switch_to_wal(m_database); !wal) {
-    return fail<Done>(located("cannot switch to WAL mode: " + wal.error()));
+    return util::fail<Done>(located("cannot switch to WAL mode: " + wal.error()));
   }
   if (auto settings = m_database.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL");
       !settings) {
-    return fail<Done>(located(settings.error()));
+    return util::fail<Done>(located(settings.error()));
   }
   return Done{};
 }
@@ -242,23 +237,24 @@ util::Expected<SqliteStore> SqliteStore::open(const std::filesystem::path& path,
   const std::string name = path.string();
   std::error_code error;
   if (create == CreateFile::no && !std::filesystem::exists(path, error)) {
-    return fail<SqliteStore>(fmt::format(
+    return util::fail<SqliteStore>(fmt::format(
         "{}: no such history database (record results with `perfduel record` first, or pass --db)", name));
   }
   auto opened = Database::open(path, create);
   if (!opened) {
-    return fail<SqliteStore>(fmt::format("{}: cannot open the history database: {}", name, opened.error()));
+    return util::fail<SqliteStore>(
+        fmt::format("{}: cannot open the history database: {}", name, opened.error()));
   }
   SqliteStore store(path, std::move(opened.value()));
   store.m_database.set_busy_timeout(k_busy_timeout_ms);
   if (auto claimed = store.claim_file(); !claimed) {
-    return fail<SqliteStore>(claimed.error());
+    return util::fail<SqliteStore>(claimed.error());
   }
   if (auto upgraded = store.upgrade_schema(); !upgraded) {
-    return fail<SqliteStore>(upgraded.error());
+    return util::fail<SqliteStore>(upgraded.error());
   }
   if (auto configured = store.configure_connection(); !configured) {
-    return fail<SqliteStore>(configured.error());
+    return util::fail<SqliteStore>(configured.error());
   }
   return store;
 }
@@ -266,28 +262,28 @@ util::Expected<SqliteStore> SqliteStore::open(const std::filesystem::path& path,
 util::Expected<AppendResult> SqliteStore::append(const Record& record) {
   Transaction transaction(m_database);
   if (auto begun = transaction.begin(); !begun) {
-    return fail<AppendResult>(located(begun.error()));
+    return util::fail<AppendResult>(located(begun.error()));
   }
   if (record.run_key) {
     // Inside the write transaction, so no other writer can add the key between this look
     // and the insert; the unique index is the second line of defence.
-    auto find = m_database.prepare(sql(k_find_record));
+    auto find = m_database.prepare(sqlite_sql(k_find_record));
     if (!find) {
-      return fail<AppendResult>(located(find.error()));
+      return util::fail<AppendResult>(located(find.error()));
     }
     Statement& query = find.value();
     query.bind(1, std::string_view(*record.run_key));
     auto row = query.step();
     if (!row) {
-      return fail<AppendResult>(located(row.error()));
+      return util::fail<AppendResult>(located(row.error()));
     }
     if (*row) {
       return AppendResult{query.column_int64(0), Appended::already_recorded};
     }
   }
-  auto insert_record = m_database.prepare(sql(k_insert_record));
+  auto insert_record = m_database.prepare(sqlite_sql(k_insert_record));
   if (!insert_record) {
-    return fail<AppendResult>(located(insert_record.error()));
+    return util::fail<AppendResult>(located(insert_record.error()));
   }
   Statement& record_statement = insert_record.value();
   record_statement.bind(1, std::string_view(record.recorded_at));
@@ -301,13 +297,13 @@ util::Expected<AppendResult> SqliteStore::append(const Record& record) {
   record_statement.bind(9, record.run_key);
   record_statement.bind(10, record.config_hash);
   if (auto done = record_statement.step(); !done) {
-    return fail<AppendResult>(located(done.error()));
+    return util::fail<AppendResult>(located(done.error()));
   }
   const std::int64_t record_id = m_database.last_insert_rowid();
 
-  auto insert_measurement = m_database.prepare(sql(k_insert_measurement));
+  auto insert_measurement = m_database.prepare(sqlite_sql(k_insert_measurement));
   if (!insert_measurement) {
-    return fail<AppendResult>(located(insert_measurement.error()));
+    return util::fail<AppendResult>(located(insert_measurement.error()));
   }
   Statement& s = insert_measurement.value();
   for (const Measurement& m : record.measurements) {
@@ -324,19 +320,19 @@ util::Expected<AppendResult> SqliteStore::append(const Record& record) {
     s.bind(10, m.ci_high);
     s.bind(11, m.verdict);
     if (auto done = s.step(); !done) {
-      return fail<AppendResult>(located(done.error()));
+      return util::fail<AppendResult>(located(done.error()));
     }
   }
   if (auto committed = transaction.commit(); !committed) {
-    return fail<AppendResult>(located(committed.error()));
+    return util::fail<AppendResult>(located(committed.error()));
   }
   return AppendResult{record_id, Appended::added};
 }
 
 util::Expected<std::vector<std::string>> SqliteStore::metrics(const std::optional<std::string>& branch) {
-  auto statement = m_database.prepare(sql(k_metrics));
+  auto statement = m_database.prepare(sqlite_sql(k_metrics));
   if (!statement) {
-    return fail<std::vector<std::string>>(located(statement.error()));
+    return util::fail<std::vector<std::string>>(located(statement.error()));
   }
   Statement& query = statement.value();
   query.bind(1, branch);
@@ -344,7 +340,7 @@ util::Expected<std::vector<std::string>> SqliteStore::metrics(const std::optiona
   while (true) {
     auto row = query.step();
     if (!row) {
-      return fail<std::vector<std::string>>(located(row.error()));
+      return util::fail<std::vector<std::string>>(located(row.error()));
     }
     if (!*row) {
       break;
@@ -356,9 +352,9 @@ util::Expected<std::vector<std::string>> SqliteStore::metrics(const std::optiona
 
 util::Expected<std::vector<SeriesPoint>> SqliteStore::series(const std::string& metric,
                                                              const std::optional<std::string>& branch) {
-  auto statement = m_database.prepare(sql(k_series));
+  auto statement = m_database.prepare(sqlite_sql(k_series));
   if (!statement) {
-    return fail<std::vector<SeriesPoint>>(located(statement.error()));
+    return util::fail<std::vector<SeriesPoint>>(located(statement.error()));
   }
   Statement& query = statement.value();
   query.bind(1, std::string_view(metric));
@@ -367,7 +363,7 @@ util::Expected<std::vector<SeriesPoint>> SqliteStore::series(const std::string& 
   while (true) {
     auto row = query.step();
     if (!row) {
-      return fail<std::vector<SeriesPoint>>(located(row.error()));
+      return util::fail<std::vector<SeriesPoint>>(located(row.error()));
     }
     if (!*row) {
       break;
@@ -395,9 +391,9 @@ util::Expected<std::vector<SeriesPoint>> SqliteStore::series(const std::string& 
 }
 
 util::Expected<std::int64_t> SqliteStore::record_count() {
-  auto count = m_database.query_int(sql(k_record_count));
+  auto count = m_database.query_int(sqlite_sql(k_record_count));
   if (!count) {
-    return fail<std::int64_t>(located(count.error()));
+    return util::fail<std::int64_t>(located(count.error()));
   }
   return count;
 }

@@ -30,7 +30,7 @@ constexpr double k_single_width = 860;  // a lone panel, and the page without pa
 constexpr double k_grid_width = 620;    // each panel of a grid
 constexpr double k_left = 80;           // room for tick labels and the rotated axis label
 constexpr double k_right = 24;
-constexpr double k_header = 104;
+constexpr double k_header_height = 104;
 constexpr double k_panel = 452;
 constexpr double k_upper_top = 62;  // below the title and two lines of small print
 constexpr double k_upper_bottom = 242;
@@ -526,15 +526,15 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
   const double chart_height = chart_rows.empty() ? 0 : suite_chart_height(chart_rows.size());
   const std::size_t grid_rows = (plotted.size() + columns - 1) / columns;
   const double height =
-      k_header + chart_height + (plotted.empty() ? 50 : k_panel * static_cast<double>(grid_rows));
+      k_header_height + chart_height + (plotted.empty() ? 50 : k_panel * static_cast<double>(grid_rows));
   std::string svg = svg::open_document(width, height);
   svg += render_header(config, outcome);
   if (!chart_rows.empty()) {
-    svg += fmt::format("<g class=\"suite\" transform=\"translate(0 {})\">\n{}</g>\n", k_header,
+    svg += fmt::format("<g class=\"suite\" transform=\"translate(0 {})\">\n{}</g>\n", k_header_height,
                        render_suite_chart(chart_rows, width));
   }
   if (plotted.empty() && chart_rows.empty()) {
-    svg += fmt::format("<text x=\"16\" y=\"{}\">{}</text>\n", k_header + 20,
+    svg += fmt::format("<text x=\"16\" y=\"{}\">{}</text>\n", k_header_height + 20,
                        outcome.runs.empty() ? "no runs to plot" : "no metric with a ratio to plot");
   }
   for (std::size_t p = 0; p < plotted.size(); ++p) {
@@ -542,7 +542,7 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
     const std::size_t grid_column = p % columns;
     svg += fmt::format("<g class=\"metric\" transform=\"translate({} {})\">\n{}</g>\n",
                        panel_width * static_cast<double>(grid_column),
-                       k_header + chart_height + k_panel * static_cast<double>(grid_row),
+                       k_header_height + chart_height + k_panel * static_cast<double>(grid_row),
                        render_panel(analysis.metrics[plotted[p]], points[p], last_round, panel_width));
   }
   svg += "</svg>\n";

@@ -175,7 +175,8 @@ std::vector<std::vector<std::string>> table_rows(const std::vector<GateResult>& 
   return rows;
 }
 
-const std::vector<std::string> k_header{"gate", "verdict", "metric", "change", "interval", "rounds", "time"};
+const std::vector<std::string> k_table_columns{"gate",     "verdict", "metric", "change",
+                                               "interval", "rounds",  "time"};
 
 std::vector<std::string> reason_lines(const std::vector<GateResult>& gates) {
   std::vector<std::string> lines;
@@ -312,7 +313,7 @@ std::vector<GateResult> read_gate_results(const std::vector<std::filesystem::pat
 std::string format_suite_table(const std::vector<GateResult>& gates) {
   const auto rows = table_rows(gates);
   // Text columns left-aligned; numbers (change, interval, rounds, time) right-aligned.
-  std::string text = util::aligned_columns(k_header, rows, [](std::size_t c) { return c >= 3; });
+  std::string text = util::aligned_columns(k_table_columns, rows, [](std::size_t c) { return c >= 3; });
   for (const auto& line : reason_lines(gates)) {
     text += line + "\n";
   }

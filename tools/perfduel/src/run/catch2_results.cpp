@@ -11,7 +11,7 @@ namespace perfduel {
 
 namespace {
 
-using Result = util::Expected<std::vector<Catch2Benchmark>>;
+using ParsedBenchmarks = util::Expected<std::vector<Catch2Benchmark>>;
 
 // What the output looks like when it is not Catch2's XML, so the message says what to change.
 std::string not_xml_message(const std::string& output) {
@@ -30,22 +30,22 @@ util::Expected<std::vector<Catch2Benchmark>> read_catch2_benchmarks(const std::s
   // The console reporter's text may hold a '<' (in a benchmark's name), so look at the start.
   const auto start = util::trim(output);
   if (start.empty() || start.front() != '<') {
-    return Result::failure(not_xml_message(output));
+    return ParsedBenchmarks::failure(not_xml_message(output));
   }
   pugi::xml_document document;
   const pugi::xml_parse_result parsed = document.load_buffer(output.data(), output.size());
   if (!parsed) {
     if (parsed.status == pugi::status_no_document_element) {
-      return Result::failure(not_xml_message(output));
+      return ParsedBenchmarks::failure(not_xml_message(output));
     }
     // A benchmark binary that crashed half-way leaves a truncated document; say where.
-    return Result::failure(
+    return ParsedBenchmarks::failure(
         fmt::format("Catch2's XML output is malformed at byte {}: {}", parsed.offset, parsed.description()));
   }
   const pugi::xml_node root = document.document_element();
   const std::string_view root_name = root.name();
   if (root_name != "Catch" && root_name != "Catch2TestRun") {
-    return Result::failure(fmt::format(
+    return ParsedBenchmarks::failure(fmt::format(
         "the output is XML with root <{}>, not Catch2's XML reporter (<Catch> or <Catch2TestRun>)",
         root_name));
   }

@@ -11,7 +11,6 @@
 namespace perfduel::stats {
 
 namespace {
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 // Two-sided 95 % normal quantile for the "clearly autocorrelated" test.
 constexpr double k_z95 = 1.959964;
 // One-sided 95 % normal quantile for the upper bound of r1.

@@ -10,10 +10,6 @@
 
 namespace perfduel::stats {
 
-namespace {
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
-}
-
 double mean(std::span<const double> x) {
   if (x.empty()) {
     return k_nan;

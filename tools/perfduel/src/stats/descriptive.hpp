@@ -1,9 +1,13 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <span>
 
 namespace perfduel::stats {
+
+// What a statistic returns when its input leaves it undefined (too few values, no spread).
+inline constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 
 // Arithmetic mean of `x`; NaN when `x` is empty.
 double mean(std::span<const double> x);

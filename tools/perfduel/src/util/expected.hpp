@@ -37,4 +37,11 @@ class [[nodiscard]] Expected {
   std::variant<T, std::string> m_state;
 };
 
+// The failure of an Expected<T> with `message`, where T is not deduced from a value:
+// `return util::fail<Done>("cannot read ...")`.
+template <typename T>
+Expected<T> fail(std::string message) {
+  return Expected<T>::failure(std::move(message));
+}
+
 }  // namespace perfduel::util

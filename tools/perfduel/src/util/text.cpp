@@ -264,6 +264,11 @@ std::vector<std::string> split_lines(std::string_view text) {
   return lines;
 }
 
+std::string first_line(std::string_view text) {
+  const auto lines = split_lines(trim(text));
+  return lines.empty() ? std::string() : lines.front();
+}
+
 std::string format_seconds(double seconds) {
   const double magnitude = std::abs(seconds);
   if (magnitude == 0) {

@@ -49,6 +49,9 @@ std::string excerpt_lines(std::string_view text, std::size_t edge_lines, std::si
 // `text` split at newlines, without the newline characters.
 std::vector<std::string> split_lines(std::string_view text);
 
+// The first line of `text` once leading and trailing white space is trimmed; empty for blank text.
+std::string first_line(std::string_view text);
+
 // A duration in seconds as a short human string ("1.23 ms", "4.5 s", "2 min 3 s").
 std::string format_seconds(double seconds);
 
