@@ -10,3 +10,9 @@ endif()
 
 # Tests are on when perfduel is the top-level project, off when it is pulled in by a consumer.
 option(PERFDUEL_BUILD_TESTS "Build the perfduel test suite" ${PROJECT_IS_TOP_LEVEL})
+
+# The build of CI and of the README's test command: the core library's sources compiled in
+# batches (CMake's unity build), so that the library headers they share (fmt, nlohmann/json,
+# CLI11, Boost) are parsed once a batch instead of once a file. A developer's incremental build
+# leaves it off: a change then recompiles one file, not its batch.
+option(PERFDUEL_UNITY_BUILD "Compile the core library in batches of sources (faster full builds)" OFF)
