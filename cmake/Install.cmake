@@ -12,7 +12,10 @@ set(PERFDUEL_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/PerfDuel" CACHE STR
   "Where the PerfDuel CMake package is installed, relative to the prefix")
 set(PERFDUEL_INSTALL_TEMPLATESDIR "${CMAKE_INSTALL_DATADIR}/perfduel/templates" CACHE STRING
   "Where perfduel's templates (perfduel.yaml, CI pipelines) are installed")
-mark_as_advanced(PERFDUEL_INSTALL_CMAKEDIR PERFDUEL_INSTALL_TEMPLATESDIR)
+# Named after the Debian package (GNUInstallDirs' DOCDIR would be share/doc/PerfDuel).
+set(PERFDUEL_INSTALL_DOCDIR "${CMAKE_INSTALL_DATADIR}/doc/perfduel" CACHE STRING
+  "Where perfduel's documentation (the README, docs/) is installed")
+mark_as_advanced(PERFDUEL_INSTALL_CMAKEDIR PERFDUEL_INSTALL_TEMPLATESDIR PERFDUEL_INSTALL_DOCDIR)
 
 set(_perfduel_package_files
   "${CMAKE_CURRENT_LIST_DIR}/PerfDuel.cmake"
@@ -48,6 +51,9 @@ install(FILES
   DESTINATION "${PERFDUEL_INSTALL_CMAKEDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/templates/"
   DESTINATION "${PERFDUEL_INSTALL_TEMPLATESDIR}")
+# The README beside docs/, so that its links to docs/*.md hold in the installed copy.
+install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION "${PERFDUEL_INSTALL_DOCDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION "${PERFDUEL_INSTALL_DOCDIR}/docs")
 
 # --- build tree: the module is read from the source tree, so edits need no re-export ---
 export(EXPORT PerfDuelTargets

@@ -1029,6 +1029,64 @@ elseif(scenario STREQUAL "install_tree")
   test_property(command perf.spin.baseline COMMAND)
   expect_text("${command}" "${work}/prefix/lib/cmake/PerfDuel/PerfDuelBaseline.cmake")
 
+elseif(scenario STREQUAL "installed_package")
+  # perfduel as a package installs it, not this build tree: PERFDUEL_PREFIX is the /usr of the
+  # Debian package unpacked by tests/package/check_deb.cmake (not registered with the others).
+  # find_package(PerfDuel) finds it through CMAKE_PREFIX_PATH; its driver runs the gate and finds
+  # perfduel-exec beside itself (max_rss is gated, which needs it); its verdicts reach CTest: no
+  # change on a comment-only commit, then a regression on three times the work. The count
+  # decides, as in quick_config: spin's peak RSS, a few per cent apart from run to run whatever
+  # the load, can neither lie above the +50 % band nor keep its interval wider than 50 %.
+  if(NOT PERFDUEL_PREFIX)
+    message(FATAL_ERROR "run_scenario.cmake: SCENARIO installed_package needs -DPERFDUEL_PREFIX=...")
+  endif()
+  make_repo("${work}/repo" "${standard_gate}")
+  file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
+  replace_in_file("${work}/repo/perf.yaml" "max_rss: {gate: false}"
+    "max_rss: {threshold: 50%, tolerance: 50%, gate: true}")
+  commit("${work}/repo" "commit 2: config")
+  git("${work}/repo" checkout -q -b feature)
+  replace_in_file("${work}/repo/spin.cpp" "(~15 ms)" "(about 15 ms)")
+  commit("${work}/repo" "commit 3: comment only")
+  set(b "${work}/repo/build")
+  run(cfg cmake -S "${work}/repo" -B "${b}" -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=${build_config}
+    "-DCMAKE_PREFIX_PATH=${PERFDUEL_PREFIX}")
+  expect_rc("configure with CMAKE_PREFIX_PATH=<package>/usr succeeds" "${cfg_rc}" 0 "${cfg_out}")
+  file(STRINGS "${b}/CMakeCache.txt" package_dir REGEX "^PerfDuel_DIR:")
+  expect_equal("the package found" "${package_dir}"
+    "PerfDuel_DIR:PATH=${PERFDUEL_PREFIX}/lib/cmake/PerfDuel")
+  show_tests("${b}")
+  test_property(command perf.spin COMMAND)
+  list(GET command 0 driver)
+  expect_equal("the package's driver runs the gate" "${driver}" "${PERFDUEL_PREFIX}/bin/perfduel")
+  run_checked(result cmake --build "${b}")
+  ctest_perf(ct "${b}" -V)
+  expect_rc("ctest -L perf passes on the comment-only commit" "${ct_rc}" 0 "${ct_out}")
+  expect_text("${ct_out}" "Test command: ${PERFDUEL_PREFIX}/bin/perfduel" "100% tests passed")
+  expect_exists("${b}/perfduel/reports/spin.json")
+  if(EXISTS "${b}/perfduel/reports/spin.json")
+    file(READ "${b}/perfduel/reports/spin.json" report)
+    string(JSON verdict ERROR_VARIABLE error GET "${report}" verdict)
+    expect_equal("the report's verdict on the comment-only commit" "${verdict}" "no-change")
+    # The driver's own peak is reported only when the runs start without perfduel-exec.
+    string(JSON driver_rss ERROR_VARIABLE error GET "${report}" environment driver_peak_rss_bytes)
+    if(NOT driver_rss MATCHES "^0(\\.0*)?$")
+      fail("the runs did not start through perfduel-exec (driver_peak_rss_bytes ${driver_rss})")
+    endif()
+  endif()
+
+  replace_in_file("${work}/repo/spin.cpp" "k_work = 1;" "k_work = 3;")
+  commit("${work}/repo" "commit 4: three times the work")
+  run_checked(result cmake --build "${b}")
+  ctest_perf(ct "${b}")
+  expect_rc("ctest -L perf fails on the slower commit" "${ct_rc}" NONZERO "${ct_out}")
+  expect_text("${ct_out}" "perf.spin ..." "***Failed" "regression")
+  if(EXISTS "${b}/perfduel/reports/spin.json")
+    file(READ "${b}/perfduel/reports/spin.json" report)
+    string(JSON verdict ERROR_VARIABLE error GET "${report}" verdict)
+    expect_equal("the report's verdict on the slower commit" "${verdict}" "regression")
+  endif()
+
 elseif(scenario STREQUAL "sub_project")
   # add_subdirectory() and FetchContent: find_package(PerfDuel) is answered by the sub-project.
   foreach(mode add_subdirectory fetchcontent)
@@ -1051,6 +1109,8 @@ elseif(scenario STREQUAL "sub_project")
     file(READ "${work}/${mode}/build/CTestTestfile.cmake" testfile)
     expect_text("${testfile}"
       "add_test([=[perf.spin]=] \"${work}/${mode}/build/${sub_build}/tools/perfduel/perfduel\"")
+    # perfduel's Debian package is its own build's: the consumer's CPack stays the consumer's.
+    expect_not_exists("${work}/${mode}/build/CPackConfig.cmake")
     # Building the benchmark builds the driver too (it is EXCLUDE_FROM_ALL here).
     run(build cmake --build "${work}/${mode}/build" --target spin -- -n)
     expect_text("${build_out}" "tools/perfduel/perfduel")
