@@ -87,10 +87,10 @@ bool interval_shows(const stats::Interval& ci, Verdict verdict, const MetricSpec
 // (`width_reached`) after the minimum rounds (`enough_rounds`), a narrow interval that crosses a
 // band edge is judged by its estimate `change`: beyond the tolerance, and the interval excluding
 // 0, it is a regression or an improvement; else no change. Pending before.
-// The definition of no change, the same in the README and docs/validation.md: the interval is
-// narrower than the threshold and is not shown beyond ±tolerance (entirely outside it, or
-// excluding 0 with its estimate outside it), or the interval at the uncorrected level or the
-// confidence sequence lies entirely inside ±tolerance.
+// The definition of no change, the same in docs/how-it-decides.md and docs/validation.md: the
+// interval is narrower than the threshold and is not shown beyond ±tolerance (entirely outside
+// it, or excluding 0 with its estimate outside it), or the interval at the uncorrected level or
+// the confidence sequence lies entirely inside ±tolerance.
 // Judging by the estimate keeps a change of 1.5 × the tolerance from passing on an interval
 // that merely touches the band; the interval must still exclude 0 at its level, so no false
 // alarm is added where there is no change.
