@@ -911,8 +911,10 @@ int main(int argc, char** argv) {
 }
 ]=])
   # The gates decide on the printed count (no change after 3 rounds, whatever the load): the
-  # point here is where the runs ran and when, which the log answers.
+  # point here is where the runs ran and when, which the log answers. Each duels the commit
+  # against itself, so identical programs are measured all the same.
   file(WRITE "${work}/repo/perf.yaml" [=[
+identical_programs: measure
 warmup: 1
 min_rounds: 8
 max_rounds: 12
@@ -998,7 +1000,10 @@ elseif(scenario STREQUAL "inconclusive")
   # (t at 2 degrees of freedom and 99.99 % is about 100, and the interval is widened for
   # autocorrelation besides), which identical programs in a random order do not give (at a 0 %
   # tolerance and 95 % it would be about once in 20 runs).
+  # The gate duels the commit against itself: measured all the same (identical programs would be
+  # no change at once), so that its budget can run out.
   file(WRITE "${work}/repo/perf.yaml" [=[
+identical_programs: measure
 confidence: 0.9999
 warmup: 0
 min_rounds: 3
