@@ -60,7 +60,11 @@ Commands
     it with the same generator, compiler, build type (or configurations) and compiler/linker
     flags, and the project's own cache options (entries given with ``-D``/``-C``, and options
     the project declared that are not advanced or find results; never ``CMAKE_*``,
-    ``PERFDUEL_*``, ``FETCHCONTENT_*`` nor paths inside this build tree), and builds only
+    ``PERFDUEL_*``, ``FETCHCONTENT_*`` nor paths inside this build tree), so that the same code
+    makes the same program at the other path also with ``-fmacro-prefix-map`` options mapping
+    its directories onto this build's (GCC 8+, Clang 10+) and ``CMAKE_BUILD_RPATH_USE_ORIGIN``
+    (this build's executables and shared libraries get ``BUILD_RPATH_USE_ORIGIN`` too, unless
+    the project sets ``CMAKE_BUILD_RPATH_USE_ORIGIN`` or the target its property), and builds only
     ``<target>`` (in the configuration of ``ctest -C`` with a multi-config generator). A
     ``<target>`` that the commit defines but its configure did not enable is an error naming
     the forwarded options. The result is cached by commit id: a second run does not rebuild,
@@ -70,6 +74,9 @@ Commands
 
   ``perf.<name>``
     Runs ``perfduel compare --baseline '<baseline> ARGS...' --candidate '<target> ARGS...'``
+    (which passes at once, with 0 measured rounds, when the two are identical programs: the
+    same loaded executable, shared libraries and argument files; see ``identical_programs``
+    in ``templates/perfduel.yaml``)
     with ``--ctest-measurements`` (prints ``<CTestMeasurement>`` tags and
     ``CTEST_FULL_OUTPUT``), ``--json``, ``--markdown`` and ``--max-seconds`` (``TIMEOUT`` minus
     a margin, so the driver ends with an inconclusive verdict before CTest would kill it; with
@@ -673,6 +680,73 @@ function(_perfduel_project_cache_args out_var)
 endfunction()
 
 
+# --- The same program, built elsewhere ------------------------------------------------------
+# Before it measures, the duel compares what both sides would run (the loaded bytes of the
+# executable and of every shared library it loads; README, "Identical programs"): the baseline,
+# built in a worktree under this build tree, must then be byte for byte what this build makes of
+# the same code. Built at another path, two things differ: a build-tree RUNPATH names its own
+# directory (below), and code that names its own source file holds that path (the baseline
+# script maps it: perfduel_same_paths_args in PerfDuelBaseline.cmake). Debug information and
+# the build-id differ too, but they are never loaded and the fingerprints leave them out.
+
+# Sets `out_var` to the targets defined in `directory` and in the directories below it (the
+# directory properties BUILDSYSTEM_TARGETS and SUBDIRECTORIES).
+function(_perfduel_directory_targets out_var directory)
+  get_property(targets DIRECTORY "${directory}" PROPERTY BUILDSYSTEM_TARGETS)
+  get_property(subdirectories DIRECTORY "${directory}" PROPERTY SUBDIRECTORIES)
+  foreach(subdirectory IN LISTS subdirectories)
+    _perfduel_directory_targets(below "${subdirectory}")
+    list(APPEND targets ${below})
+  endforeach()
+  set(${out_var} "${targets}" PARENT_SCOPE)
+endfunction()
+
+# Makes the build-tree RUNPATHs of this project's executables and shared libraries relative to
+# $ORIGIN (BUILD_RPATH_USE_ORIGIN), unless the project chose (CMAKE_BUILD_RPATH_USE_ORIGIN, or
+# the target's own property): an absolute RUNPATH names this build tree, so the baseline's
+# names its own, and the two executables differ in their dynamic section and in the layout
+# after it though they load the same bytes. "$ORIGIN/..." is the same string in both trees and
+# still finds each tree's own libraries (pointing the baseline at this tree instead would make
+# it run the candidate's libraries). The baseline gets CMAKE_BUILD_RPATH_USE_ORIGIN alike
+# (_perfduel_write_gate_files). Installed RPATHs (INSTALL_RPATH) are not touched. Reads
+# CMAKE_SOURCE_DIR and the targets' properties.
+function(_perfduel_use_origin_rpaths)
+  if(DEFINED CMAKE_BUILD_RPATH_USE_ORIGIN)
+    return()
+  endif()
+  _perfduel_directory_targets(targets "${CMAKE_SOURCE_DIR}")
+  foreach(target IN LISTS targets)
+    get_target_property(type "${target}" TYPE)
+    get_target_property(imported "${target}" IMPORTED)
+    get_target_property(origin "${target}" BUILD_RPATH_USE_ORIGIN)
+    if(type MATCHES "^(EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY)$" AND NOT imported
+        AND origin MATCHES "(^|-)NOTFOUND$")
+      set_target_properties("${target}" PROPERTIES BUILD_RPATH_USE_ORIGIN ON)
+    endif()
+  endforeach()
+endfunction()
+
+# Sets `out_var` to the enabled languages whose compiler takes -fmacro-prefix-map (GCC 8 and
+# newer, Clang 10 and newer), for the baseline's PerfDuelBaseline.cmake to map its source and
+# build trees onto this one's. Reads the global property ENABLED_LANGUAGES and
+# CMAKE_<LANG>_COMPILER_ID and _VERSION.
+function(_perfduel_macro_map_languages out_var)
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(mapped "")
+  foreach(lang IN LISTS languages)
+    if(NOT lang MATCHES "^(C|CXX|OBJC|OBJCXX)$")
+      continue()
+    endif()
+    set(id "${CMAKE_${lang}_COMPILER_ID}")
+    set(version "${CMAKE_${lang}_COMPILER_VERSION}")
+    if((id STREQUAL "GNU" AND version VERSION_GREATER_EQUAL 8)
+        OR (id MATCHES "^(Clang|AppleClang)$" AND version VERSION_GREATER_EQUAL 10))
+      list(APPEND mapped "${lang}")
+    endif()
+  endforeach()
+  set(${out_var} "${mapped}" PARENT_SCOPE)
+endfunction()
+
 # Writes `content` to the gate file `path`, unless it holds that already (keeping its timestamp).
 function(_perfduel_write_gate_file path content)
   if(EXISTS "${path}")
@@ -924,10 +998,17 @@ endfunction()
 # Writes the gate file of each of the `baseline_gates`, ${CMAKE_BINARY_DIR}/perfduel/gates/
 # <gate>.cmake, which PerfDuelBaseline.cmake reads: the gate's settings (the global property
 # PERFDUEL_GATE_SETTINGS_<gate>) and what is the same for every gate: the generator
-# (CMAKE_GENERATOR, _PLATFORM, _TOOLSET), git, and the forwarded cache options.
+# (CMAKE_GENERATOR, _PLATFORM, _TOOLSET), git, the forwarded cache options, and what makes the
+# baseline's build the same program as this one's at its other path (CMAKE_BINARY_DIR, the
+# languages whose source paths are mapped, $ORIGIN RUNPATHs; see "The same program, built
+# elsewhere").
 function(_perfduel_write_gate_files baseline_gates)
   _perfduel_find_git(git)
   _perfduel_baseline_cache_args(cmake_args)
+  if(NOT DEFINED CMAKE_BUILD_RPATH_USE_ORIGIN)
+    list(APPEND cmake_args "-DCMAKE_BUILD_RPATH_USE_ORIGIN:BOOL=ON")  # as _perfduel_use_origin_rpaths
+  endif()
+  _perfduel_macro_map_languages(macro_map_languages)
   _perfduel_project_cache_args(project_args)
   if(project_args)
     list(JOIN project_args " " shown)
@@ -942,6 +1023,8 @@ function(_perfduel_write_gate_files baseline_gates)
       PERFDUEL_GATE_NAME "${PERFDUEL_GATE_NAME}"
       PERFDUEL_TARGET "${PERFDUEL_TARGET}"
       PERFDUEL_SOURCE_DIR "${PERFDUEL_SOURCE_DIR}"
+      PERFDUEL_BINARY_DIR "${CMAKE_BINARY_DIR}"
+      PERFDUEL_MACRO_MAP_LANGUAGES "${macro_map_languages}"
       PERFDUEL_BASELINE_REF "${PERFDUEL_BASELINE_REF}"
       PERFDUEL_BASELINE_DIR "${PERFDUEL_BASELINE_DIR}"
       PERFDUEL_GENERATOR "${CMAKE_GENERATOR}"
@@ -964,9 +1047,10 @@ function(_perfduel_write_gate_files baseline_gates)
   endforeach()
 endfunction()
 
-# Runs once, when every gate and every cache option of the project is known (deferred by
+# Runs once, when every gate, target and cache option of the project is known (deferred by
 # _perfduel_register_gate): checks that CTest will see the gates, divides PERFDUEL_SUITE_SECONDS
-# among them and writes each baseline's gate file. Reads the global properties the gates left.
+# among them, and with baselines to build makes the project's RUNPATHs relative and writes each
+# baseline's gate file. Reads the global properties the gates left.
 function(_perfduel_finish)
   get_property(gates GLOBAL PROPERTY PERFDUEL_GATES)
   get_property(directories GLOBAL PROPERTY PERFDUEL_GATE_DIRECTORIES)
@@ -978,6 +1062,7 @@ function(_perfduel_finish)
     _perfduel_share_suite_budget("${suite_gates}" ${gate_count})
   endif()
   if(baseline_gates)
+    _perfduel_use_origin_rpaths()
     _perfduel_write_gate_files("${baseline_gates}")
   endif()
 endfunction()

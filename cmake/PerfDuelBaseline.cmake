@@ -652,6 +652,55 @@ function(perfduel_prune)
   perfduel_git(prune "${_prune_REPO_DIR}" worktree prune)
 endfunction()
 
+# --- The same program as the candidate's, at another path ------------------------------------
+
+# Sets `out_var` to CMAKE_ARGS (the gate's toolchain arguments) with -fmacro-prefix-map options
+# appended to CMAKE_<LANG>_FLAGS of each of LANGUAGES (the gate's PERFDUEL_MACRO_MAP_LANGUAGES:
+# GCC 8 and newer, Clang 10 and newer) that name the checked-out project WORK_DIR/src/SUBDIR as
+# the candidate's source directory SOURCE_DIR, and the build WORK_DIR/build as its build
+# directory BINARY_DIR. Why: code that names its own source file (assert, __FILE__,
+# std::source_location) keeps the path in its data, so identical code built here would be a
+# different program from the candidate's, and the duel (which first compares what both sides
+# run: README, "Identical programs") would measure what does not differ. Only the macros are
+# mapped: debug information keeps the true paths, so a debugger or `perf annotate` of the
+# baseline finds the baseline's sources (it is never loaded, and the fingerprints leave it and
+# the build-id out). A path that a compile command would need quoted is not mapped (the duel then
+# measures such code). The cache key (perfduel_work_dir) is computed without these options.
+function(perfduel_same_paths_args out_var)
+  cmake_parse_arguments(PARSE_ARGV 1 _same "" "CMAKE_ARGS;LANGUAGES;WORK_DIR;SUBDIR;SOURCE_DIR;\
+BINARY_DIR" "")
+  set(args "${_same_CMAKE_ARGS}")
+  set(from_source "${_same_WORK_DIR}/src/")
+  if(NOT "${_same_SUBDIR}" STREQUAL "")
+    string(APPEND from_source "${_same_SUBDIR}/")
+  endif()
+  # A trailing slash on both sides: the compiler maps by string prefix, not by path component.
+  set(maps "-fmacro-prefix-map=${from_source}=${_same_SOURCE_DIR}/"
+    "-fmacro-prefix-map=${_same_WORK_DIR}/build/=${_same_BINARY_DIR}/")
+  if("${_same_LANGUAGES}" STREQUAL "" OR "${maps}" MATCHES "[] \t\n\"'\\$`&|<>()*?[#~]")
+    set(${out_var} "${args}" PARENT_SCOPE)
+    return()
+  endif()
+  list(JOIN maps " " maps)
+  foreach(lang IN LISTS _same_LANGUAGES)
+    set(found FALSE)
+    set(mapped "")
+    foreach(arg IN LISTS args)
+      if(arg MATCHES "^-DCMAKE_${lang}_FLAGS(:[A-Za-z]+)?=")
+        string(STRIP "${arg} ${maps}" arg)
+        set(found TRUE)
+      endif()
+      string(REPLACE ";" "\\;" arg "${arg}")  # a value's own semicolons stay in it (a;b)
+      list(APPEND mapped "${arg}")
+    endforeach()
+    if(NOT found)
+      list(APPEND mapped "-DCMAKE_${lang}_FLAGS:STRING=${maps}")
+    endif()
+    set(args "${mapped}")
+  endforeach()
+  set(${out_var} "${args}" PARENT_SCOPE)
+endfunction()
+
 # --- 3.-5. A build of the commit -------------------------------------------------------------
 
 # What the baseline's configure gets besides the toolchain, for the log and messages:
@@ -774,11 +823,15 @@ elseif(NOT missing_kind STREQUAL "")
   perfduel_note("${found_text}; cached, not configured again")
 else()
   set(built_now TRUE)
+  # Gate files written before PERFDUEL_BINARY_DIR existed map nothing.
+  perfduel_same_paths_args(cmake_args CMAKE_ARGS "${PERFDUEL_CMAKE_ARGS}"
+    LANGUAGES "${PERFDUEL_MACRO_MAP_LANGUAGES}" WORK_DIR "${work_dir}" SUBDIR "${project_subdir}"
+    SOURCE_DIR "${PERFDUEL_SOURCE_DIR}" BINARY_DIR "${PERFDUEL_BINARY_DIR}")
   perfduel_build_commit(executable missing_kind missing_names "${PERFDUEL_TARGET}"
     WORK_DIR "${work_dir}" REPO_DIR "${repo_dir}" COMMIT "${commit}"
     PROJECT_SUBDIR "${project_subdir}" BUILD_CONFIG "${PERFDUEL_BUILD_CONFIG}" STAMP "${stamp}"
     GENERATOR "${PERFDUEL_GENERATOR}" PLATFORM "${PERFDUEL_GENERATOR_PLATFORM}"
-    TOOLSET "${PERFDUEL_GENERATOR_TOOLSET}" CMAKE_ARGS "${PERFDUEL_CMAKE_ARGS}"
+    TOOLSET "${PERFDUEL_GENERATOR_TOOLSET}" CMAKE_ARGS "${cmake_args}"
     PROJECT_ARGS "${PERFDUEL_PROJECT_ARGS}" EXTRA_ARGS "${PERFDUEL_EXTRA_ARGS}"
     BUILT "${built}" BUILT_COMMIT "${built_commit}" COMMIT_TEXT "${commit_text}"
     FOUND_TEXT "${found_text}")

@@ -13,7 +13,9 @@
 # 2. copies examples/sort_gate into a throw-away git repository: main has commit 1;
 # 3. branch `slower`: commit 2 raises the sort's insertion-sort cutoff from 16 to 1024 (an
 #    algorithmic slowdown, no sleep); `ctest -L perf` must FAIL;
-# 4. branch `comment-only` off main: commit 2 changes a comment; `ctest -L perf` must PASS.
+# 4. branch `comment-only` off main: commit 2 changes a comment; `ctest -L perf` must PASS,
+#    every gate with 0 measured rounds: its baseline, built in a worktree elsewhere, is the same
+#    program as the branch's build (the same loaded bytes), so there is nothing to measure.
 # Each ctest builds the baseline (merge-base with main) in a git worktree under the build tree,
 # then duels it against the branch's build. Exit status 0 when both gates behave as expected.
 #
@@ -24,7 +26,11 @@
 #   under the gzip load) whatever the load. The timed gates see +50 % to +900 % as well and
 #   usually fail too (at round 20, in 4-15 s of 45-60 s, 15-31 s under load; perf.sort_catch2, 5 s
 #   a round, may end inconclusive), but the FAIL does not need them.
-# - `comment-only` PASSES when no gate fails: perf.sort_instructions reads -0.00 % on every run
+# - `comment-only` PASSES without a duel: the comment changes no byte the loader maps of any
+#   gate's program or library, so each gate finds the two sides identical programs and reports
+#   no change after 0 rounds (README, "Identical programs"), which the summary checks. Were they
+#   measured (`identical_programs: measure`), the pass would still not rest on luck:
+#   perf.sort_instructions reads -0.00 % on every run
 #   (no change, with certainty), and each timed gate runs at confidence 0.9999, so it calls
 #   identical programs a regression with probability at most 5·10⁻⁵ (the upper half of α, split
 #   over its metrics; docs/validation.md measures false alarms at or below α). A regression
@@ -99,7 +105,7 @@ run_gate() {
   return $rc
 }
 
-# summary_of <report.json>: "REGRESSION (gated: metric +12.3% [+10.1%, +14.6%] regression)" -- read with CMake's JSON
+# summary_of <report.json>: "REGRESSION after 12 rounds (gated: metric +12.3% [+10.1%, +14.6%] regression)" -- read with CMake's JSON
 # support, so the demo needs neither jq nor python; fields split at "|", as Catch2 benchmark
 # names have spaces.
 summary_of() {
@@ -107,16 +113,19 @@ summary_of() {
   [[ -f $report ]] || { echo "no report written"; return; }
   cmake -DREPORT="$report" -P "$work/summary.cmake" 2>&1 |
   awk -F'|' '$1 == "verdict" { verdict = $2 }
+       $1 == "rounds" { rounds = $2 }
        $1 == "metric" && $3 ~ /^-?[0-9.eE+-]+$/ {
          metrics = metrics sprintf("%s%s %+.1f%% [%+.1f%%, %+.1f%%] %s", sep, $2, $3 * 100,
                                    $5 * 100, $6 * 100, $4); sep = "; " }
-       END { print toupper(verdict) " (gated: " metrics ")" }'
+       END { print toupper(verdict) " after " rounds " rounds (gated: " metrics ")" }'
 }
 
 cat >"$work/summary.cmake" <<'EOF'
 file(READ "${REPORT}" json)
 string(JSON verdict ERROR_VARIABLE error GET "${json}" verdict)
 message(NOTICE "verdict|${verdict}")
+string(JSON rounds ERROR_VARIABLE error GET "${json}" measured_rounds)
+message(NOTICE "rounds|${rounds}")
 string(JSON count ERROR_VARIABLE error LENGTH "${json}" metrics)
 if(NOT error AND count GREATER 0)
   math(EXPR last "${count} - 1")
@@ -167,6 +176,14 @@ same_catch2=$(summary_of build/perfduel/reports/sort_catch2.json)
 ok=true
 [[ $slow_rc -ne 0 ]] && slow_result="FAILED (as expected)" || { slow_result="passed (UNEXPECTED)"; ok=false; }
 [[ $same_rc -eq 0 ]] && same_result="PASSED (as expected)" || { same_result="failed (UNEXPECTED)"; ok=false; }
+# Nothing to measure on the comment-only branch: every gate's report says 0 rounds.
+for summary in "$same_speed" "$same_gbench" "$same_insns" "$same_suite" "$same_catch2"; do
+  if [[ $summary != "no report written" && $summary != *" after 0 rounds "* ]]; then
+    same_result="$same_result, but measured (UNEXPECTED: the baseline should be the same program)"
+    ok=false
+    break
+  fi
+done
 say "Summary"
 cat <<EOF
   branch slower        (insertion-sort cutoff 16 -> 1024)  ctest -L perf: $slow_result

@@ -60,8 +60,9 @@ base[gzip_3x]="gzip -1 -c $tmp/seq.txt";  cand[gzip_3x]="gzip -9 -c $tmp/seq.txt
 base[suite_aa]="$suite --benchmark_format=json --benchmark_min_time=0.05"; cand[suite_aa]=${base[suite_aa]}
 base[cpu_10]="$fake --work 6";            cand[cpu_10]="$fake --work 6.6"
 base[mem_10]="$stream --mib 64 --passes 400"; cand[mem_10]="$stream --mib 64 --passes 440"
-for c in gzip_aa gzip_3x cpu_10 mem_10; do yaml[$c]="max_seconds: 180"; done
-yaml[suite_aa]=$'max_seconds: '"$suite_seconds"$'\nmetrics:\n  wall_time: {gate: false}\n  bench: {google_benchmark: "*", field: real_time, threshold: 5%, tolerance: 3%}'
+# The A/A cases are measured: identical programs would otherwise be no change at once.
+for c in gzip_aa gzip_3x cpu_10 mem_10; do yaml[$c]=$'identical_programs: measure\nmax_seconds: 180'; done
+yaml[suite_aa]=$'identical_programs: measure\nmax_seconds: '"$suite_seconds"$'\nmetrics:\n  wall_time: {gate: false}\n  bench: {google_benchmark: "*", field: real_time, threshold: 5%, tolerance: 3%}'
 
 # sigma REPORT METRIC: σ of the per-round log-ratio of METRIC over the measured rounds.
 sigma() {
@@ -153,7 +154,7 @@ if ((aa_seeds > 0)); then
   echo "## A/A false alarms, order: duet, three gated suite benchmarks, $aa_seeds seeds"
   base[three]="$suite --benchmark_format=json --benchmark_min_time=0.01 --benchmark_filter=BM_(Sort/64|Hash/256|Copy/4096)\$"
   cand[three]=${base[three]}
-  yaml[three]=$'max_seconds: 120\nmetrics:\n  wall_time: {gate: false}\n  bench: {google_benchmark: "*", field: real_time, threshold: 5%, tolerance: 3%}'
+  yaml[three]=$'identical_programs: measure\nmax_seconds: 120\nmetrics:\n  wall_time: {gate: false}\n  bench: {google_benchmark: "*", field: real_time, threshold: 5%, tolerance: 3%}'
   declare -A verdicts
   rounds_total=0
   for ((seed = 1; seed <= aa_seeds; ++seed)); do

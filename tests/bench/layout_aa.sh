@@ -33,6 +33,7 @@ for estimator in mean median; do
     regressions=0 improvements=0 same=0 inconclusive=0
     for seed in $(seq 1 "$seeds"); do
       cat >gate.yaml <<YAML
+identical_programs: measure  # the same program at two paths: an A/A duel is the point
 warmup: 1
 min_rounds: 20
 max_seconds: $max_seconds

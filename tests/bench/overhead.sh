@@ -38,6 +38,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/overhead.yaml" <<EOF
 # A fixed number of rounds: with min_rounds = max_rounds the stopping rule cannot end early.
+# true against true: measured all the same (identical programs would be no change at once).
+identical_programs: measure
 warmup: $warmup
 min_rounds: $rounds
 max_rounds: $rounds

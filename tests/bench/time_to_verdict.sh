@@ -120,7 +120,8 @@ echo "| case | stopping | seed | verdict | rounds | seconds | change | interval 
 echo "|---|---|---|---|---:|---:|---:|---|---|"
 for c in $cases; do
   for rule in $rules; do
-    printf 'stopping: %s\n%s\n' "$rule" "${metrics[$c]:-}" >"$tmp/gate.yaml"
+    # identical_programs: measure: its A/A cases time the statistics, not the fingerprints.
+    printf 'stopping: %s\nidentical_programs: measure\n%s\n' "$rule" "${metrics[$c]:-}" >"$tmp/gate.yaml"
     n=1
     [[ $c == c && $rule == hybrid ]] && n=$seeds
     for ((seed = 1; seed <= n; seed++)); do

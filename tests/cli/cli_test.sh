@@ -46,8 +46,11 @@ json() { jq -r "$1" "${2:-report.json}"; }
 # A small, fast configuration: the fake benchmark's noise is far below these thresholds. At
 # 99.99 % an A/A duel is called a regression with probability ≤ 10⁻⁴ (fact 1); a 2× change is
 # still decided in 10-20 rounds (fact 2): idle, 10 rounds in 0.3-0.6 s against 200 rounds / 60 s.
+# The A/A duels that use it are about the statistics, so identical programs are measured
+# (identical_programs_skip_the_duel shows the default).
 quick_config() {
   cat >gate.yaml <<YAML
+identical_programs: measure
 confidence: 99.99%
 min_rounds: 10
 max_rounds: ${1:-200}
@@ -71,6 +74,96 @@ case "$1" in
     expect_out 'verdict: (NO-CHANGE|INCONCLUSIVE)'
     case "$(json .verdict)" in no-change|inconclusive) ;; *) fail "report verdict $(json .verdict)" ;; esac
     ;;
+  identical_programs_skip_the_duel)
+    # The same fake_bench at two paths with the same arguments: no change at once, nothing runs
+    # (its run counter stays unwritten), exit 0, and every report says so, naming what was
+    # compared and the fingerprint. No timing: nothing is measured.
+    mkdir a b
+    cp "$fb" a/fake_bench && cp "$fb" b/fake_bench
+    cat >gate.yaml <<YAML
+min_rounds: 10
+metrics:
+  wall_time: {threshold: 8%, tolerance: 3%}
+YAML
+    run 0 compare --config gate.yaml --json report.json --markdown report.md --svg report.svg \
+      -b "a/fake_bench --work 1 --counter runs.count" -n "$PWD/b/fake_bench --work 1 --counter runs.count"
+    [ ! -e runs.count ] || fail "the programs ran $(cat runs.count) times"
+    sha=$(json .programs.baseline.sha256)
+    [[ $sha =~ ^[0-9a-f]{64}$ ]] || fail "fingerprint \"$sha\""
+    expect_out '^identical programs: nothing to measure, every metric is no change$'
+    expect_out '^  compared: +the same executable and [0-9]+ shared libraries, with the same arguments, environment settings and working directory$'
+    expect_out "^  fingerprint: sha256 $sha\$"
+    expect_out '^verdict: NO-CHANGE after 0 rounds in .* \(the baseline and the candidate are identical programs \(the same executable, shared libraries and files named by their arguments\): nothing to measure, no change\); exit code 0$'
+    [ "$(json .end)" = identical-programs ] || fail "end $(json .end)"
+    [ "$(json .verdict)" = no-change ] || fail "verdict $(json .verdict)"
+    [ "$(json .measured_rounds)" = 0 ] || fail "measured rounds $(json .measured_rounds)"
+    [ "$(json '.runs | length')" = 0 ] || fail "runs in the report"
+    [ "$(json .programs.compared)" = identical ] || fail "programs $(json .programs)"
+    [ "$(json .programs.candidate.sha256)" = "$sha" ] || fail "the candidate's fingerprint differs"
+    [ "$(json .programs.baseline.files[0].path)" = "$PWD/a/fake_bench" ] || fail "baseline path $(json .programs.baseline.files[0].path)"
+    [ "$(json .programs.candidate.files[0].path)" = "$PWD/b/fake_bench" ] || fail "candidate path"
+    [ "$(json '[.programs.baseline.files[] | select(.role == "library") | .name] | index("libc.so.6") != null')" = true ] ||
+      fail "libc is not among the libraries: $(json '[.programs.baseline.files[].name]')"
+    [ "$(json '[.metrics[] | select(.verdict != "no-change" or .settled_by != "identical-programs")] | length')" = 0 ] ||
+      fail "a metric is not no change by identical programs: $(json .metrics)"
+    grep -q '^### perfduel: no-change$' report.md || fail "Markdown heading"
+    grep -q "^\*\*Identical programs: nothing to measure.\*\* Both sides run the same executable and [0-9]* shared libraries, with the same arguments, environment settings and working directory (fingerprint SHA-256 \`$sha\`)" report.md ||
+      fail "Markdown does not say so: $(cat report.md)"
+    grep -q 'identical programs: nothing to measure' report.svg || fail "the plot does not say so"
+    cp out.txt compare.txt
+    # perfduel summary: the gate's row, and a line saying why it measured nothing.
+    run 0 summary report.json --comment comment.md
+    expect_out '^report +no-change +wall_time +\+0\.00 % +\[\+0\.00 %, \+0\.00 %\] +0 '
+    expect_out "^report: no-change: the baseline and the candidate are identical programs .*: nothing to measure, no change \(fingerprint sha256 $sha\)\$"
+    grep -q '^### perfduel: no regression in 1 gate (1 ran identical programs, nothing measured)$' comment.md ||
+      fail "comment heading: $(head -3 comment.md)"
+    # analyze reproduces the verdict, and the words (saying it is a re-analysis).
+    run 0 analyze report.json --json again.json
+    [ "$(json .end again.json)" = identical-programs ] || fail "analyze end $(json .end again.json)"
+    [ "$(json .verdict again.json)" = no-change ] || fail "analyze verdict"
+    [ "$(json .programs.baseline.sha256 again.json)" = "$sha" ] || fail "analyze lost the fingerprint"
+    expect_out '^note: re-analysis of report.json with the report.s settings$'
+    diff <(grep -v '^verdict:' compare.txt) <(grep -v '^verdict:\|^note: re-analysis' out.txt) || fail "analyze shows another text"
+    # Nothing was measured, so nothing is recorded (not an error: CI records every gate).
+    run 0 record --db history.sqlite --commit c1 --branch main report.json
+    expect_out '^nothing recorded from report.json: the baseline and the candidate are identical programs'
+    [ ! -e history.sqlite ] || fail "a history was created"
+    ;;
+  one_byte_different_program_is_measured)
+    # A copy of fake_bench with one byte changed (in its usage text, which these runs never
+    # print) is another program: measured, and the report says why. So is the same program run
+    # through --shell (never fingerprinted) or with identical_programs: measure. Each duel is an
+    # A/A pair in all that it runs: at 99.99 % a regression has chance ≤ 10⁻⁴ (fact 1), and on a
+    # loaded machine the budget may honestly end it inconclusive (77).
+    mkdir a b
+    cp "$fb" a/fake_bench && cp "$fb" b/fake_bench
+    offset=$(grep -obUa -- 'usage: fake_bench' b/fake_bench | head -1 | cut -d: -f1)
+    printf 'U' | dd of=b/fake_bench bs=1 seek="$offset" conv=notrunc status=none
+    cmp -s a/fake_bench b/fake_bench && fail "the copy was not changed"
+    cat >gate.yaml <<YAML
+confidence: 99.99%
+min_rounds: 10
+max_rounds: 200
+max_seconds: 60
+metrics:
+  wall_time: {threshold: 8%, tolerance: 3%}
+YAML
+    run_either 0 77 compare --config gate.yaml --seed 1 --json report.json --verbose \
+      -b "a/fake_bench --work 1" -n "b/fake_bench --work 1"
+    [ "$(json .measured_rounds)" -gt 0 ] || fail "not measured"
+    [ "$(json .programs.compared)" = different ] || fail "programs $(json .programs.compared)"
+    [ "$(json .programs.reason)" = "the executable differs" ] || fail "reason $(json .programs.reason)"
+    expect_out '^note: programs measured: the executable differs \(fingerprints [0-9a-f]{12} and [0-9a-f]{12}\)$'
+    run_either 0 77 compare --config gate.yaml --seed 2 --json shell.json --shell -q \
+      -b "a/fake_bench --work 1" -n "a/fake_bench --work 1"
+    [ "$(json .measured_rounds shell.json)" -gt 0 ] || fail "--shell: not measured"
+    [ "$(json .programs.compared shell.json)" = not-fingerprinted ] || fail "--shell: $(json .programs shell.json)"
+    echo 'identical_programs: measure' >>gate.yaml
+    run_either 0 77 compare --config gate.yaml --seed 3 --json measure.json -q \
+      -b "a/fake_bench --work 1" -n "a/fake_bench --work 1"
+    [ "$(json .measured_rounds measure.json)" -gt 0 ] || fail "identical_programs: measure: not measured"
+    [ "$(json .programs.reason measure.json)" = "identical_programs: measure" ] || fail "reason $(json .programs measure.json)"
+    ;;
   identical_programs_must_pass)
     # A/A with a generous budget and a 5 % tolerance must end in a pass: a driver that could
     # only ever end inconclusive (77) fails here. The confidence sequence settles no-change
@@ -78,6 +171,7 @@ case "$1" in
     # At 99.99 % a false alarm has a chance below 10⁻⁴ (fact 1); idle it settles in 20-60
     # rounds (0.3-1 s), far inside 5,000 rounds / 90 s, which futility cannot cut short either.
     cat >gate.yaml <<YAML
+identical_programs: measure
 confidence: 99.99%
 min_rounds: 10
 max_rounds: 5000
@@ -228,6 +322,7 @@ YAML
     run 1 compare --config gate.yaml -q -b "$fb --work 1 --format json --score 2" -n "$fb --work 1 --format json --score 1"
     expect_out '^score .* regression$'
     cat >gate.yaml <<YAML
+identical_programs: measure
 min_rounds: 5
 metrics:
   wall_time: {gate: false}
@@ -239,6 +334,7 @@ YAML
     ;;
   max_rss_of_100_mib)
     cat >gate.yaml <<YAML
+identical_programs: measure
 min_rounds: 5
 max_rounds: 5
 inconclusive: pass
@@ -261,6 +357,7 @@ YAML
     # 3 rounds cannot reach 0.01 %; the interval at the end still judges the band, so an A/A
     # pair could be called a regression with chance α: at 99.99 %, ≤ 10⁻⁴ (fact 1).
     cat >gate.yaml <<YAML
+identical_programs: measure
 confidence: 99.99%
 min_rounds: 3
 max_rounds: 3
@@ -322,8 +419,10 @@ YAML
     if grep -q 'needs at least' out.txt; then fail "notes of empty results"; fi
     expect_out '^verdict: ERROR after 0 rounds'
     [ "$(json .error_stdout | grep -c '^score: ')" = "1" ] || fail "JSON error_stdout: $(json .error_stdout)"
-    # A JSON pointer that finds nothing shows the JSON it searched.
+    # A JSON pointer that finds nothing shows the JSON it searched (both sides run the same
+    # program: measured all the same, or it would be no change without a run).
     cat >gate.yaml <<YAML
+identical_programs: measure
 min_rounds: 3
 warmup: 0
 metrics:
@@ -363,6 +462,7 @@ YAML
     # user_time) that reads 0 in about one run in ten is estimated as the ratio of means, and
     # every output says so, instead of failing the duel.
     cat >gate.yaml <<YAML
+identical_programs: measure
 confidence: 99.99%
 min_rounds: 10
 max_rounds: 400
@@ -386,6 +486,7 @@ YAML
     # 20 rounds with a message naming the metric, the counts and the resolution; the report keeps
     # the runs and says exit code 2.
     cat >gate.yaml <<YAML
+identical_programs: measure
 min_rounds: 10
 max_rounds: 400
 warmup: 1
@@ -416,6 +517,7 @@ YAML
     ;;
   interrupt_kills_children_and_writes_partial_report)
     cat >gate.yaml <<YAML
+identical_programs: measure
 min_rounds: 100000
 max_rounds: 100000
 warmup: 0
@@ -552,6 +654,7 @@ YAML
     # asserted: the verdict is left to inconclusive: pass.
     : "${GBENCH_SUITE:?set GBENCH_SUITE}"
     cat >gate.yaml <<'YAML'
+identical_programs: measure
 min_rounds: 3
 max_rounds: 3
 inconclusive: pass
@@ -608,6 +711,7 @@ YAML
     # ns/µs/ms, a user counter as a plain number.
     : "${GBENCH_SAMPLE:?set GBENCH_SAMPLE}"
     cat >gate.yaml <<'YAML'
+identical_programs: measure
 min_rounds: 3
 max_rounds: 4
 inconclusive: pass
@@ -699,6 +803,7 @@ YAML
   catch2_output_must_be_xml)
     : "${CATCH2_BENCH:?set CATCH2_BENCH}"
     cat >gate.yaml <<'YAML'
+identical_programs: measure
 metrics:
   sorts: {catch2: "*"}
 YAML
@@ -768,6 +873,7 @@ YAML
     run 1 compare --config gate.yaml --seed 2 -q --json reports/a_slower.json -b "$fb --work 4" -n "$fb --work 8"
     run 0 compare --config gate.yaml --seed 3 -q --json reports/b_faster.json -b "$fb --work 8" -n "$fb --work 4"
     cat >tiny.yaml <<YAML
+identical_programs: measure
 min_rounds: 3
 max_rounds: 3
 # An A/A pair that must stay undecided in 3 rounds: the width rule at 99.99 % (fact 1; the
@@ -858,6 +964,7 @@ YAML
     # A hardware counter where there is no PMU is a configuration error before any run, naming
     # the file, the metric and the way out; a machine with a PMU counts for real instead.
     cat >gate.yaml <<YAML
+identical_programs: measure
 metrics:
   insns: {counter: instructions}
 YAML
@@ -908,6 +1015,7 @@ TEXT
     # note. What is counted here does not depend on timing: any verdict (0, 1 or 77) passes.
     [ -n "${GBENCH_SUITE:-}" ] || { echo "no gbench_suite (libbenchmark-dev)"; exit 0; }
     cat >gate.yaml <<YAML
+identical_programs: measure
 max_rounds: 25
 max_seconds: 60
 metrics:

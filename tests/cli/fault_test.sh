@@ -88,8 +88,11 @@ wait_for_count() {
   fail "run $1 did not start within 60 s (the counter reads $(cat count 2>/dev/null))"
 }
 
+# Every case here is about what runs do, so the sides are measured even when they run
+# identical programs (which would otherwise be no change at once).
 config() {
   cat >gate.yaml <<YAML
+identical_programs: measure
 min_rounds: ${min_rounds:-5}
 max_rounds: ${max_rounds:-12}
 max_seconds: ${max_seconds:-60}

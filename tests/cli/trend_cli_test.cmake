@@ -173,8 +173,11 @@ elseif(CASE STREQUAL "record_report_and_metric_one_machine")
   # A real report of this machine and a plain --metric value of this machine are one machine.
   # The duel's verdict and length do not matter (any exit code; a report is written whether it
   # ends decided, inconclusive or at the 1 s budget); the second record repeats the report's
-  # candidate median from its JSON text, so the trend sees two equal values, no step.
-  perfduel(compare --baseline true --candidate true --max-seconds 1 --quiet --json report.json)
+  # candidate median from its JSON text, so the trend sees two equal values, no step. `true`
+  # against itself is measured all the same (identical programs would measure nothing to record).
+  file(WRITE "${WORK_DIR}/measure.yaml" "identical_programs: measure\n")
+  perfduel(compare --config measure.yaml --baseline true --candidate true --max-seconds 1 --quiet
+    --json report.json)
   if(NOT EXISTS "${WORK_DIR}/report.json")
     message(FATAL_ERROR "compare wrote no report (exit ${rc}):\n${err}")
   endif()

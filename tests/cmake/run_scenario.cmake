@@ -304,6 +304,40 @@ function(baseline_link out_var build config)
   set(${out_var} "${target}" PARENT_SCOPE)
 endfunction()
 
+# expect_identical_programs(<report>): the gate's report says the baseline and the candidate were
+# identical programs, with 0 measured rounds, and among the files compared is the project's
+# library libspin_where.so, each side's from its own build tree.
+function(expect_identical_programs report_file)
+  file(READ "${report_file}" report)
+  string(JSON end GET "${report}" end)
+  string(JSON rounds GET "${report}" measured_rounds)
+  string(JSON compared GET "${report}" programs compared)
+  string(JSON reason GET "${report}" programs reason)
+  expect_equal("the gate's end" "${end}" "identical-programs")
+  expect_equal("measured rounds of the gate" "${rounds}" "0")
+  expect_equal("the programs compared (${reason})" "${compared}" "identical")
+  if(NOT compared STREQUAL "identical")
+    set(failures "${failures}" PARENT_SCOPE)
+    return()
+  endif()
+  set(libraries "")
+  foreach(side baseline candidate)
+    string(JSON count LENGTH "${report}" programs ${side} files)
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON name GET "${report}" programs ${side} files ${i} name)
+      string(JSON path GET "${report}" programs ${side} files ${i} path)
+      if(name STREQUAL "libspin_where.so")
+        list(APPEND libraries "${side}:${path}")
+      endif()
+    endforeach()
+  endforeach()
+  if(NOT libraries MATCHES "^baseline:[^;]*/perfduel/baselines/[^;]*;candidate:")
+    set(failures "${failures}\n  - libspin_where.so is not compared, each side's its own: ${libraries}")
+  endif()
+  set(failures "${failures}" PARENT_SCOPE)
+endfunction()
+
 # The perf config of the duel scenarios. They are about the CMake module (which commits are
 # built, with which options, how a verdict reaches CTest), not about timing, so the gate is on a
 # count that no load can change: the steps spin prints ("work: 12000000" at k_work = 1). Each
@@ -760,12 +794,33 @@ elseif(scenario STREQUAL "baseline_build_failure")
   expect_equal("the failed baseline has a last-used mark" "${used_count}" "1")
 
 elseif(scenario STREQUAL "identical")
-  # Commit 2 changes a comment only: the gate passes. Also: the explicit target builds the
-  # baseline, ctest then finds it cached, a deleted baseline tree is rebuilt after pruning its
-  # stale worktree registration, and list values reach the baseline's configure whole.
+  # Commit 3 changes a comment only: the baseline, built in a worktree under the build tree, is
+  # the same program as the candidate, so the gate passes at once with 0 measured rounds. The
+  # project makes that hard on purpose: spin loads a shared library of the project (a build-tree
+  # RUNPATH), that library names its own source file (__FILE__, a path in its data), and both
+  # carry debug information (paths in DWARF, and a build-id over them). Also: the explicit
+  # target builds the baseline, ctest then finds it cached, a deleted baseline tree is rebuilt
+  # after pruning its stale worktree registration, and list values reach the baseline's
+  # configure whole.
   make_repo("${work}/repo" "${standard_gate}")
   file(WRITE "${work}/repo/perf.yaml" "${quick_config}")
-  commit("${work}/repo" "commit 2: config")
+  file(WRITE "${work}/repo/where.cpp" [=[
+// Where this library was built from: a path in the program's data.
+const char* spin_where() {
+  return __FILE__;
+}
+]=])
+  file(WRITE "${work}/repo/gate.cmake" [=[
+add_library(spin_where SHARED where.cpp)
+target_link_libraries(spin PRIVATE spin_where)
+target_compile_options(spin PRIVATE -g)
+target_compile_options(spin_where PRIVATE -g)
+add_perf_gate(NAME spin TARGET spin CONFIG perf.yaml TIMEOUT 120)
+]=])
+  replace_in_file("${work}/repo/spin.cpp" "int main() {" "const char* spin_where();\n\nint main() {")
+  replace_in_file("${work}/repo/spin.cpp" "  return 0;"
+    "  std::printf(\"built from %s\\n\", spin_where());\n  return 0;")
+  commit("${work}/repo" "commit 2: config, a shared library, debug information")
   git("${work}/repo" checkout -q -b feature)
   replace_in_file("${work}/repo/spin.cpp" "(~15 ms)" "(about 15 ms)")
   commit("${work}/repo" "commit 3: comment only")
@@ -787,7 +842,10 @@ set(CMAKE_CXX_FLAGS_PROFILE "-O2 -DSPIN_PROFILE" CACHE STRING "")
   expect_text("${baselines_out}" "building spin in")
   ctest_perf(ct "${b}" -V)
   expect_rc("ctest -L perf passes" "${ct_rc}" 0 "${ct_out}")
-  expect_text("${ct_out}" "cached, not rebuilt" "<CTestMeasurement" "100% tests passed")
+  expect_text("${ct_out}" "cached, not rebuilt" "<CTestMeasurement" "100% tests passed"
+    "identical programs: nothing to measure, every metric is no change"
+    "verdict: NO-CHANGE after 0 rounds")
+  expect_identical_programs("${b}/perfduel/reports/spin.json")
   expect_exists("${b}/perfduel/reports/spin.json")
   expect_exists("${b}/perfduel/reports/spin.md")
   expect_exists("${b}/perfduel/reports/spin.svg")
@@ -837,6 +895,7 @@ set(CMAKE_CXX_FLAGS_PROFILE "-O2 -DSPIN_PROFILE" CACHE STRING "")
     ctest_perf(ct "${b}" CONFIG Debug -V)
     expect_rc("ctest -C Debug -L perf passes" "${ct_rc}" 0 "${ct_out}")
     expect_text("${ct_out}" "${building}" "100% tests passed")
+    expect_identical_programs("${b}/perfduel/reports/spin.json")
     # Building the Debug baseline left the Release one cached.
     ctest_perf(ct "${b}" -R "baseline" -V)
     expect_rc("ctest -C Release -L perf -R baseline passes" "${ct_rc}" 0 "${ct_out}")
@@ -911,8 +970,10 @@ int main(int argc, char** argv) {
 }
 ]=])
   # The gates decide on the printed count (no change after 3 rounds, whatever the load): the
-  # point here is where the runs ran and when, which the log answers.
+  # point here is where the runs ran and when, which the log answers. Each duels the commit
+  # against itself, so identical programs are measured all the same.
   file(WRITE "${work}/repo/perf.yaml" [=[
+identical_programs: measure
 warmup: 1
 min_rounds: 8
 max_rounds: 12
@@ -998,7 +1059,10 @@ elseif(scenario STREQUAL "inconclusive")
   # (t at 2 degrees of freedom and 99.99 % is about 100, and the interval is widened for
   # autocorrelation besides), which identical programs in a random order do not give (at a 0 %
   # tolerance and 95 % it would be about once in 20 runs).
+  # The gate duels the commit against itself: measured all the same (identical programs would be
+  # no change at once), so that its budget can run out.
   file(WRITE "${work}/repo/perf.yaml" [=[
+identical_programs: measure
 confidence: 0.9999
 warmup: 0
 min_rounds: 3

@@ -79,7 +79,7 @@ TEST_CASE("report loading errors name the file and the problem", "[report]") {
   REQUIRE_THROWS_WITH(
       report_from_json(report("sideways"), "r.json"),
       "r.json: unknown \"end\" \"sideways\" (one of decided, regression-found, round-budget, time-budget, "
-      "benchmark-failed, interrupted, runs-ended, futile)");
+      "benchmark-failed, interrupted, runs-ended, futile, identical-programs)");
   REQUIRE_THROWS_WITH(report_from_json(report("decided", "contender"), "r.json"),
                       "r.json: run 2 has an unknown \"side\" \"contender\" (one of baseline, candidate)");
   auto no_values = report();

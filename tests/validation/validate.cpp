@@ -1037,6 +1037,7 @@ void validate_real(const Options& options) {
   // drift period (4,000 runs of ~7.5 ms ≈ 30 s): the case where running A then B goes wrong.
   std::ofstream(config) << fmt::format(
       "# A/A on the drift program: wall time gated at a 10 % width, at least {} rounds, budget {} s\n"
+      "identical_programs: measure\n"
       "metrics:\n  wall_time: {{threshold: 10%, gate: true}}\nmin_rounds: {}\nmax_rounds: "
       "100000\nmax_seconds: {}\n",
       options.real_rounds, options.real_seconds, options.real_rounds, options.real_seconds);

@@ -75,7 +75,10 @@ int run_analyze(const AnalyzeOptions& options) {
   outcome.failure = saved.failure;
   outcome.elapsed_seconds = saved.elapsed_seconds;
   outcome.seed = saved.seed;
-  outcome.analysis = analyze(config, outcome.runs, Finality::final);
+  outcome.programs = saved.programs;
+  // Identical programs were no change without a run, and stay so under any settings.
+  outcome.analysis = saved.end == DuelEnd::identical ? analyze_identical(config)
+                                                     : analyze(config, outcome.runs, Finality::final);
   outcome.end = reanalysis_end(saved.end, outcome.analysis.can_stop, outcome.analysis.stop);
   // First among the notes: what this is, so that nobody takes it for the duel's own verdict.
   std::string note = fmt::format("re-analysis of {} with {}", options.report,

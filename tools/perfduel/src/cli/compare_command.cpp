@@ -273,7 +273,7 @@ int run_compare(const CompareOptions& options) {
   }
   Progress progress(options.quiet ? ProgressStyle::quiet : detect_progress_style(stderr), stderr);
   bool settled = false;
-  const auto outcome = run_duel(
+  const auto outcome = run_duel_unless_identical(
       config, executor, simulator ? &*simulator : nullptr, *config.seed,
       [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); },
       [&](double parallelism, int benchmark_threads) {

@@ -37,8 +37,8 @@ struct RecordOptions {
   DirectionFlags direction;
 };
 
-history::Record read_report(const std::string& path) {
-  auto record = history::record_from_report(read_report_json(path), path);
+history::Record read_report(const nlohmann::ordered_json& report, const std::string& path) {
+  auto record = history::record_from_report(report, path);
   if (!record) {
     throw Error(record.error());
   }
@@ -80,7 +80,13 @@ int run_record(const RecordOptions& options) {
         fmt::format("--time \"{}\": write an ISO 8601 time such as 2026-11-21T10:00:00Z", *options.time));
   }
 
-  history::Record record = options.report ? read_report(*options.report) : plain_values(options);
+  const auto report = options.report ? read_report_json(*options.report) : nlohmann::ordered_json();
+  if (const auto why = history::nothing_measured(report)) {
+    // Not an error: a CI job records every gate's report, and most pull requests change no program.
+    fmt::print("nothing recorded from {}: {}\n", *options.report, *why);
+    return 0;
+  }
+  history::Record record = options.report ? read_report(report, *options.report) : plain_values(options);
   if (options.time) {
     record.recorded_at = *options.time;
   } else if (record.recorded_at.empty()) {

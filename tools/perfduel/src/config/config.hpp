@@ -88,6 +88,13 @@ enum class Zeros {
 // How the command is started.
 enum class Launch { direct, shell };
 
+// What a duel does when the two sides would run identical programs: the same executable, the
+// same shared libraries and the same files named by their arguments (duel/programs.hpp).
+enum class IdenticalPrograms {
+  skip,     // every metric is no change at once; nothing runs
+  measure,  // the duel runs all the same: the programs read inputs their arguments do not name
+};
+
 struct MetricSpec {
   std::string name;
   MetricSource source = MetricSource::wall_time;
@@ -152,6 +159,7 @@ struct Config {
   // run: the environment's size shifts the initial stack (and with it alignment) and would
   // otherwise bias whichever side happens to get the luckier layout.
   bool env_padding = true;
+  IdenticalPrograms identical_programs = IdenticalPrograms::skip;
   std::optional<std::uint64_t> seed;  // empty: drawn at start and reported
   Stopping stopping = Stopping::hybrid;
   Correction correction = Correction::bonferroni;

@@ -841,6 +841,35 @@ bool is_deterministic(const MetricSpec& metric, std::span<const double> baseline
   return false;
 }
 
+Analysis analyze_identical(const Config& config) {
+  Analysis analysis;
+  std::vector<GatedMetric> gated;
+  for (const MetricSpec& spec : config.metrics) {
+    MetricResult result;
+    result.spec = spec;
+    result.estimator = spec.estimator;
+    result.confidence = 1.0;  // identical programs: a certainty, not an estimate
+    result.baseline_median = std::numeric_limits<double>::quiet_NaN();
+    result.candidate_median = std::numeric_limits<double>::quiet_NaN();
+    result.estimate.status = stats::EstimateStatus::ok;
+    result.estimate.p_value = 1.0;
+    result.width_reached = true;
+    result.enough_rounds = true;
+    const Settlement settlement = settle_identical();
+    result.verdict = settlement.verdict;
+    result.settled_by = settlement.settled_by;
+    if (spec.gating == Gating::gated) {
+      gated.push_back(gated_metric(settlement, true));
+    }
+    analysis.metrics.push_back(std::move(result));
+  }
+  const OverallVerdict overall = overall_verdict(gated, true, Finality::final);
+  analysis.verdict = overall.verdict;
+  analysis.can_stop = overall.can_stop;
+  analysis.stop = DuelEnd::identical;
+  return analysis;
+}
+
 Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality finality) {
   Analysis analysis;
   auto series = pair_rounds(config.metrics.size(), runs);

@@ -163,4 +163,10 @@ struct Analysis {
 // runs of a gated metric read 0, below its resolution (the zero rule, k_zero_rule_rounds).
 Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality finality);
 
+// The analysis of a duel whose two sides run identical programs (duel/programs.hpp), without a
+// run: every metric of `config` is no change (settle_identical), its change exactly 0 with the
+// point interval [0, 0] at certainty, and no medians (NaN: nothing was measured). Pure, like
+// analyze, so a saved report of such a duel re-analyses to the same verdict.
+Analysis analyze_identical(const Config& config);
+
 }  // namespace perfduel

@@ -535,4 +535,24 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
   return std::move(outcome);
 }
 
+DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, Executor* simulator,
+                                      std::uint64_t seed, const ProgressCallback& progress,
+                                      const RepinCallback& repin) {
+  const auto start = std::chrono::steady_clock::now();
+  ProgramComparison programs = compare_programs(config, executor);
+  if (programs.result != ProgramsCompared::identical) {
+    DuelOutcome outcome = run_duel(config, executor, simulator, seed, progress, repin);
+    outcome.programs = std::move(programs);
+    return outcome;
+  }
+  DuelOutcome outcome;
+  outcome.metrics = config.metrics;
+  outcome.analysis = analyze_identical(config);
+  outcome.end = DuelEnd::identical;
+  outcome.seed = seed;
+  outcome.programs = std::move(programs);
+  outcome.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return outcome;
+}
+
 }  // namespace perfduel

@@ -8,6 +8,7 @@
 #include "config/config.hpp"
 #include "duel/analysis.hpp"
 #include "duel/metric_expansion.hpp"
+#include "duel/programs.hpp"
 #include "exit_codes.hpp"
 #include "run/executor.hpp"
 
@@ -40,6 +41,9 @@ struct DuelOutcome {
   std::uint64_t seed = 0;  // the seed actually used for the run order
   // CPUs the warm-up runs kept busy, (user+sys)/wall of the busiest one; 0 without warm-up.
   double warmup_parallelism = 0;
+  // What the two sides were found to run before the warm-up (run_duel_unless_identical); not
+  // fingerprinted for a duel that run_duel started directly.
+  ProgramComparison programs;
 };
 
 // Chooses the CPUs of the measured rounds once the warm-up is over, from the warm-up's
@@ -67,6 +71,14 @@ DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t see
 // Throws perfduel::Error when it is.
 DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulator, std::uint64_t seed,
                      const ProgressCallback& progress, const RepinCallback& repin = {});
+
+// Asks first whether there is anything to measure (compare_programs through `executor`): when
+// the two sides run identical programs, the duel ends at once without a run (DuelEnd::identical,
+// every metric no change, analyze_identical), `elapsed_seconds` what the fingerprints took;
+// otherwise run_duel as above. Either outcome holds the comparison in `programs`.
+DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, Executor* simulator,
+                                      std::uint64_t seed, const ProgressCallback& progress,
+                                      const RepinCallback& repin = {});
 
 // The order of the two runs in measured round `round`: true when the candidate goes first.
 // Random order is a seeded coin per round (`seed`); ABBA alternates AB, BA, AB, ...

@@ -9,15 +9,19 @@ namespace perfduel {
 
 namespace {
 
-// Why a duel that ended without a decision ended (end_reason); decided, regression_found and
-// benchmark_failed need the analysis or the failure to explain them, and have no entry.
-constexpr util::NameTable<DuelEnd, 5> k_end_reasons{
+// Why a duel that ended without a decision (or without a run) ended (end_reason); decided,
+// regression_found and benchmark_failed need the analysis or the failure to explain them, and
+// have no entry.
+constexpr util::NameTable<DuelEnd, 6> k_end_reasons{
     {{DuelEnd::round_budget, "the round budget (max_rounds) ran out before every gated metric settled"},
      {DuelEnd::time_budget, "the time budget (max_seconds) ran out before every gated metric settled"},
      {DuelEnd::interrupted, "interrupted; partial results"},
      {DuelEnd::runs_ended, "the report's runs ended before every gated metric settled with these settings"},
      {DuelEnd::futile,
-      "at the rate so far no open gated metric could settle within the budget: stopped early"}}};
+      "at the rate so far no open gated metric could settle within the budget: stopped early"},
+     {DuelEnd::identical,
+      "the baseline and the candidate are identical programs (the same executable, shared libraries and "
+      "files named by their arguments): nothing to measure, no change"}}};
 
 }  // namespace
 
@@ -138,6 +142,10 @@ Settlement settle_hybrid(const Settlement& width, const stats::Interval& sequenc
   return {verdict, SettledBy::sequence};
 }
 
+Settlement settle_identical() {
+  return {Verdict::no_change, SettledBy::identical};
+}
+
 Settlement settle_by_signs(const Settlement& current, bool rejected) {
   if (!rejected || (current.verdict == Verdict::regression && current.settled_by != SettledBy::none)) {
     return current;
@@ -223,6 +231,7 @@ DuelEnd reanalysis_end(DuelEnd saved, bool analysis_can_stop, DuelEnd analysis_s
   switch (saved) {
     case DuelEnd::benchmark_failed:
     case DuelEnd::interrupted:
+    case DuelEnd::identical:
       return saved;
     case DuelEnd::round_budget:
     case DuelEnd::time_budget:

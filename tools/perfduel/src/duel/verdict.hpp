@@ -47,16 +47,21 @@ enum class SettledBy {
   width,     // its interval became narrower than the threshold (cbdr's width rule)
   sequence,  // its anytime-valid confidence sequence left the tolerance band, or lies inside it
   signs,  // its sign sequence showed the rounds beyond the threshold (a regression; stats/sign_sequence.hpp)
+  // The two sides run identical programs (duel/programs.hpp): no change, with nothing measured.
+  identical,
 };
 
 // The report words of the settling rules ("settled_by" in the JSON report); none has none.
-constexpr util::NameTable<SettledBy, 3> k_settled_by_names{
-    {{SettledBy::width, "width"}, {SettledBy::sequence, "sequence"}, {SettledBy::signs, "signs"}}};
+constexpr util::NameTable<SettledBy, 4> k_settled_by_names{{{SettledBy::width, "width"},
+                                                            {SettledBy::sequence, "sequence"},
+                                                            {SettledBy::signs, "signs"},
+                                                            {SettledBy::identical, "identical-programs"}}};
 
 // The rules' names in the report's sentences ("regression (confidence sequence)"); none has none.
-constexpr util::NameTable<SettledBy, 3> k_settled_by_rules{{{SettledBy::width, "width rule"},
+constexpr util::NameTable<SettledBy, 4> k_settled_by_rules{{{SettledBy::width, "width rule"},
                                                             {SettledBy::sequence, "confidence sequence"},
-                                                            {SettledBy::signs, "sign sequence"}}};
+                                                            {SettledBy::signs, "sign sequence"},
+                                                            {SettledBy::identical, "identical programs"}}};
 
 // "width rule", "confidence sequence", "sign sequence", or "" for none (k_settled_by_rules).
 std::string to_string(SettledBy settled_by);
@@ -124,6 +129,11 @@ Settlement settle_hybrid(const Settlement& width, const stats::Interval& sequenc
 // the tolerance of `spec`.
 double signs_bound(const MetricSpec& spec);
 
+// The settlement of every metric when the two sides run identical programs (the same
+// executable, shared libraries and argument files; duel/programs.hpp): no change, certain
+// without a single run, so it is settled before the warm-up.
+Settlement settle_identical();
+
 // The sign sequence's settlement: a regression when its test `rejected`, at any round and over
 // any settlement of `current` but a regression (stats/sign_sequence.hpp); `current` otherwise.
 Settlement settle_by_signs(const Settlement& current, bool rejected);
@@ -147,17 +157,19 @@ enum class DuelEnd {
   interrupted,       // SIGINT/SIGTERM/SIGHUP
   runs_ended,        // a re-analysis: the report's runs ended before every gated metric settled
   futile,            // no open gated metric could settle within the budget at the rate so far
+  identical,         // nothing to measure: the two sides run identical programs (settle_identical)
 };
 
 // The report words of the duel ends, for writing and reading.
-constexpr util::NameTable<DuelEnd, 8> k_duel_end_names{{{DuelEnd::decided, "decided"},
+constexpr util::NameTable<DuelEnd, 9> k_duel_end_names{{{DuelEnd::decided, "decided"},
                                                         {DuelEnd::regression_found, "regression-found"},
                                                         {DuelEnd::round_budget, "round-budget"},
                                                         {DuelEnd::time_budget, "time-budget"},
                                                         {DuelEnd::benchmark_failed, "benchmark-failed"},
                                                         {DuelEnd::interrupted, "interrupted"},
                                                         {DuelEnd::runs_ended, "runs-ended"},
-                                                        {DuelEnd::futile, "futile"}}};
+                                                        {DuelEnd::futile, "futile"},
+                                                        {DuelEnd::identical, "identical-programs"}}};
 
 // The report word for `end` ("decided", "round-budget", ...) and back; nullopt for a word
 // that names no end.
@@ -165,15 +177,17 @@ std::string to_string(DuelEnd end);
 std::optional<DuelEnd> duel_end_from_string(std::string_view text);
 
 // Why a duel that ended without a decision ended, in words: "the round budget (max_rounds)
-// ran out before every gated metric settled", "interrupted; partial results"; empty for the
-// ends that need the analysis or the failure to explain them (decided, regression_found,
-// benchmark_failed).
+// ran out before every gated metric settled", "interrupted; partial results", and why one with
+// nothing to measure did ("the baseline and the candidate are identical programs ..."); empty
+// for the ends that need the analysis or the failure to explain them (decided,
+// regression_found, benchmark_failed).
 std::string end_reason(DuelEnd end);
 
 // Why a re-analysis of a report's runs ended, with `analysis_can_stop` and `analysis_stop` from
 // the new analysis: as the report says (`saved`) when its duel did not run to its end (a failed
 // run, an interrupt); the new analysis's stop when it can stop; else the saved budget end, or
-// runs_ended when the saved duel was decided by settings under which these runs do not settle.
+// runs_ended when the saved duel was decided by settings under which these runs do not settle;
+// identical programs stay so, whatever the settings (no run to re-decide).
 DuelEnd reanalysis_end(DuelEnd saved, bool analysis_can_stop, DuelEnd analysis_stop);
 
 // A metric's verdict when the duel ends: pending becomes inconclusive, or unstable when its

@@ -106,6 +106,13 @@ void add_candidate_samples(const nlohmann::ordered_json& report, std::vector<Mea
 
 }  // namespace
 
+std::optional<std::string> nothing_measured(const nlohmann::ordered_json& report) {
+  if (!report.is_object() || optional_string(report, "end") != to_string(DuelEnd::identical)) {
+    return std::nullopt;
+  }
+  return end_reason(DuelEnd::identical);
+}
+
 util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, std::string_view source) {
   const auto failure = [&](const std::string& what) {
     return util::Expected<Record>::failure(fmt::format("{}: {}", source, what));

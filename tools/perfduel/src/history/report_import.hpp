@@ -28,4 +28,8 @@ std::optional<std::string> report_config_hash(const nlohmann::ordered_json& repo
 // configuration hash. Commit and branch are left for the caller. Errors name `source`.
 util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, std::string_view source);
 
+// Why `report` has nothing to record, or nothing when it has: a duel between identical programs
+// measured nothing (its metrics have no medians), so it adds no point to any series.
+std::optional<std::string> nothing_measured(const nlohmann::ordered_json& report);
+
 }  // namespace perfduel::history

@@ -534,8 +534,15 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
                        render_suite_chart(chart_rows, width));
   }
   if (plotted.empty() && chart_rows.empty()) {
-    svg += fmt::format("<text x=\"16\" y=\"{}\">{}</text>\n", k_header_height + 20,
-                       outcome.runs.empty() ? "no runs to plot" : "no metric with a ratio to plot");
+    const std::string text =
+        outcome.end == DuelEnd::identical
+            ? fmt::format("identical programs: nothing to measure, every metric is no change{}",
+                          outcome.programs.baseline
+                              ? " (fingerprint sha256 " + outcome.programs.baseline->sha256 + ")"
+                              : std::string())
+        : outcome.runs.empty() ? "no runs to plot"
+                               : "no metric with a ratio to plot";
+    svg += fmt::format("<text x=\"16\" y=\"{}\">{}</text>\n", k_header_height + 20, svg::escape(text));
   }
   for (std::size_t p = 0; p < plotted.size(); ++p) {
     const std::size_t grid_row = p / columns;  // row by row, left to right

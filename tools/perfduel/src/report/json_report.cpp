@@ -67,6 +67,69 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
   return json;
 }
 
+nlohmann::ordered_json fingerprint_to_json(const std::optional<ProgramFingerprint>& fingerprint) {
+  if (!fingerprint) {
+    return nullptr;
+  }
+  auto files = nlohmann::ordered_json::array();
+  for (const auto& file : fingerprint->files) {
+    files.push_back({{"role", util::name_of(k_file_role_names, file.role)},
+                     {"name", file.name},
+                     {"path", file.path.string()},
+                     {"sha256", file.sha256}});
+  }
+  return {{"sha256", fingerprint->sha256}, {"files", files}};
+}
+
+// What the two sides were found to run before the warm-up (duel/programs.hpp): whether they were
+// identical, why not (or why not fingerprinted), and per side its fingerprint and the files in it.
+nlohmann::ordered_json programs_to_json(const ProgramComparison& programs) {
+  nlohmann::ordered_json json;
+  json["compared"] = util::name_of(k_programs_compared_names, programs.result);
+  json["reason"] = programs.reason;
+  json["baseline"] = fingerprint_to_json(programs.baseline);
+  json["candidate"] = fingerprint_to_json(programs.candidate);
+  return json;
+}
+
+std::optional<ProgramFingerprint> fingerprint_from_json(const nlohmann::ordered_json& json) {
+  if (!json.is_object()) {
+    return std::nullopt;
+  }
+  ProgramFingerprint fingerprint;
+  fingerprint.sha256 = json.value("sha256", "");
+  for (const auto& item : json.value("files", nlohmann::ordered_json::array())) {
+    FingerprintedFile file;
+    file.role = util::value_of(k_file_role_names, item.value("role", "")).value_or(FileRole::argument);
+    file.name = item.value("name", "");
+    file.path = item.value("path", "");
+    file.sha256 = item.value("sha256", "");
+    fingerprint.files.push_back(std::move(file));
+  }
+  return fingerprint;
+}
+
+// The "programs" section back; a report without one (written before fingerprints) was not
+// fingerprinted.
+ProgramComparison programs_from_json(const nlohmann::ordered_json& report, const std::string& origin) {
+  ProgramComparison programs;
+  if (!report.contains("programs") || !report["programs"].is_object()) {
+    return programs;
+  }
+  const auto& json = report["programs"];
+  const auto compared = json.value("compared", "not-fingerprinted");
+  const auto known = util::value_of(k_programs_compared_names, compared);
+  if (!known) {
+    throw Error(fmt::format("{}: unknown \"programs\" \"compared\" \"{}\" (one of {})", origin, compared,
+                            util::names_of(k_programs_compared_names)));
+  }
+  programs.result = *known;
+  programs.reason = json.value("reason", "");
+  programs.baseline = fingerprint_from_json(json.value("baseline", nlohmann::ordered_json()));
+  programs.candidate = fingerprint_from_json(json.value("candidate", nlohmann::ordered_json()));
+  return programs;
+}
+
 }  // namespace
 
 std::string overall_verdict(const DuelOutcome& outcome) {
@@ -105,6 +168,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   }
   json["baseline"] = {{"command", config.baseline ? config.baseline->argv : std::vector<std::string>{}}};
   json["candidate"] = {{"command", config.candidate ? config.candidate->argv : std::vector<std::string>{}}};
+  json["programs"] = programs_to_json(outcome.programs);
   auto metrics = nlohmann::ordered_json::array();
   for (const auto& result : outcome.analysis.metrics) {
     metrics.push_back(metric_to_json(result));
@@ -198,6 +262,7 @@ SavedReport read_report(const nlohmann::ordered_json& json, const std::string& o
         fmt::format("{}: unknown \"end\" \"{}\" (one of {})", origin, end, util::names_of(k_duel_end_names)));
   }
   report.end = *known_end;
+  report.programs = programs_from_json(json, origin);
   report.failure = json.value("error", "");
   report.elapsed_seconds = json.value("elapsed_seconds", 0.0);
   report.seed = json.value("seed", std::uint64_t{0});

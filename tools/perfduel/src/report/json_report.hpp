@@ -59,6 +59,7 @@ struct SavedReport {
   std::uint64_t seed = 0;
   Environment environment;  // of the machine the runs were made on
   Pinning pinning;
+  ProgramComparison programs;  // what the two sides were found to run ("programs")
 };
 
 // The JSON of the report file `path` (written by `compare --json`), the one reader behind

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "duel/verdict.hpp"
@@ -43,6 +44,18 @@ std::string interval_cell(const nlohmann::ordered_json& metric) {
   return interval_text(metric["ci"]);
 }
 
+// The fingerprint a report of identical programs recorded: " (fingerprint sha256 <hex>)", or
+// nothing when it has none.
+std::string identical_fingerprint(const nlohmann::ordered_json& report) {
+  const auto programs = report.value("programs", nlohmann::ordered_json::object());
+  const auto baseline =
+      programs.is_object() ? programs.value("baseline", nlohmann::ordered_json()) : nlohmann::ordered_json();
+  if (!baseline.is_object() || !baseline.value("sha256", nlohmann::ordered_json()).is_string()) {
+    return {};
+  }
+  return fmt::format(" (fingerprint sha256 {})", baseline["sha256"].get<std::string>());
+}
+
 GateResult gate_from_json(const std::filesystem::path& path) {
   const auto json = read_report_json(path);
   if (!json.is_object() || !json.contains("verdict") || !json["verdict"].is_string() ||
@@ -64,6 +77,10 @@ GateResult gate_from_json(const std::filesystem::path& path) {
         throw Error(fmt::format("{}: unknown \"end\" value \"{}\"", path.string(), json.value("end", "")));
       }
       gate.reason = end_reason(*end);
+      gate.identical = *end == DuelEnd::identical;
+      if (gate.identical) {
+        gate.reason += identical_fingerprint(json);
+      }
     }
     for (const auto& metric : json["metrics"]) {
       if (!metric.value("gated", false)) {
@@ -181,8 +198,9 @@ const std::vector<std::string> k_table_columns{"gate",     "verdict", "metric", 
 std::vector<std::string> reason_lines(const std::vector<GateResult>& gates) {
   std::vector<std::string> lines;
   for (const auto& gate : gates) {
-    if (!gate.reason.empty() && gate.verdict != "no-change" && gate.verdict != "improvement" &&
-        gate.verdict != "regression") {
+    const bool decided =
+        gate.verdict == "no-change" || gate.verdict == "improvement" || gate.verdict == "regression";
+    if (!gate.reason.empty() && (!decided || gate.identical)) {
       lines.push_back(fmt::format("{}: {}: {}", gate.name, gate.verdict, gate.reason));
     }
   }
@@ -344,6 +362,7 @@ struct CommentGates {
   std::vector<std::pair<const GateResult*, const GateMetricRow*>> regressed;
   int regressed_gates = 0;
   int improved_gates = 0;
+  int identical_gates = 0;  // no change without a run: identical programs
 };
 
 CommentGates sort_for_comment(const std::vector<GateResult>& gates) {
@@ -366,6 +385,7 @@ CommentGates sort_for_comment(const std::vector<GateResult>& gates) {
     } else if (gate.verdict == "improvement") {
       ++sorted.improved_gates;
     }
+    sorted.identical_gates += gate.identical ? 1 : 0;
   }
   return sorted;
 }
@@ -386,8 +406,15 @@ std::string comment_heading(const CommentGates& sorted, std::size_t total) {
   if (!sorted.undecided.empty()) {
     return fmt::format("no regression, but {} of {} gates undecided", sorted.undecided.size(), total);
   }
+  std::vector<std::string> notes;
+  if (sorted.improved_gates > 0) {
+    notes.push_back(fmt::format("{} improved", sorted.improved_gates));
+  }
+  if (sorted.identical_gates > 0) {
+    notes.push_back(fmt::format("{} ran identical programs, nothing measured", sorted.identical_gates));
+  }
   return fmt::format("no regression in {}{}", util::counted(static_cast<long long>(total), "gate"),
-                     sorted.improved_gates > 0 ? fmt::format(" ({} improved)", sorted.improved_gates) : "");
+                     notes.empty() ? "" : fmt::format(" ({})", fmt::join(notes, "; ")));
 }
 
 // Whether `text` leaves room for another line of a section below the comment size limit.

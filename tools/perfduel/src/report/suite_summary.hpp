@@ -28,6 +28,9 @@ struct GateResult {
   int rounds = 0;
   double seconds = 0;
   std::vector<GateMetricRow> metrics;  // gated metrics only
+  // Its two sides ran identical programs: no change without a run (the reason says what was
+  // compared, with the fingerprint).
+  bool identical = false;
 };
 
 // Reads the gate results in `paths`: JSON reports (through read_report_json), or directories
@@ -37,7 +40,7 @@ struct GateResult {
 std::vector<GateResult> read_gate_results(const std::vector<std::filesystem::path>& paths);
 
 // Every gate as one terminal table (gate, verdict, metric, change, interval, rounds, time),
-// then why the undecided ones ended, then a count per outcome.
+// then why the undecided ones ended and which ran identical programs, then a count per outcome.
 std::string format_suite_table(const std::vector<GateResult>& gates);
 
 // The same as GitHub-flavoured Markdown, for a job summary.
@@ -51,7 +54,8 @@ inline constexpr std::string_view k_comment_marker = "<!-- perfduel-summary -->"
 inline constexpr std::size_t k_comment_limit = 60000;
 
 // A Markdown body for one pull-request (or merge-request) comment that every push updates:
-// `k_comment_marker`, a heading with the outcome, the regressed metrics first (gate, metric,
+// `k_comment_marker`, a heading with the outcome (and how many gates ran identical programs), the
+// regressed metrics first (gate, metric,
 // change, interval), then the gates that failed to run, then the undecided ones, each with why
 // and what is still open, and every gate's row folded in <details>. Kept under
 // `k_comment_limit` characters by leaving out the folded table when it would not fit.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "report/labels.hpp"
+#include "report/programs_view.hpp"
 #include "report/suite_view.hpp"
 #include "run/benchmark_names.hpp"
 #include "util/shell_words.hpp"
@@ -44,6 +45,8 @@ std::string settled_list(const Analysis& analysis, bool regressions_only) {
         return "the " + to_string(by) + " (interval narrower than its threshold)";
       case SettledBy::signs:
         return "its " + to_string(by) + " (rounds beyond its threshold)";
+      case SettledBy::identical:
+        return to_string(by);
       case SettledBy::none:
       case SettledBy::sequence:
         break;
@@ -109,6 +112,7 @@ std::string headline(const RunSummary& summary) {
     case DuelEnd::interrupted:
     case DuelEnd::runs_ended:
     case DuelEnd::futile:
+    case DuelEnd::identical:
       reason = end_reason(outcome.end);
       break;
     case DuelEnd::benchmark_failed:
@@ -209,6 +213,9 @@ std::vector<Note> notes(const RunSummary& summary) {
         {NoteWeight::key, fmt::format("{}: measures nothing (below 0.01 ns per iteration on both sides: "
                                       "its work was optimized away?): reported, not gated",
                                       name)});
+  }
+  if (auto note = programs_note(summary.outcome->programs)) {
+    lines.push_back(std::move(*note));
   }
   for (auto& line : settings_notes(summary.outcome->analysis)) {
     lines.push_back({NoteWeight::detail, std::move(line)});
@@ -324,6 +331,15 @@ std::string failure_output(const DuelOutcome& outcome) {
 }
 
 std::string format_table(const RunSummary& summary, Verbosity verbosity) {
+  if (summary.outcome->end == DuelEnd::identical) {
+    // No run, so none of the notes about runs: the analysis's own (a re-analysis says it is one).
+    std::string text = identical_programs_text(
+        summary, verbosity == Verbosity::verbose ? FileList::shown : FileList::hidden);
+    for (const auto& note : note_texts(summary.outcome->analysis.notes)) {
+      text += "note: " + note + "\n";
+    }
+    return text + headline(summary) + "\n";
+  }
   if (!has_results(summary)) {
     return failure_output(*summary.outcome) + headline(summary) + "\n";
   }
@@ -394,6 +410,14 @@ std::string format_markdown(const RunSummary& summary) {
   const std::string printed = failure_output(*summary.outcome);
   if (!printed.empty()) {
     text += fmt::format("```text\n{}```\n\n", printed);
+  }
+  if (summary.outcome->end == DuelEnd::identical) {
+    text += identical_programs_markdown(summary);
+    for (const auto& note : note_texts(summary.outcome->analysis.notes)) {
+      text += "- " + note + "\n";
+    }
+    return text +
+           fmt::format("{}{}\n", summary.outcome->analysis.notes.empty() ? "" : "\n", headline(summary));
   }
   if (!has_results(summary)) {
     return text + fmt::format("{}\n", headline(summary));
