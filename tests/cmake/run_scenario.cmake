@@ -53,7 +53,8 @@ set(ENV{GIT_COMMITTER_EMAIL} "test@perfduel.invalid")
 set(ENV{GIT_CEILING_DIRECTORIES} "${WORK_ROOT}")
 unset(ENV{GIT_DIR})
 unset(ENV{GIT_WORK_TREE})
-set(ENV{CMAKE_BUILD_PARALLEL_LEVEL} 2)
+# One compiler at a time: a scenario may run beside a timed test (tests/README.md).
+set(ENV{CMAKE_BUILD_PARALLEL_LEVEL} 1)
 find_program(GIT git REQUIRED)
 
 # --- helpers ---------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: lint.sh SOURCE_DIR BUILD_DIR CLANG_FORMAT CLANG_TIDY
+# Usage: lint.sh SOURCE_DIR BUILD_DIR CLANG_FORMAT CLANG_TIDY [JOBS]
 # Fails on any clang-format difference in the C++ sources and on any clang-tidy finding in
 # tools/perfduel/src, using BUILD_DIR/compile_commands.json.
 #
@@ -12,7 +12,7 @@
 # is tidied on its own. Either way every tracked source under tools/perfduel/src is checked:
 # the script fails when one is in neither the compile database nor a batch.
 set -euo pipefail
-source_dir=$1 build_dir=$2 clang_format=$3 clang_tidy=$4
+source_dir=$1 build_dir=$2 clang_format=$3 clang_tidy=$4 jobs=${5:-2}
 cd "$source_dir"
 
 # Tracked files in a checkout; every file in an unpacked source tree.
@@ -87,8 +87,8 @@ if seeded_out=$(bash -c "$tidy_one" tidy "$seeded/Unity/unity_0_cxx.cxx" 2>&1) |
   echo "$seeded_out" >&2
   status=1
 fi
-# The batches first: they are the longest, and two at a time keep both CPUs busy to the end.
+# The batches first: they are the longest, so parallel runs keep their CPUs busy to the end.
 printf '%s\n' "${batches[@]}" "${singles[@]}" | sed '/^$/d' |
-  xargs -P2 -n1 bash -c "$tidy_one" tidy \
+  xargs -P"$jobs" -n1 bash -c "$tidy_one" tidy \
     2> >(grep -v 'warnings generated\.$' >&2) || status=1
 exit $status

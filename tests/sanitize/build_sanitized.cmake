@@ -1,6 +1,7 @@
 # Configures and builds the sanitized tree of tests/sanitize:
 #   cmake -DSOURCE_DIR=<src> -DBUILD_DIR=<dir> -DCXX=<clang++> -DGENERATOR=<g>
-#         [-DLAUNCHER=<ccache>] [-DPROGRAMS_DIR=<plain tree>/tests/programs] -P build_sanitized.cmake
+#         [-DLAUNCHER=<ccache>] [-DPROGRAMS_DIR=<plain tree>/tests/programs] [-DJOBS=<n>, 2]
+#         -P build_sanitized.cmake
 # -O1 keeps the sanitized code fast enough for the CLI tests' timed runs; line tables give the
 # stacks file and line at a fraction of -g's build time. A second run rebuilds only what changed.
 # The core library and the unit tests compile in batches (PERFDUEL_UNITY_BUILD): a fresh tree
@@ -17,6 +18,9 @@ set(configure_args
   -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only"
   -DPERFDUEL_SANITIZE=address,undefined -DPERFDUEL_FUZZ=ON -DPERFDUEL_BUILD_TESTS=ON
   -DPERFDUEL_UNITY_BUILD=ON)
+if(NOT JOBS)
+  set(JOBS 2)
+endif()
 if(PROGRAMS_DIR)
   list(APPEND configure_args "-DPERFDUEL_TEST_PROGRAMS_FROM=${PROGRAMS_DIR}")
 endif()
@@ -28,7 +32,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring the sanitized tree ${BUILD_DIR} failed (exit ${rc})")
 endif()
 execute_process(
-  COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target perfduel_sanitized_checks -j 2
+  COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target perfduel_sanitized_checks -j ${JOBS}
   RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "building the sanitized tree ${BUILD_DIR} failed (exit ${rc})")
