@@ -482,7 +482,7 @@ YAML
     # The counts are a detail (the legend names the estimator): in the JSON and with --verbose.
     json '.notes[]' | grep -qE '^score: [0-9]+ of [0-9]+ baseline and [0-9]+ of [0-9]+ candidate runs read 0, at its resolution: change estimated as the ratio of means' ||
       fail "JSON notes lack the zero counts: $(json '.notes')"
-    expect_out '^change, interval of [^:]*score[^:]*: .*estimator ratio'
+    expect_out '^change, interval: .*\(estimator ratio\) for [^;]*score'
     ;;
   mostly_zero_readings_are_refused)
     # Most runs at 0: the metric is measured below its resolution. Refused (exit 2) within about

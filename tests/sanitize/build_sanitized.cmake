@@ -17,7 +17,9 @@ set(configure_args
   "-DCMAKE_CXX_COMPILER=${CXX}"
   -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only"
   -DPERFDUEL_SANITIZE=address,undefined -DPERFDUEL_FUZZ=ON -DPERFDUEL_BUILD_TESTS=ON
-  -DPERFDUEL_UNITY_BUILD=ON)
+  -DPERFDUEL_UNITY_BUILD=ON
+  # Each fuzz target's smoke run: its seed corpus, then 15 s of fuzzing (30 by default).
+  -DPERFDUEL_FUZZ_SECONDS=15)
 if(NOT JOBS)
   set(JOBS 2)
 endif()

@@ -3,9 +3,11 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -635,4 +637,78 @@ TEST_CASE("processes a run left behind are counted once per duel", "[duel]") {
   const auto outcome = duel(config, executor);
   CHECK(outcome.left_behind_first.rfind("baseline run in round 3", 0) == 0);
   CHECK(outcome.left_behind == 2 * (static_cast<int>(outcome.runs.size()) / 2 - 2));
+}
+
+TEST_CASE("a failing suite goes on, within a bound, to name every metric it slowed", "[duel][verdict]") {
+  // wall_time three times slower settles by a sequence within about ten rounds; "slowed" (+40 %,
+  // 15 % noise a run) needs more; "same" is unchanged with the same noise.
+  Config config = duel_config();
+  for (const char* name : {"slowed", "same"}) {
+    MetricSpec metric;
+    metric.name = name;
+    metric.source = MetricSource::regex;
+    metric.pattern = fmt::format(R"({}: ([0-9.]+))", name);
+    metric.gating = Gating::gated;
+    metric.threshold = 0.05;
+    metric.tolerance = 0.02;
+    config.metrics.push_back(metric);
+  }
+  const auto scripted = [](double slowed_factor, double sigma) {
+    auto executor = std::make_unique<ScriptedExecutor>(ScriptedExecutor::Distribution{0.1, 0.01},
+                                                       ScriptedExecutor::Distribution{0.3, 0.01});
+    auto rng = std::make_shared<std::mt19937_64>(7);
+    executor->set_tweak([rng, slowed_factor, sigma](Side side, int, RunResult& result) {
+      std::normal_distribution<double> noise(0.0, sigma);
+      const double slowed = 100 * (side == Side::candidate ? slowed_factor : 1.0) * std::exp(noise(*rng));
+      result.out = fmt::format("slowed: {}\nsame: {}\n", slowed, 100 * std::exp(noise(*rng)));
+    });
+    return executor;
+  };
+  const auto metric = [](const DuelOutcome& outcome, const std::string& name) -> const MetricResult& {
+    for (const auto& result : outcome.analysis.metrics) {
+      if (result.spec.name == name) {
+        return result;
+      }
+    }
+    FAIL("no metric " << name);
+    throw std::logic_error("unreachable");
+  };
+
+  // The measured round at which a sequence first settled a regression.
+  const auto run = [&config](ScriptedExecutor& executor, int& settled_at) {
+    settled_at = 0;
+    return run_duel(config, executor, 42, [&settled_at](const Analysis& analysis, double) {
+      if (settled_at == 0 && analysis.can_stop && analysis.stop == DuelEnd::regression_found) {
+        settled_at = analysis.measured_rounds;
+      }
+    });
+  };
+
+  auto slower = scripted(1.4, 0.15);
+  int settled_at = 0;
+  const auto outcome = run(*slower, settled_at);
+  REQUIRE(outcome.end == DuelEnd::regression_found);
+  REQUIRE(settled_at > 0);
+  CHECK(wall_time(outcome.analysis).verdict == Verdict::regression);
+  // Went on past the first regression, and no further than the bound.
+  CHECK(outcome.analysis.measured_rounds > settled_at);
+  CHECK(outcome.analysis.measured_rounds <= settled_at + naming_rounds(settled_at));
+  const MetricResult& slowed = metric(outcome, "slowed");
+  INFO("slowed " << slowed.change << " [" << slowed.ci.lo << ", " << slowed.ci.hi << "] after "
+                 << outcome.analysis.measured_rounds << " rounds, first regression at " << settled_at);
+  CHECK((slowed.verdict == Verdict::regression || slowed.likely_regression));
+  const MetricResult& same = metric(outcome, "same");
+  CHECK(same.verdict != Verdict::regression);
+  CHECK_FALSE(same.likely_regression);
+
+  // Nothing else looks slower (1 % noise: no estimate near a threshold of 5 %): the duel stops
+  // where the first regression settled.
+  auto only_wall = scripted(1.0, 0.01);
+  const auto alone = run(*only_wall, settled_at);
+  REQUIRE(alone.end == DuelEnd::regression_found);
+  CHECK(alone.analysis.measured_rounds == settled_at);
+
+  CHECK(naming_rounds(3) == 10);
+  CHECK(naming_rounds(24) == 24);
+  CHECK(naming_rounds(400) == 50);
 }

@@ -744,6 +744,30 @@ void apply_holm(const Config& config, const LevelPlan& plan, Analysis& analysis,
   note_holm(analysis.metrics, decisions, config.confidence, analysis.notes);
 }
 
+// Marks the gated metrics that are not regressions but look like one (MetricResult::
+// likely_regression): a change worse than the threshold, and an interval wholly on the worse
+// side of no change, so that an unchanged metric is called so with chance α/2 at most, not
+// whenever its noise puts the estimate beyond the threshold. Counts the open metrics whose
+// change alone is worse than the threshold (Analysis::open_likely_regressions): those the duel
+// may go on for, to settle them either way.
+void mark_likely_regressions(Analysis& analysis) {
+  analysis.open_likely_regressions = 0;
+  for (auto& result : analysis.metrics) {
+    if (result.spec.gating != Gating::gated || !result.has_ratio || result.verdict == Verdict::regression ||
+        result.estimate.status != stats::EstimateStatus::ok || !std::isfinite(result.change)) {
+      continue;
+    }
+    const bool lower_is_better = result.spec.direction == Direction::lower_is_better;
+    const double ratio = 1 + result.change;
+    const bool beyond_threshold = (lower_is_better ? ratio : 1 / ratio) - 1 > result.spec.threshold;
+    const bool worse_for_sure = lower_is_better ? result.ci.lo > 0 : result.ci.hi < 0;
+    result.likely_regression = beyond_threshold && worse_for_sure;
+    if (beyond_threshold && result.settled_by == SettledBy::none) {
+      ++analysis.open_likely_regressions;
+    }
+  }
+}
+
 // The overall verdict of `analysis`'s gated metrics (overall_verdict); `enough_rounds`: every
 // gated metric has its minimum rounds.
 void judge_overall(Analysis& analysis, bool enough_rounds, Finality finality) {
@@ -912,6 +936,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
     note_duet_interference(config, runs, analysis.notes);
   }
   judge_overall(analysis, rounds.enough_rounds, finality);
+  mark_likely_regressions(analysis);
   return analysis;
 }
 

@@ -452,6 +452,10 @@ bool duet_candidate_on_second(Order order, int round, std::uint64_t seed) {
   return coin != (round % 2 == 1);
 }
 
+int naming_rounds(int settled_at) {
+  return std::clamp(settled_at, 10, 50);
+}
+
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
                      const ProgressCallback& progress, const RepinCallback& repin) {
   return run_duel(config, executor, nullptr, seed, progress, repin);
@@ -467,18 +471,22 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
   };
   double longest_round = 0;
   double analysis_seconds = 0;
+  // Once a sequence has settled a regression, the measured round it did and the last round the
+  // duel may go on to, to settle the other metrics that look like regressions too.
+  std::optional<int> naming_until;
 
   for (int round = 0;; ++round) {
     const bool warmup = round < config.warmup;
     const int measured = round - config.warmup;
     if (!warmup) {
+      // A spent budget while naming the other regressions ends the duel as the regression did.
       if (measured >= config.max_rounds) {
-        outcome.end = DuelEnd::round_budget;
+        outcome.end = naming_until ? DuelEnd::regression_found : DuelEnd::round_budget;
         break;
       }
       // Stop before a round that would overrun the time budget, not after it.
       if (elapsed() + longest_round > config.max_seconds) {
-        outcome.end = DuelEnd::time_budget;
+        outcome.end = naming_until ? DuelEnd::regression_found : DuelEnd::time_budget;
         break;
       }
     }
@@ -506,6 +514,13 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
       analysis_seconds += elapsed() - analysis_start;
       if (progress) {
         progress(analysis, elapsed());
+      }
+      if (analysis.can_stop && analysis.stop == DuelEnd::regression_found &&
+          analysis.open_likely_regressions > 0) {
+        naming_until = naming_until.value_or(measured + naming_rounds(measured + 1));
+        if (measured < *naming_until) {
+          continue;  // the gate fails whatever comes; the rounds go to naming the others
+        }
       }
       if (analysis.can_stop) {
         outcome.end = analysis.stop;

@@ -80,6 +80,14 @@ DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, 
                                       std::uint64_t seed, const ProgressCallback& progress,
                                       const RepinCallback& repin = {});
 
+// Once a confidence or sign sequence has settled a regression after `settled_at` measured
+// rounds, how many more rounds the duel may play (within its budget) while other gated metrics
+// are open with a change worse than their threshold (Analysis::open_likely_regressions): as
+// many again, at least 10 and at most 50. A metric with a like change settles by its sequence
+// in a like number of rounds; the bound keeps a clear failure fast (10 rounds become at most
+// 20) and a slow one within 50 more rounds.
+int naming_rounds(int settled_at);
+
 // The order of the two runs in measured round `round`: true when the candidate goes first.
 // Random order is a seeded coin per round (`seed`); ABBA alternates AB, BA, AB, ...
 bool candidate_first(Order order, int round, std::uint64_t seed);

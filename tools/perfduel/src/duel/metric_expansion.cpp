@@ -11,7 +11,7 @@ namespace perfduel {
 
 namespace {
 
-using Result = util::Expected<MetricExpansion>;
+using ExpansionResult = util::Expected<MetricExpansion>;
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -63,8 +63,9 @@ util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpe
     auto candidate = benchmark_names(pattern.source, candidate_output);
     for (const auto* side : {&baseline, &candidate}) {
       if (!*side) {
-        return Result::failure(fmt::format("metric \"{}\": {} run: {}", pattern.name,
-                                           side == &baseline ? "baseline" : "candidate", side->error()));
+        return ExpansionResult::failure(fmt::format("metric \"{}\": {} run: {}", pattern.name,
+                                                    side == &baseline ? "baseline" : "candidate",
+                                                    side->error()));
       }
     }
     std::vector<std::string> matched;
@@ -76,8 +77,8 @@ util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpe
       }
     }
     if (matched.empty()) {
-      return Result::failure(fmt::format("metric \"{}\": no benchmark matches \"{}\" (found: {})",
-                                         pattern.name, pattern.benchmark, list_names(*baseline)));
+      return ExpansionResult::failure(fmt::format("metric \"{}\": no benchmark matches \"{}\" (found: {})",
+                                                  pattern.name, pattern.benchmark, list_names(*baseline)));
     }
     for (const auto& name : matched) {
       // An explicit metric anywhere in the configuration, or an earlier pattern, reads it.
@@ -94,7 +95,7 @@ util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpe
       const auto metric_name = expanded_metric_name(pattern.name, name);
       if (!(in_baseline && in_candidate)) {
         if (pattern.missing == MissingBenchmark::error) {
-          return Result::failure(fmt::format(
+          return ExpansionResult::failure(fmt::format(
               "metric \"{}\": benchmark \"{}\" runs only in the {} (the pattern says missing: error)",
               pattern.name, name, in_baseline ? "baseline" : "candidate"));
         }
@@ -104,7 +105,7 @@ util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpe
       const auto duplicate = [&](const MetricSpec& metric) { return metric.name == metric_name; };
       if (std::any_of(metrics.begin(), metrics.end(), duplicate) ||
           std::any_of(expanded.begin(), expanded.end(), duplicate)) {
-        return Result::failure(
+        return ExpansionResult::failure(
             fmt::format("metric \"{}\": benchmark \"{}\" would be named \"{}\", which another metric has",
                         pattern.name, name, metric_name));
       }

@@ -34,6 +34,7 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result) {
   json["threshold"] = spec.threshold;
   json["tolerance"] = spec.tolerance;
   json["verdict"] = to_string(result.verdict);
+  json["likely_regression"] = result.likely_regression;  // worse than its threshold, not shown (yet)
   json["settled_by"] =
       result.settled_by == SettledBy::none
           ? nlohmann::ordered_json(nullptr)

@@ -1,9 +1,11 @@
 #include "report/labels.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/format.h>
 
+#include "stats/estimator.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -133,13 +135,21 @@ std::string change_header(const Analysis& analysis) {
 
 std::vector<std::string> column_legend(const Analysis& analysis, double family_confidence) {
   std::vector<std::string> lines{"baseline, candidate: the median of each side's measured runs"};
+  constexpr std::string_view k_paired = "; rounds are paired, so it need not equal the ratio of the medians";
   const auto estimators = estimators_in_use(analysis);
-  for (const Estimator estimator : estimators) {
-    lines.push_back(
-        fmt::format("change, interval{}: {}; rounds are paired, so it need not equal the ratio "
-                    "of the medians",
-                    estimators.size() > 1 ? " of " + metrics_of(analysis, estimator) : "",
-                    util::name_of(k_estimator_sentences, estimator)));
+  if (estimators.size() == 1) {
+    lines.push_back(fmt::format("change, interval: {}{}",
+                                util::name_of(k_estimator_sentences, estimators.front()), k_paired));
+  } else if (estimators.size() > 1) {
+    // One line for all the estimators in use: each named once, with the metrics it estimates.
+    std::vector<std::string> parts;
+    for (const Estimator estimator : estimators) {
+      parts.push_back(
+          fmt::format("the {} (estimator {}) for {}", util::name_of(k_estimator_phrases, estimator),
+                      util::name_of(stats::k_estimator_names, estimator), metrics_of(analysis, estimator)));
+    }
+    lines.push_back(fmt::format("change, interval: candidate / baseline − 1 with its interval, from {}{}",
+                                fmt::join(parts, "; "), k_paired));
   }
   if (auto levels = interval_levels(analysis, family_confidence); !levels.empty()) {
     lines.push_back(std::move(levels));
@@ -149,6 +159,10 @@ std::vector<std::string> column_legend(const Analysis& analysis, double family_c
 
 std::string verdict_label(const MetricResult& result) {
   auto text = result.has_ratio ? to_string(result.verdict) : std::string("n/a");
+  // Open, but worse than its threshold: not called inconclusive beside a settled regression.
+  if (result.likely_regression && result.settled_by == SettledBy::none && is_undecided(result.verdict)) {
+    text = "likely regression (open)";
+  }
   if (result.spec.gating == Gating::report_only) {
     text += " (info)";
   }

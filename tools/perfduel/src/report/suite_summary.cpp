@@ -92,6 +92,10 @@ GateResult gate_from_json(const std::filesystem::path& path) {
       row.change = change.is_number() ? util::format_percent(change.get<double>()) : "n/a";
       row.interval = interval_cell(metric);
       row.verdict = metric.value("verdict", std::string("?"));
+      if (metric.value("likely_regression", false) && metric["settled_by"].is_null() &&
+          (row.verdict == "inconclusive" || row.verdict == "pending")) {
+        row.verdict = "likely regression (open)";  // as the duel's own table says
+      }
       if (metric.contains("threshold") && metric["threshold"].is_number()) {
         row.threshold = metric["threshold"].get<double>();
       }
