@@ -105,8 +105,8 @@ case "$mode" in
     ;;
   packages)
     # perfduel's build dependencies by .ci/packages; not the ones only its tests, lint or
-    # sanitizers need, nor the example project's.
-    required=$(grep -- '-dev$' "$source_dir/.ci/packages" | grep -vx 'libbenchmark-dev\|libclang-rt-[0-9]*-dev')
+    # sanitizers or the Debian package (dpkg-dev) need, nor the example project's.
+    required=$(grep -- '-dev$' "$source_dir/.ci/packages" | grep -vx 'libbenchmark-dev\|libclang-rt-[0-9]*-dev\|dpkg-dev')
     required="$required cmake ninja-build g++ git"
     # Every package name apt knows (one call: each apt-cache takes seconds).
     apt-cache pkgnames >"$work/debian-packages" 2>/dev/null
