@@ -8,8 +8,10 @@
 # and runs each job's own shell steps; what needs the network is replaced by local equivalents:
 # the checkout by a clone of a local origin repository (local/checkout.sh; GitLab: the same,
 # done here as the runner does), artifacts by directories (local/*-artifact.sh; GitLab:
-# ci_local), apt-get by this machine's packages and "build perfduel from git" by installing the
-# perfduel under test (local/install-*.sh), the REST API by a stub `curl` (local/fake_curl.sh).
+# ci_local), caches by a directory of tars per key (local/cache-*.sh; GitLab: ci_local
+# --cache-dir), apt-get by this machine's packages, "build perfduel's package" by cpack of the
+# perfduel under test (local/build-perfduel-deb.sh) and its install by dpkg-deb -x into a
+# scratch root (local/install-perfduel-deb.sh), the REST API by a stub `curl` (local/fake_curl.sh).
 #
 # The cases, one pipeline each, in the order a project lives them:
 #   pr-slower   a pull request (merge request) whose commit raises the sort's insertion-sort
@@ -19,6 +21,11 @@
 #               comment): every job passes, and the same comment is updated, not a second added;
 #   main        a push to main (a comment reworded), dueled against the commit it replaced:
 #               passes, and every gate's report is recorded in the PostgreSQL history once;
+#   action /    (after pr-same, the same push) the short workflow: GitHub's templates/github-gate.yml
+#   include     with the composite action templates/gate, GitLab's templates/gitlab-gate.yml with
+#               the include file templates/gitlab-perfduel.yml: both shards pass;
+#   cache-*     (after main) the pull request's shard 1 cold, warm and after main moved, caches
+#               kept between the runs (cold_warm, below);
 #   nightly     the schedule: only the trend job runs, over that history.
 # In each of the first three, every gate runs in exactly one shard (its JUnit testcase and its
 # report in one shard's artifact, not in two, not in none), and every shard runs a gate.
