@@ -750,17 +750,17 @@ void run_github_steps(const YAML::Node& steps, StepState& state, const GithubOpt
                                  local->second.string());
         status = run_composite(local->second, step, id, step_context, step_env, state, options, step_where);
       } else {
-      if (step["with"]) {
-        for (const auto& input : step["with"]) {
-          auto input_name = input.first.Scalar();
-          std::replace(input_name.begin(), input_name.end(), '-', '_');
-          std::transform(input_name.begin(), input_name.end(), input_name.begin(),
-                         [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-          step_env["INPUT_" + input_name] = interpolate(input.second.Scalar(), step_context);
+        if (step["with"]) {
+          for (const auto& input : step["with"]) {
+            auto input_name = input.first.Scalar();
+            std::replace(input_name.begin(), input_name.end(), '-', '_');
+            std::transform(input_name.begin(), input_name.end(), input_name.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+            step_env["INPUT_" + input_name] = interpolate(input.second.Scalar(), step_context);
+          }
         }
-      }
-      std::cout << fmt::format("ci_local: step \"{}\": {} by {}\n", name, uses, local->second.string());
-      status = run({"/bin/bash", "-e", local->second.string()}, step_env, directory);
+        std::cout << fmt::format("ci_local: step \"{}\": {} by {}\n", name, uses, local->second.string());
+        status = run({"/bin/bash", "-e", local->second.string()}, step_env, directory);
       }
     } else if (step["run"]) {
       const auto script = interpolate(step["run"].Scalar(), step_context);
@@ -834,7 +834,8 @@ int run_composite(const fs::path& directory, const YAML::Node& step, const std::
                   const GithubOptions& options, const std::string& where) {
   const auto action = YAML::LoadFile((directory / "action.yml").string());
   const auto action_where = fmt::format("{}: {}", where, (directory / "action.yml").string());
-  check_keys(action, {"name", "description", "author", "inputs", "outputs", "runs", "branding"}, action_where);
+  check_keys(action, {"name", "description", "author", "inputs", "outputs", "runs", "branding"},
+             action_where);
   if (!action["runs"] || !action["runs"]["using"] || action["runs"]["using"].Scalar() != "composite") {
     throw Unsupported(fmt::format("{}: not a composite action (runs: using: composite)", action_where));
   }
@@ -854,7 +855,7 @@ int run_composite(const fs::path& directory, const YAML::Node& step, const std::
   for (const auto& input : action["inputs"]) {
     const auto name = lower(input.first.Scalar());
     check_keys(input.second, {"description", "required", "default", "deprecationMessage"},
-               action_where + ": input " + name);
+               fmt::format("{}: input {}", action_where, name));
     std::string value;
     if (const auto it = given.find(name); it != given.end()) {
       value = it->second;
@@ -867,7 +868,8 @@ int run_composite(const fs::path& directory, const YAML::Node& step, const std::
     inner.context.values["inputs." + name] = value;
   }
   if (!given.empty()) {
-    throw Unsupported(fmt::format("{}: no input {} (the action's inputs:)", action_where, given.begin()->first));
+    throw Unsupported(
+        fmt::format("{}: no input {} (the action's inputs:)", action_where, given.begin()->first));
   }
   inner.env = step_env;
   inner.env["GITHUB_ACTION_PATH"] = directory.string();
@@ -1283,9 +1285,9 @@ struct GitlabOptions {
   fs::path workspace = fs::current_path();
   std::optional<fs::path> replaced_before_script;
   std::optional<fs::path> replaced_script;
-  std::optional<fs::path> cache_dir;  // the runner's cache: one directory per key
+  std::optional<fs::path> cache_dir;         // the runner's cache: one directory per key
   std::map<std::string, fs::path> includes;  // a remote include's local copy
-  std::vector<fs::path> artifacts_in;  // artifacts of the jobs it needs, unpacked before it runs
+  std::vector<fs::path> artifacts_in;        // artifacts of the jobs it needs, unpacked before it runs
   std::optional<fs::path> artifacts_out;
 };
 
@@ -1317,7 +1319,8 @@ struct GitlabCache {
   std::string policy = "pull-push";
 };
 
-std::vector<GitlabCache> gitlab_caches(const YAML::Node& cache, const Env& variables, const std::string& where) {
+std::vector<GitlabCache> gitlab_caches(const YAML::Node& cache, const Env& variables,
+                                       const std::string& where) {
   std::vector<GitlabCache> caches;
   const auto add = [&](const YAML::Node& entry) {
     check_keys(entry, {"key", "paths", "when", "policy", "fallback_keys"}, where + ": cache");
@@ -1351,7 +1354,8 @@ std::vector<GitlabCache> gitlab_caches(const YAML::Node& cache, const Env& varia
 }
 
 // Before the job: each cache's first key found in `store` unpacked into `workspace`.
-void restore_caches(const std::vector<GitlabCache>& caches, const fs::path& store, const fs::path& workspace) {
+void restore_caches(const std::vector<GitlabCache>& caches, const fs::path& store,
+                    const fs::path& workspace) {
   for (const auto& cache : caches) {
     if (cache.policy == "push") {
       continue;
@@ -1362,8 +1366,9 @@ void restore_caches(const std::vector<GitlabCache>& caches, const fs::path& stor
       std::cout << fmt::format("ci_local: cache {}: none yet\n", cache.keys.front());
       continue;
     }
-    fs::copy(store / *found, workspace,
-             fs::copy_options::recursive | fs::copy_options::overwrite_existing | fs::copy_options::copy_symlinks);
+    fs::copy(
+        store / *found, workspace,
+        fs::copy_options::recursive | fs::copy_options::overwrite_existing | fs::copy_options::copy_symlinks);
     std::cout << fmt::format("ci_local: cache {}: restored\n", *found);
   }
 }
@@ -1415,12 +1420,15 @@ YAML::Node load_gitlab(const fs::path& file, const std::map<std::string, fs::pat
     if (entry.IsMap()) {
       check_keys(entry, {"local", "remote"}, file.string() + ": include");
     }
-    const auto name = entry.IsScalar() ? entry.Scalar() : remote ? entry["remote"].Scalar() : entry["local"].Scalar();
+    const auto name = entry.IsScalar() ? entry.Scalar()
+                      : remote         ? entry["remote"].Scalar()
+                                       : entry["local"].Scalar();
     fs::path path;
     if (const auto local_copy = includes.find(name); local_copy != includes.end()) {
       path = local_copy->second;
     } else if (remote || name.find("://") != std::string::npos) {
-      throw Unsupported(fmt::format("{}: include: {} needs a local copy (--include URL=FILE)", file.string(), name));
+      throw Unsupported(
+          fmt::format("{}: include: {} needs a local copy (--include URL=FILE)", file.string(), name));
     } else {
       path = file.parent_path() / (name.rfind('/', 0) == 0 ? name.substr(1) : name);
     }
@@ -1758,7 +1766,8 @@ int main_of(const std::vector<std::string>& args) {
       }
     }
     if (mode == "gitlab-parallel") {
-      std::cout << gitlab_parallel(resolve_job(load_gitlab(options.file, options.includes), options.job)) << "\n";
+      std::cout << gitlab_parallel(resolve_job(load_gitlab(options.file, options.includes), options.job))
+                << "\n";
       return k_passed;
     }
     return run_gitlab_job(options);
