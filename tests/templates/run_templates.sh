@@ -56,7 +56,7 @@ esac
 # TEMPLATE=FILE runs another version of the template: how to see that a broken one fails here.
 template=${TEMPLATE:-$template}
 [ -n "${PERFDUEL_TEST_PG_URI:-}" ] || { echo "run_templates.sh: run it under tests/history/with_postgres.sh" >&2; exit 2; }
-for tool in git cmake ninja jq valgrind; do
+for tool in git cmake ninja jq valgrind ccache dpkg-deb; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
 done
 
