@@ -534,14 +534,16 @@ cold_warm() {
       fi
     fi
     # ccache --show-stats (4.x): "  Hits:   N / M", the job's; the baseline's compiles and hits
-    # by ccache's log.
+    # by ccache's log, which it writes only when the build goes through it.
+    [ -s "$work/cache-$run.ccache.log" ] ||
+      fail "cache, $run: ccache wrote no log: the build did not go through ccache (CMAKE_CXX_COMPILER_LAUNCHER?)"
     hits[i]=$(sed -n 's/^ *Hits: *\([0-9][0-9]*\) .*/\1/p' "$log" | head -1)
     baseline_compiles[i]=$(awk '/Working directory: .*perfduel\/baselines\// { split($0, f, " "); pid[f[2]] = 1 }
                        /Result: (direct_|preprocessed_)?cache_(hit|miss)$/ { split($0, f, " "); if (f[2] in pid && !(f[2] in seen)) { seen[f[2]] = 1; n++ } }
-                       END { print n + 0 }' "$work/cache-$run.ccache.log" 2>/dev/null)
+                       END { print n + 0 }' "$work/cache-$run.ccache.log" 2>/dev/null || echo 0)
     baseline_hits[i]=$(awk '/Working directory: .*perfduel\/baselines\// { split($0, f, " "); pid[f[2]] = 1 }
                        /Result: .*cache_hit/ { split($0, f, " "); if (f[2] in pid) n++ }
-                       END { print n + 0 }' "$work/cache-$run.ccache.log" 2>/dev/null)
+                       END { print n + 0 }' "$work/cache-$run.ccache.log" 2>/dev/null || echo 0)
     echo "cache, $run: ${hits[i]:-0} ccache hits; the baseline: ${baseline_compiles[i]} compiles, ${baseline_hits[i]} hits"
     i=$((i + 1))
   done
