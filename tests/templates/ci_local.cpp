@@ -23,14 +23,18 @@
 //   ci_local scripts FILE                 every shell script in FILE, each followed by "#--"
 //   ci_local gitlab FILE JOB [--var N=V] [--project-var N=V] [--node-index K]
 //            [--previous success|failed] [--workspace DIR] [--replace-before-script SCRIPT]
+//            [--replace-script SCRIPT] [--cache-dir DIR] [--include URL=FILE]
 //            [--artifacts-in DIR]... [--artifacts-out DIR]   (artifacts: paths and reports, kept
-//            under DIR with their relative paths; a needed job's unpacked into the workspace)
+//            under DIR with their relative paths; a needed job's unpacked into the workspace;
+//            the job's `cache:` entries restored from and saved to DIR/<key>/, as a runner's
+//            cache keeps them between pipelines)
 //
 // Exit codes: 0 the job passed; 1 it failed; 2 (GitLab) it failed with an exit code that
 // `allow_failure` accepts ("passed with warnings"); 99 the job does not run (event, `if:` or
 // `rules:`); 3 something this program cannot do here.
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -665,6 +669,227 @@ void print_github_matrix(const GithubOptions& options) {
   }
 }
 
+// What a job's steps share: the expression context (outcomes and outputs of the steps, the job's
+// status), the environment ($GITHUB_ENV and $GITHUB_PATH carry it forward; `exported` keeps what
+// they added, which a composite action hands back to its caller) and the defaults.
+struct StepState {
+  ExpressionContext context;
+  Env env;
+  Env exported;
+  std::string default_shell;
+  std::string default_directory;
+  int number = 0;  // numbers each step's files in --temp, across composite actions too
+};
+
+int run_composite(const fs::path& directory, const YAML::Node& step, const std::string& id,
+                  const ExpressionContext& step_context, const Env& step_env, StepState& state,
+                  const GithubOptions& options, const std::string& where);
+
+// Runs `steps` (a job's, or a composite action's) as the runner does, in order, each by its
+// `if:`; a failed step fails the job unless `continue-on-error`.
+void run_github_steps(const YAML::Node& steps, StepState& state, const GithubOptions& options,
+                      const std::string& where) {
+  for (const auto& step : steps) {
+    const int number = ++state.number;
+    const auto step_where = fmt::format("{}: step {}", where, number);
+    check_keys(step,
+               {"name", "id", "if", "run", "uses", "with", "env", "shell", "working-directory",
+                "continue-on-error", "timeout-minutes"},
+               step_where);
+    const auto name = step["name"]   ? step["name"].Scalar()
+                      : step["uses"] ? step["uses"].Scalar()
+                                     : trim(step["run"].Scalar().substr(0, step["run"].Scalar().find('\n')));
+    const auto id = step["id"] ? lower(step["id"].Scalar()) : fmt::format("__step{}", number);
+    if (!condition(step["if"], state.context)) {
+      std::cout << fmt::format("ci_local: step \"{}\": skipped\n", name);
+      state.context.values[fmt::format("steps.{}.outcome", id)] = "skipped";
+      state.context.values[fmt::format("steps.{}.conclusion", id)] = "skipped";
+      continue;
+    }
+
+    Env step_env = state.env;
+    ExpressionContext step_context = state.context;
+    if (step["env"]) {
+      for (const auto& entry : step["env"]) {
+        const auto value = interpolate(entry.second.Scalar(), state.context);
+        step_env[entry.first.Scalar()] = value;
+        step_context.values["env." + lower(entry.first.Scalar())] = value;
+      }
+    }
+    const auto output_file = options.temp / fmt::format("output_{}", number);
+    const auto env_file = options.temp / fmt::format("env_{}", number);
+    const auto path_file = options.temp / fmt::format("path_{}", number);
+    for (const auto& file : {output_file, env_file, path_file}) {
+      std::ofstream(file).close();
+    }
+    step_env["GITHUB_OUTPUT"] = output_file.string();
+    step_env["GITHUB_ENV"] = env_file.string();
+    step_env["GITHUB_PATH"] = path_file.string();
+    auto directory = options.workspace;
+    const auto step_directory =
+        step["working-directory"] ? step["working-directory"].Scalar() : state.default_directory;
+    if (!step_directory.empty()) {
+      directory = options.workspace / interpolate(step_directory, step_context);
+    }
+
+    int status = 0;
+    const auto started = std::chrono::steady_clock::now();
+    if (const auto replaced = options.replaced_steps.find(name); replaced != options.replaced_steps.end()) {
+      std::cout << fmt::format("ci_local: step \"{}\": replaced by {}\n", name, replaced->second.string());
+      status = run({"/bin/bash", "-e", replaced->second.string()}, step_env, directory);
+    } else if (step["uses"]) {
+      const auto uses = step["uses"].Scalar();
+      const auto action = uses.substr(0, uses.find('@'));
+      const auto local = options.actions.find(action);
+      if (local == options.actions.end()) {
+        throw Unsupported(
+            fmt::format("{} (\"{}\"): no local equivalent of {} (--action)", step_where, name, uses));
+      }
+      if (fs::is_directory(local->second)) {
+        std::cout << fmt::format("ci_local: step \"{}\": {}, the composite action in {}\n", name, uses,
+                                 local->second.string());
+        status = run_composite(local->second, step, id, step_context, step_env, state, options, step_where);
+      } else {
+        if (step["with"]) {
+          for (const auto& input : step["with"]) {
+            auto input_name = input.first.Scalar();
+            std::replace(input_name.begin(), input_name.end(), '-', '_');
+            std::transform(input_name.begin(), input_name.end(), input_name.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+            step_env["INPUT_" + input_name] = interpolate(input.second.Scalar(), step_context);
+          }
+        }
+        std::cout << fmt::format("ci_local: step \"{}\": {} by {}\n", name, uses, local->second.string());
+        status = run({"/bin/bash", "-e", local->second.string()}, step_env, directory);
+      }
+    } else if (step["run"]) {
+      const auto script = interpolate(step["run"].Scalar(), step_context);
+      if (reaches_network(script)) {
+        throw Unsupported(
+            fmt::format("{} (\"{}\") runs apt-get or git clone: give it a local equivalent (--replace)",
+                        step_where, name));
+      }
+      const auto script_file = options.temp / fmt::format("step_{}.sh", number);
+      std::ofstream(script_file) << script;
+      // GitHub's default shell on Linux: bash -e {0}; `shell: bash` adds pipefail.
+      const auto shell = step["shell"] ? step["shell"].Scalar() : state.default_shell;
+      std::vector<std::string> argv;
+      if (shell.empty()) {
+        argv = {"/bin/bash", "-e", script_file.string()};
+      } else if (shell == "bash") {
+        argv = {"/bin/bash", "--noprofile", "--norc", "-eo", "pipefail", script_file.string()};
+      } else if (shell == "sh") {
+        argv = {"/bin/sh", "-e", script_file.string()};
+      } else {
+        throw Unsupported(fmt::format("{}: shell \"{}\" is not supported by ci_local", step_where, shell));
+      }
+      std::cout << fmt::format("ci_local: step \"{}\"\n", name);
+      status = run(argv, step_env, directory);
+    } else {
+      throw Unsupported(fmt::format("{}: neither run nor uses", step_where));
+    }
+
+    // Each step's time, as the CI system shows it beside the step (docs/ci.md's cold and warm
+    // tables are made of these lines).
+    std::cout << fmt::format(
+        "ci_local: step \"{}\": {:.1f} s\n", name,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    const bool continue_on_error =
+        step["continue-on-error"] &&
+        evaluate(interpolate(step["continue-on-error"].Scalar(), step_context), state.context).truthy();
+    const auto outcome = status == 0 ? "success" : "failure";
+    state.context.values[fmt::format("steps.{}.outcome", id)] = outcome;
+    state.context.values[fmt::format("steps.{}.conclusion", id)] =
+        status == 0 || continue_on_error ? "success" : "failure";
+    if (status != 0) {
+      std::cout << fmt::format("ci_local: step \"{}\": failed with exit code {}{}\n", name, status,
+                               continue_on_error ? " (continue-on-error)" : "");
+      state.context.job_failed = state.context.job_failed || !continue_on_error;
+    }
+    for (const auto& [output, value] : read_assignments(output_file)) {
+      state.context.values[fmt::format("steps.{}.outputs.{}", id, lower(output))] = value;
+    }
+    for (const auto& [variable, value] : read_assignments(env_file)) {
+      state.env[variable] = value;
+      state.exported[variable] = value;
+      state.context.values["env." + lower(variable)] = value;
+    }
+    std::ifstream paths(path_file);
+    for (std::string line; std::getline(paths, line);) {
+      if (!line.empty()) {
+        state.env["PATH"] = line + ":" + state.env["PATH"];
+        state.exported["PATH"] = state.env["PATH"];
+      }
+    }
+  }
+}
+
+// A composite action (`--action NAME=DIR`, DIR/action.yml with `runs: using: composite`): its
+// inputs from `with:` and their defaults (`inputs.*`), `github.action_path` and
+// $GITHUB_ACTION_PATH its directory, its steps run with their own `steps.*`; what they export
+// through $GITHUB_ENV and $GITHUB_PATH reaches the caller's later steps, its `outputs:` become
+// the step's outputs. Returns 1 when one of its steps failed.
+int run_composite(const fs::path& directory, const YAML::Node& step, const std::string& id,
+                  const ExpressionContext& step_context, const Env& step_env, StepState& state,
+                  const GithubOptions& options, const std::string& where) {
+  const auto action = YAML::LoadFile((directory / "action.yml").string());
+  const auto action_where = fmt::format("{}: {}", where, (directory / "action.yml").string());
+  check_keys(action, {"name", "description", "author", "inputs", "outputs", "runs", "branding"},
+             action_where);
+  if (!action["runs"] || !action["runs"]["using"] || action["runs"]["using"].Scalar() != "composite") {
+    throw Unsupported(fmt::format("{}: not a composite action (runs: using: composite)", action_where));
+  }
+  StepState inner;
+  for (const auto& [key, value] : step_context.values) {
+    if (key.rfind("steps.", 0) != 0 && key.rfind("inputs.", 0) != 0) {
+      inner.context.values[key] = value;
+    }
+  }
+  inner.context.values["github.action_path"] = directory.string();
+  std::map<std::string, std::string> given;
+  if (step["with"]) {
+    for (const auto& input : step["with"]) {
+      given[lower(input.first.Scalar())] = interpolate(input.second.Scalar(), step_context);
+    }
+  }
+  for (const auto& input : action["inputs"]) {
+    const auto name = lower(input.first.Scalar());
+    check_keys(input.second, {"description", "required", "default", "deprecationMessage"},
+               fmt::format("{}: input {}", action_where, name));
+    std::string value;
+    if (const auto it = given.find(name); it != given.end()) {
+      value = it->second;
+      given.erase(it);
+    } else if (input.second["default"]) {
+      value = interpolate(input.second["default"].Scalar(), inner.context);
+    } else if (input.second["required"] && input.second["required"].as<bool>()) {
+      throw Unsupported(fmt::format("{}: the required input {} is not given", action_where, name));
+    }
+    inner.context.values["inputs." + name] = value;
+  }
+  if (!given.empty()) {
+    throw Unsupported(
+        fmt::format("{}: no input {} (the action's inputs:)", action_where, given.begin()->first));
+  }
+  inner.env = step_env;
+  inner.env["GITHUB_ACTION_PATH"] = directory.string();
+  inner.number = state.number;
+  run_github_steps(action["runs"]["steps"], inner, options, action_where);
+  state.number = inner.number;
+  for (const auto& [variable, value] : inner.exported) {
+    state.env[variable] = value;
+    state.exported[variable] = value;
+    state.context.values["env." + lower(variable)] = value;
+  }
+  if (action["outputs"]) {
+    for (const auto& output : action["outputs"]) {
+      state.context.values[fmt::format("steps.{}.outputs.{}", id, lower(output.first.Scalar()))] =
+          interpolate(output.second["value"].Scalar(), inner.context);
+    }
+  }
+  return inner.context.job_failed ? 1 : 0;
+}
+
 int run_github_job(const GithubOptions& options) {
   const auto workflow = YAML::LoadFile(options.workflow.string());
   const auto where = fmt::format("{}: job {}", options.workflow.filename().string(), options.job);
@@ -765,128 +990,15 @@ int run_github_job(const GithubOptions& options) {
   env["GITHUB_STEP_SUMMARY"] = summary.string();
   std::ofstream(summary, std::ios::app).close();
 
-  int number = 0;
-  for (const auto& step : job["steps"]) {
-    ++number;
-    const auto step_where = fmt::format("{}: step {}", where, number);
-    check_keys(step,
-               {"name", "id", "if", "run", "uses", "with", "env", "shell", "working-directory",
-                "continue-on-error", "timeout-minutes"},
-               step_where);
-    const auto name = step["name"]   ? step["name"].Scalar()
-                      : step["uses"] ? step["uses"].Scalar()
-                                     : trim(step["run"].Scalar().substr(0, step["run"].Scalar().find('\n')));
-    const auto id = step["id"] ? lower(step["id"].Scalar()) : fmt::format("__step{}", number);
-    if (!condition(step["if"], context)) {
-      std::cout << fmt::format("ci_local: step \"{}\": skipped\n", name);
-      context.values[fmt::format("steps.{}.outcome", id)] = "skipped";
-      context.values[fmt::format("steps.{}.conclusion", id)] = "skipped";
-      continue;
-    }
-
-    Env step_env = env;
-    ExpressionContext step_context = context;
-    if (step["env"]) {
-      for (const auto& entry : step["env"]) {
-        const auto value = interpolate(entry.second.Scalar(), context);
-        step_env[entry.first.Scalar()] = value;
-        step_context.values["env." + lower(entry.first.Scalar())] = value;
-      }
-    }
-    const auto output_file = options.temp / fmt::format("output_{}", number);
-    const auto env_file = options.temp / fmt::format("env_{}", number);
-    const auto path_file = options.temp / fmt::format("path_{}", number);
-    for (const auto& file : {output_file, env_file, path_file}) {
-      std::ofstream(file).close();
-    }
-    step_env["GITHUB_OUTPUT"] = output_file.string();
-    step_env["GITHUB_ENV"] = env_file.string();
-    step_env["GITHUB_PATH"] = path_file.string();
-    auto directory = options.workspace;
-    const auto step_directory =
-        step["working-directory"] ? step["working-directory"].Scalar() : default_directory;
-    if (!step_directory.empty()) {
-      directory = options.workspace / interpolate(step_directory, step_context);
-    }
-
-    int status = 0;
-    if (const auto replaced = options.replaced_steps.find(name); replaced != options.replaced_steps.end()) {
-      std::cout << fmt::format("ci_local: step \"{}\": replaced by {}\n", name, replaced->second.string());
-      status = run({"/bin/bash", "-e", replaced->second.string()}, step_env, directory);
-    } else if (step["uses"]) {
-      const auto uses = step["uses"].Scalar();
-      const auto action = uses.substr(0, uses.find('@'));
-      const auto local = options.actions.find(action);
-      if (local == options.actions.end()) {
-        throw Unsupported(
-            fmt::format("{} (\"{}\"): no local equivalent of {} (--action)", step_where, name, uses));
-      }
-      if (step["with"]) {
-        for (const auto& input : step["with"]) {
-          auto input_name = input.first.Scalar();
-          std::replace(input_name.begin(), input_name.end(), '-', '_');
-          std::transform(input_name.begin(), input_name.end(), input_name.begin(),
-                         [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-          step_env["INPUT_" + input_name] = interpolate(input.second.Scalar(), step_context);
-        }
-      }
-      std::cout << fmt::format("ci_local: step \"{}\": {} by {}\n", name, uses, local->second.string());
-      status = run({"/bin/bash", "-e", local->second.string()}, step_env, directory);
-    } else if (step["run"]) {
-      const auto script = interpolate(step["run"].Scalar(), step_context);
-      if (reaches_network(script)) {
-        throw Unsupported(
-            fmt::format("{} (\"{}\") runs apt-get or git clone: give it a local equivalent (--replace)",
-                        step_where, name));
-      }
-      const auto script_file = options.temp / fmt::format("step_{}.sh", number);
-      std::ofstream(script_file) << script;
-      // GitHub's default shell on Linux: bash -e {0}; `shell: bash` adds pipefail.
-      const auto shell = step["shell"] ? step["shell"].Scalar() : default_shell;
-      std::vector<std::string> argv;
-      if (shell.empty()) {
-        argv = {"/bin/bash", "-e", script_file.string()};
-      } else if (shell == "bash") {
-        argv = {"/bin/bash", "--noprofile", "--norc", "-eo", "pipefail", script_file.string()};
-      } else if (shell == "sh") {
-        argv = {"/bin/sh", "-e", script_file.string()};
-      } else {
-        throw Unsupported(fmt::format("{}: shell \"{}\" is not supported by ci_local", step_where, shell));
-      }
-      std::cout << fmt::format("ci_local: step \"{}\"\n", name);
-      status = run(argv, step_env, directory);
-    } else {
-      throw Unsupported(fmt::format("{}: neither run nor uses", step_where));
-    }
-
-    const bool continue_on_error =
-        step["continue-on-error"] &&
-        evaluate(interpolate(step["continue-on-error"].Scalar(), step_context), context).truthy();
-    const auto outcome = status == 0 ? "success" : "failure";
-    context.values[fmt::format("steps.{}.outcome", id)] = outcome;
-    context.values[fmt::format("steps.{}.conclusion", id)] =
-        status == 0 || continue_on_error ? "success" : "failure";
-    if (status != 0) {
-      std::cout << fmt::format("ci_local: step \"{}\": failed with exit code {}{}\n", name, status,
-                               continue_on_error ? " (continue-on-error)" : "");
-      context.job_failed = context.job_failed || !continue_on_error;
-    }
-    for (const auto& [output, value] : read_assignments(output_file)) {
-      context.values[fmt::format("steps.{}.outputs.{}", id, lower(output))] = value;
-    }
-    for (const auto& [variable, value] : read_assignments(env_file)) {
-      env[variable] = value;
-      context.values["env." + lower(variable)] = value;
-    }
-    std::ifstream paths(path_file);
-    for (std::string line; std::getline(paths, line);) {
-      if (!line.empty()) {
-        env["PATH"] = line + ":" + env["PATH"];
-      }
-    }
-  }
-  std::cout << fmt::format("ci_local: {}: {}\n", where, context.job_failed ? "failed" : "passed");
-  return context.job_failed ? k_failed : k_passed;
+  StepState state;
+  state.context = context;
+  state.env = env;
+  state.default_shell = default_shell;
+  state.default_directory = default_directory;
+  run_github_steps(job["steps"], state, options, where);
+  const bool failed = state.context.job_failed;
+  std::cout << fmt::format("ci_local: {}: {}\n", where, failed ? "failed" : "passed");
+  return failed ? k_failed : k_passed;
 }
 
 // --- GitLab CI -----------------------------------------------------------------------------
@@ -1139,13 +1251,26 @@ std::vector<std::string> script_lines(const YAML::Node& node) {
 // command echoed ("$ command") before it runs.
 std::string shell_script(const std::vector<std::string>& lines) {
   std::string script = "set -eo pipefail\nset +o noclobber\n";
+  // Each entry's time, as "ci_local: step \"<its first line>\": <seconds> s" (as ci_local
+  // github prints a step's), the last one's at exit too.
+  script +=
+      "__ci_step='' __ci_t0=0\n"
+      "__ci_mark() {\n"
+      "  local now; now=$(date +%s.%N)\n"
+      "  if [ -n \"$__ci_step\" ]; then\n"
+      "    printf 'ci_local: step \"%s\": %s s\\n' \"$__ci_step\" "
+      "\"$(awk -v a=\"$now\" -v b=\"$__ci_t0\" 'BEGIN { printf \"%.1f\", a - b }')\"\n"
+      "  fi\n"
+      "  __ci_step=$1 __ci_t0=$now\n"
+      "}\n"
+      "trap '__ci_mark \"\"' EXIT\n";
   for (const auto& line : lines) {
     std::string echo = line.substr(0, line.find('\n'));
     std::string quoted;
     for (const char c : echo) {
       quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     }
-    script += fmt::format("printf '%s\\n' '$ {}'\n{}\n", quoted, line);
+    script += fmt::format("__ci_mark '{0}'\nprintf '%s\\n' '$ {0}'\n{1}\n", quoted, line);
   }
   return script;
 }
@@ -1159,7 +1284,10 @@ struct GitlabOptions {
   bool previous_failed = false;
   fs::path workspace = fs::current_path();
   std::optional<fs::path> replaced_before_script;
-  std::vector<fs::path> artifacts_in;  // artifacts of the jobs it needs, unpacked before it runs
+  std::optional<fs::path> replaced_script;
+  std::optional<fs::path> cache_dir;         // the runner's cache: one directory per key
+  std::map<std::string, fs::path> includes;  // a remote include's local copy
+  std::vector<fs::path> artifacts_in;        // artifacts of the jobs it needs, unpacked before it runs
   std::optional<fs::path> artifacts_out;
 };
 
@@ -1183,6 +1311,85 @@ void copy_artifacts(const std::vector<std::string>& patterns, const fs::path& wo
   }
 }
 
+// One entry of a job's `cache:` (a mapping, or a list of them), its keys expanded.
+struct GitlabCache {
+  std::vector<std::string> keys;  // `key:`, then `fallback_keys:`, tried in this order
+  std::vector<std::string> paths;
+  std::string when = "on_success";
+  std::string policy = "pull-push";
+};
+
+std::vector<GitlabCache> gitlab_caches(const YAML::Node& cache, const Env& variables,
+                                       const std::string& where) {
+  std::vector<GitlabCache> caches;
+  const auto add = [&](const YAML::Node& entry) {
+    check_keys(entry, {"key", "paths", "when", "policy", "fallback_keys"}, where + ": cache");
+    if (entry["key"] && !entry["key"].IsScalar()) {
+      throw Unsupported(fmt::format("{}: cache: key: files/prefix is not supported by ci_local", where));
+    }
+    GitlabCache result;
+    // GitLab's default key, when none is given.
+    result.keys.push_back(entry["key"] ? expand(entry["key"].Scalar(), variables) : "default");
+    for (const auto& fallback : script_lines(entry["fallback_keys"])) {
+      result.keys.push_back(expand(fallback, variables));
+    }
+    result.paths = script_lines(entry["paths"]);
+    result.when = entry["when"] ? entry["when"].Scalar() : result.when;
+    result.policy = entry["policy"] ? entry["policy"].Scalar() : result.policy;
+    for (const auto& key : result.keys) {
+      if (key.empty() || key.find('/') != std::string::npos || key == "." || key == "..") {
+        throw Unsupported(fmt::format("{}: cache key \"{}\" is not one GitLab accepts", where, key));
+      }
+    }
+    caches.push_back(result);
+  };
+  if (cache && cache.IsSequence()) {
+    for (const auto& entry : cache) {
+      add(entry);
+    }
+  } else if (cache) {
+    add(cache);
+  }
+  return caches;
+}
+
+// Before the job: each cache's first key found in `store` unpacked into `workspace`.
+void restore_caches(const std::vector<GitlabCache>& caches, const fs::path& store,
+                    const fs::path& workspace) {
+  for (const auto& cache : caches) {
+    if (cache.policy == "push") {
+      continue;
+    }
+    const auto found = std::find_if(cache.keys.begin(), cache.keys.end(),
+                                    [&](const std::string& key) { return fs::exists(store / key); });
+    if (found == cache.keys.end()) {
+      std::cout << fmt::format("ci_local: cache {}: none yet\n", cache.keys.front());
+      continue;
+    }
+    fs::copy(
+        store / *found, workspace,
+        fs::copy_options::recursive | fs::copy_options::overwrite_existing | fs::copy_options::copy_symlinks);
+    std::cout << fmt::format("ci_local: cache {}: restored\n", *found);
+  }
+}
+
+// After the job (after_script included): each cache's paths saved under its key, replacing what
+// the key held, when the job's outcome matches the cache's `when:`.
+void save_caches(const std::vector<GitlabCache>& caches, const fs::path& store, const fs::path& workspace,
+                 int status) {
+  for (const auto& cache : caches) {
+    const bool wanted = cache.when == "always" || (cache.when == "on_success") == (status == 0);
+    if (cache.policy == "pull" || !wanted) {
+      continue;
+    }
+    const auto entry = store / cache.keys.front();
+    fs::remove_all(entry);
+    fs::create_directories(entry);
+    copy_artifacts(cache.paths, workspace, entry);
+    std::cout << fmt::format("ci_local: cache {}: saved\n", cache.keys.front());
+  }
+}
+
 int gitlab_parallel(const YAML::Node& job) {
   const auto parallel = job["parallel"];
   if (!parallel) {
@@ -1194,12 +1401,53 @@ int gitlab_parallel(const YAML::Node& job) {
   return parallel.as<int>();
 }
 
-int run_gitlab_job(const GitlabOptions& options) {
-  const auto pipeline = YAML::LoadFile(options.file.string());
-  const auto where = fmt::format("{}: job {}", options.file.filename().string(), options.job);
-  if (pipeline["include"]) {
-    throw Unsupported(fmt::format("{}: include: is not supported by ci_local", where));
+// The pipeline in `file` with its `include:`s merged in as GitLab merges them: each included file
+// first, in order, then the including file's keys over them (jobs and other mappings merged key
+// by key, lists replaced). A `local:` file is found relative to `file`'s directory (GitLab: the
+// repository's root); a `remote:` one needs a local copy (`--include URL=FILE`).
+YAML::Node load_gitlab(const fs::path& file, const std::map<std::string, fs::path>& includes, int depth = 0) {
+  auto pipeline = YAML::LoadFile(file.string());
+  const auto include = pipeline["include"];
+  if (!include) {
+    return pipeline;
   }
+  if (depth > 10) {
+    throw Unsupported(fmt::format("{}: include: nests too deep", file.string()));
+  }
+  YAML::Node merged(YAML::NodeType::Map);
+  const auto add = [&](const YAML::Node& entry) {
+    const bool remote = entry.IsMap() && entry["remote"];
+    if (entry.IsMap()) {
+      check_keys(entry, {"local", "remote"}, file.string() + ": include");
+    }
+    const auto name = entry.IsScalar() ? entry.Scalar()
+                      : remote         ? entry["remote"].Scalar()
+                                       : entry["local"].Scalar();
+    fs::path path;
+    if (const auto local_copy = includes.find(name); local_copy != includes.end()) {
+      path = local_copy->second;
+    } else if (remote || name.find("://") != std::string::npos) {
+      throw Unsupported(
+          fmt::format("{}: include: {} needs a local copy (--include URL=FILE)", file.string(), name));
+    } else {
+      path = file.parent_path() / (name.rfind('/', 0) == 0 ? name.substr(1) : name);
+    }
+    merged = deep_merge(merged, load_gitlab(path, includes, depth + 1));
+  };
+  if (include.IsSequence()) {
+    for (const auto& entry : include) {
+      add(entry);
+    }
+  } else {
+    add(include);
+  }
+  pipeline.remove("include");
+  return deep_merge(merged, pipeline);
+}
+
+int run_gitlab_job(const GitlabOptions& options) {
+  const auto pipeline = load_gitlab(options.file, options.includes);
+  const auto where = fmt::format("{}: job {}", options.file.filename().string(), options.job);
   auto job = resolve_job(pipeline, options.job);
   check_keys(job,
              {"stage",     "script",        "before_script", "after_script",  "variables", "rules",
@@ -1233,6 +1481,12 @@ int run_gitlab_job(const GitlabOptions& options) {
     variables["CI_NODE_TOTAL"] = std::to_string(parallel);
     variables["CI_JOB_NAME"] = fmt::format("{} {}/{}", options.job, options.node_index, parallel);
   }
+  // GitLab's slug: lowercased, every other character than a-z and 0-9 a dash, 63 at most.
+  std::string slug;
+  for (const char c : lower(variables["CI_JOB_NAME"])) {
+    slug += std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '-';
+  }
+  variables["CI_JOB_NAME_SLUG"] = slug.substr(0, 63);
   Env yaml_variables;
   for (const auto& source : {pipeline["variables"], job["variables"]}) {
     if (source) {
@@ -1292,7 +1546,9 @@ int run_gitlab_job(const GitlabOptions& options) {
   } else {
     lines = script_lines(job["before_script"]);
   }
-  const auto script = script_lines(job["script"]);
+  const auto script = options.replaced_script
+                          ? std::vector<std::string>{"bash -e " + options.replaced_script->string()}
+                          : script_lines(job["script"]);
   if (script.empty()) {
     throw Unsupported(fmt::format("{}: no script", where));
   }
@@ -1304,6 +1560,11 @@ int run_gitlab_job(const GitlabOptions& options) {
                       "(--replace-before-script)",
                       where, line.substr(0, line.find('\n'))));
     }
+  }
+  // GitLab's order: the sources, the caches, the artifacts of the jobs it needs, the scripts.
+  const auto caches = gitlab_caches(job["cache"], variables, where);
+  if (options.cache_dir) {
+    restore_caches(caches, *options.cache_dir, options.workspace);
   }
   for (const auto& artifacts : options.artifacts_in) {
     fs::copy(artifacts, options.workspace,
@@ -1326,6 +1587,10 @@ int run_gitlab_job(const GitlabOptions& options) {
       std::cout << fmt::format("ci_local: {}: after_script exited with {} (ignored)\n", where, after_status);
     }
     fs::remove(after_file);
+  }
+
+  if (options.cache_dir) {
+    save_caches(caches, *options.cache_dir, options.workspace, status);
   }
 
   if (const auto artifacts = job["artifacts"]; artifacts && options.artifacts_out) {
@@ -1365,9 +1630,18 @@ int run_gitlab_job(const GitlabOptions& options) {
 }
 
 // Every shell script of `file`, each followed by a line "#--", for checks over all of them:
-// GitHub steps' `run:`, GitLab jobs' before_script, script and after_script lines.
+// GitHub steps' `run:` (a composite action's too), GitLab jobs' before_script, script and
+// after_script lines.
 void print_scripts(const fs::path& file) {
   const auto root = YAML::LoadFile(file.string());
+  if (root["runs"] && root["runs"]["steps"]) {
+    for (const auto& step : root["runs"]["steps"]) {
+      if (step["run"]) {
+        std::cout << step["run"].Scalar() << "\n#--\n";
+      }
+    }
+    return;
+  }
   if (root["jobs"]) {
     for (const auto& job : root["jobs"]) {
       for (const auto& step : job.second["steps"]) {
@@ -1480,12 +1754,20 @@ int main_of(const std::vector<std::string>& args) {
         options.artifacts_out = fs::absolute(next());
       } else if (option == "--replace-before-script") {
         options.replaced_before_script = fs::absolute(next());
+      } else if (option == "--replace-script") {
+        options.replaced_script = fs::absolute(next());
+      } else if (option == "--cache-dir") {
+        options.cache_dir = fs::absolute(next());
+      } else if (option == "--include") {
+        auto [key, value] = split_assignment(next(), option);
+        options.includes[key] = fs::absolute(value);
       } else {
         usage("unknown option " + option);
       }
     }
     if (mode == "gitlab-parallel") {
-      std::cout << gitlab_parallel(resolve_job(YAML::LoadFile(options.file.string()), options.job)) << "\n";
+      std::cout << gitlab_parallel(resolve_job(load_gitlab(options.file, options.includes), options.job))
+                << "\n";
       return k_passed;
     }
     return run_gitlab_job(options);

@@ -8,8 +8,10 @@
 # and runs each job's own shell steps; what needs the network is replaced by local equivalents:
 # the checkout by a clone of a local origin repository (local/checkout.sh; GitLab: the same,
 # done here as the runner does), artifacts by directories (local/*-artifact.sh; GitLab:
-# ci_local), apt-get by this machine's packages and "build perfduel from git" by installing the
-# perfduel under test (local/install-*.sh), the REST API by a stub `curl` (local/fake_curl.sh).
+# ci_local), caches by a directory of tars per key (local/cache-*.sh; GitLab: ci_local
+# --cache-dir), apt-get by this machine's packages, "build perfduel's package" by cpack of the
+# perfduel under test (local/build-perfduel-deb.sh) and its install by dpkg-deb -x into a
+# scratch root (local/install-perfduel-deb.sh), the REST API by a stub `curl` (local/fake_curl.sh).
 #
 # The cases, one pipeline each, in the order a project lives them:
 #   pr-slower   a pull request (merge request) whose commit raises the sort's insertion-sort
@@ -19,6 +21,11 @@
 #               comment): every job passes, and the same comment is updated, not a second added;
 #   main        a push to main (a comment reworded), dueled against the commit it replaced:
 #               passes, and every gate's report is recorded in the PostgreSQL history once;
+#   action /    (after pr-same, the same push) the short workflow: GitHub's templates/github-gate.yml
+#   include     with the composite action templates/gate, GitLab's templates/gitlab-gate.yml with
+#               the include file templates/gitlab-perfduel.yml: both shards pass;
+#   cache-*     (after main) the pull request's shard 1 cold, warm and after main moved, caches
+#               kept between the runs (cold_warm, below);
 #   nightly     the schedule: only the trend job runs, over that history.
 # In each of the first three, every gate runs in exactly one shard (its JUnit testcase and its
 # report in one shard's artifact, not in two, not in none), and every shard runs a gate.
@@ -49,7 +56,7 @@ esac
 # TEMPLATE=FILE runs another version of the template: how to see that a broken one fails here.
 template=${TEMPLATE:-$template}
 [ -n "${PERFDUEL_TEST_PG_URI:-}" ] || { echo "run_templates.sh: run it under tests/history/with_postgres.sh" >&2; exit 2; }
-for tool in git cmake ninja jq valgrind; do
+for tool in git cmake ninja jq valgrind ccache dpkg-deb; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
 done
 
@@ -159,6 +166,18 @@ push_main() {
   git -C "$origin" update-ref refs/pull/7/merge "$m_same"
 }
 
+# moved_branch: a branch on main as push_main left it, one comment reworded (c_moved): a pull
+# request whose merge-base is newer than the one the caches hold (for cold_warm's third run).
+moved_branch() {
+  cd "$project" || exit 1
+  git_ checkout -q -b moved main
+  sed -i 's|^// Ranges of up to this size|// Ranges of at most this size|' src/sort.cpp
+  git_ commit -q -am "sort: a comment reworded on a branch from the new main"
+  c_moved=$(git rev-parse HEAD)
+  git_ checkout -q main
+  git push -q "$origin" moved
+}
+
 # check_shards CASE JUNIT...: every gate ran in exactly one shard, by CTest's JUnit file of each
 # shard and by the reports beside it (perfduel/reports/, as both templates' artifacts keep
 # them); every shard ran one at least.
@@ -188,18 +207,25 @@ gh_job() {  # gh_job CASE JOB [ci_local options...]: runs one job, its log in CA
   case " $* " in *" --matrix "*) tag=$job-$(printf '%s' "$*" | sed -n 's/.*--matrix [a-z]*=\([^ ]*\).*/\1/p') ;; esac
   local dir=$work/$case/$tag
   mkdir -p "$dir/workspace" "$dir/temp"
-  FAKE_ARTIFACTS=$work/$case/artifacts "$ci_local" github "$template" "$job" \
+  # The caches (actions/cache) of this case's jobs, or the store CACHE names; perfduel's package
+  # is unpacked into a scratch root (install-perfduel-deb.sh), its usr/ the PERFDUEL_PREFIX.
+  FAKE_ARTIFACTS=$work/$case/artifacts FAKE_CACHE=${CACHE:-$work/$case/cache} \
+    "$ci_local" github "$template" "$job" \
     --workspace "$dir/workspace" --temp "$dir/temp" \
-    --env PERFDUEL_PREFIX="$dir/prefix" \
+    --env PERFDUEL_PREFIX="$dir/root/usr" \
     --secret GITHUB_TOKEN="$token" --secret PERFDUEL_HISTORY="$PERFDUEL_TEST_PG_URI" \
     --action actions/checkout="$local_dir/checkout.sh" \
     --action actions/upload-artifact="$local_dir/upload-artifact.sh" \
     --action actions/download-artifact="$local_dir/download-artifact.sh" \
+    --action actions/cache/restore="$local_dir/cache-restore.sh" \
+    --action actions/cache/save="$local_dir/cache-save.sh" \
     --replace "Install dependencies=$local_dir/install-dependencies.sh" \
-    --replace "Build and install perfduel=$local_dir/install-perfduel.sh" \
+    --replace "Which perfduel=$local_dir/perfduel-commit.sh" \
+    --replace "Build the perfduel package=$local_dir/build-perfduel-deb.sh" \
+    --replace "Install perfduel=$local_dir/install-perfduel-deb.sh" \
     "$@" >"$work/$case/$tag.log" 2>&1
   local rc=$?
-  rm -rf "$dir/prefix"
+  rm -rf "$dir/root"
   echo "$rc"
 }
 
@@ -219,6 +245,25 @@ gh_pipeline() {  # gh_pipeline CASE [ci_local options...]: perf (every shard), p
   summary_rc=$(gh_job "$case" perf-summary --needs "$($failed && echo failure || echo success)" "$@")
   trend_rc=$(gh_job "$case" trend "$@")
   say "$case: perf exit codes:$perf_rc; perf-summary $summary_rc; trend $trend_rc ($((SECONDS - start)) s)"
+}
+
+# gh_action_case [ci_local options...]: both shards of templates/github-gate.yml, whose one
+# step is the composite action templates/gate (ci_local runs its steps, their local stand-ins
+# replacing the same steps as in the long template): both pass, and every gate runs in exactly
+# one shard, by the reports the action uploads.
+gh_action_case() {
+  local case=action shard rc
+  mkdir -p "$work/$case/artifacts"
+  perf_rc=""
+  for shard in 1 2; do
+    rc=$(template=$source_dir/templates/github-gate.yml gh_job "$case" perf --matrix shard="$shard" \
+      --action OWNER/perfduel/templates/gate="$source_dir/templates/gate" "$@")
+    perf_rc="$perf_rc $rc"
+  done
+  say "action: perf exit codes:$perf_rc"
+  [ "$(echo $perf_rc)" = "0 0" ] || { fail "action: perf shards exited$perf_rc, expected 0 0"; tail -20 "$work/$case/perf-1.log"; }
+  grep -q 'the composite action in' "$work/$case/perf-1.log" || fail "action: the composite action's steps did not run"
+  check_shards action $(gh_junits action)
 }
 
 gh_junits() { ls "$work/$1"/artifacts/perf-reports-*/perf-junit-*.xml 2>/dev/null; }
@@ -253,6 +298,9 @@ run_github() {
     fail "pr-same: the comment was not updated in place: $(cat "$FAKE_API/log")"
   check_updated_comment pr-same "$c_same"
 
+  say "GitHub: the same push, by the short workflow of the composite action (templates/gate)"
+  gh_action_case "${pr[@]}" --ctx github.sha="$m_same" --ctx github.event.pull_request.head.sha="$c_same"
+
   say "GitHub: push to main"
   push_main
   api_calls=$(grep -c . "$FAKE_API/log")
@@ -264,6 +312,12 @@ run_github() {
   check_baseline main "$c_main_before"
   [ "$(grep -c . "$FAKE_API/log")" = "$api_calls" ] || fail "main: a push to main called the API"
   check_recorded main "$work"/main/perf-*.log
+
+  say "GitHub: the pull request's perf job on one runner: cold, warm, and after main moved"
+  moved_branch
+  moved_args=(--ctx github.sha="$c_moved")
+  cold_warm github gh_job "${pr[@]}" --matrix shard=1 --ctx github.sha="$m_same" \
+    --ctx github.event.pull_request.head.sha="$c_same"
 
   say "GitHub: the nightly schedule"
   gh_pipeline nightly --event schedule --ctx github.ref=refs/heads/main --ctx github.sha="$c_main"
@@ -284,19 +338,51 @@ gl_job() {  # gl_job CASE JOB [ci_local options...]: runs one job in a fresh clo
   git clone -q "file://$origin" "$dir/workspace" && git -C "$dir/workspace" checkout -q --detach "$sha"
   cat >"$dir/before_script.sh" <<SCRIPT
 bash -e "$local_dir/install-dependencies.sh"
-bash -e "$local_dir/install-perfduel.sh"
+bash -e "$local_dir/install-perfduel-deb.sh"
 SCRIPT
+  local replace=(--replace-before-script "$dir/before_script.sh")
+  [ "$job" != perfduel-package ] || replace=(--replace-script "$local_dir/gitlab-perfduel-package.sh")
+  # The runner's cache (this case's, or the store CACHE names); perfduel-package's artifact, the
+  # package, goes to every later job, unpacked into a scratch root whose usr/ is PERFDUEL_PREFIX.
   "$ci_local" gitlab "$template" "$job" --workspace "$dir/workspace" \
-    --project-var PERFDUEL_PREFIX="$dir/prefix" \
+    --cache-dir "${CACHE:-$work/$case/cache}" \
+    --project-var PERFDUEL_PREFIX="$dir/root/usr" \
     --project-var PERFDUEL_HISTORY="$PERFDUEL_TEST_PG_URI" \
     --project-var PERFDUEL_GITLAB_TOKEN="$token" \
-    --replace-before-script "$dir/before_script.sh" \
+    "${replace[@]}" \
     --var CI_DEFAULT_BRANCH=main --var CI_PROJECT_ID=42 --var CI_API_V4_URL=https://gitlab.example.com/api/v4 \
     --var CI_PIPELINE_ID=1 --var CI_PIPELINE_URL=https://gitlab.example.com/project/-/pipelines/1 \
     --var CI_JOB_TOKEN=job-token \
     "$@" >"$work/$case/$tag.log" 2>&1
   local rc=$?
-  rm -rf "$dir/prefix"
+  rm -rf "$dir/root"
+  echo "$rc"
+}
+
+# gl_package CASE [ci_local options...]: the .pre stage's perfduel-package; sets package_in to the
+# --artifacts-in option that hands its package to the later jobs.
+gl_package() {
+  local case=$1 rc
+  shift
+  rc=$(gl_job "$case" perfduel-package --artifacts-out "$work/$case/artifacts/package" "$@")
+  [ "$rc" = 0 ] || { fail "$case: perfduel-package exited $rc"; tail -20 "$work/$case/perfduel-package.log"; }
+  package_in=(--artifacts-in "$work/$case/artifacts/package")
+}
+
+# gl_cached_perf CASE JOB [ci_local options...]: perfduel-package, then JOB, one log (JOB's);
+# prints JOB's exit code. The cold and warm runs' pipeline (cold_warm).
+gl_cached_perf() {
+  local case=$1 job=$2 rc option package_args=()
+  shift 2
+  while [ $# -gt 0 ]; do  # perfduel-package is no parallel job: no --node-index
+    option=$1
+    shift
+    case "$option" in --node-index) shift ;; *) package_args+=("$option") ;; esac
+  done
+  gl_package "$case" "${package_args[@]}"
+  rc=$(gl_job "$case" "$job" --node-index 1 "${package_in[@]}" "${package_args[@]}")
+  cat "$work/$case/perfduel-package.log" "$work/$case/$job-1.log" >"$work/$case/combined.log"
+  mv "$work/$case/combined.log" "$work/$case/$job-1.log"
   echo "$rc"
 }
 
@@ -307,8 +393,10 @@ gl_pipeline() {  # gl_pipeline CASE [ci_local options...]: perf (every parallel 
   count=$("$ci_local" gitlab-parallel "$template" perf)
   [ "$count" = 2 ] || fail "$case: perf has parallel: $count, expected 2"
   perf_rc="" artifacts_in=()
+  gl_package "$case" "$@"
+  artifacts_in=("${package_in[@]}")
   for ((k = 1; k <= count; ++k)); do
-    rc=$(gl_job "$case" perf --node-index "$k" --artifacts-out "$work/$case/artifacts/perf-$k" "$@")
+    rc=$(gl_job "$case" perf --node-index "$k" --artifacts-out "$work/$case/artifacts/perf-$k" "${package_in[@]}" "$@")
     perf_rc="$perf_rc $rc"
     [ "$rc" = 0 ] || [ "$rc" = 99 ] || failed=true
     [ "$rc" -le 2 ] || [ "$rc" = 99 ] || { fail "$case: perf job $k: ci_local exit $rc"; tail -20 "$work/$case/perf-$k.log"; }
@@ -316,8 +404,29 @@ gl_pipeline() {  # gl_pipeline CASE [ci_local options...]: perf (every parallel 
   done
   summary_rc=$(gl_job "$case" perf-summary --previous "$($failed && echo failed || echo success)" \
     "${artifacts_in[@]}" "$@")
-  trend_rc=$(gl_job "$case" perf-trend "$@")
+  trend_rc=$(gl_job "$case" perf-trend "${package_in[@]}" "$@")
   say "$case: perf exit codes:$perf_rc; perf-summary $summary_rc; perf-trend $trend_rc ($((SECONDS - start)) s)"
+}
+
+# gl_include_case [ci_local options...]: templates/gitlab-gate.yml, which includes
+# templates/gitlab-perfduel.yml (its remote URL mapped to the file here): perfduel-package, then
+# both parallel perf jobs pass, and every gate runs in exactly one of them.
+gl_include_case() {
+  local case=include k rc short=$source_dir/templates/gitlab-gate.yml url
+  url=$(sed -n 's/^  - remote: \(.*gitlab-perfduel.yml\)$/\1/p' "$short")
+  [ -n "$url" ] || { fail "include: gitlab-gate.yml includes no gitlab-perfduel.yml"; return; }
+  local include=(--include "$url=$source_dir/templates/gitlab-perfduel.yml")
+  mkdir -p "$work/$case/artifacts"
+  template=$short gl_package "$case" "${include[@]}" "$@"
+  perf_rc=""
+  for k in 1 2; do
+    rc=$(template=$short gl_job "$case" perf --node-index "$k" --artifacts-out "$work/$case/artifacts/perf-$k" \
+      "${package_in[@]}" "${include[@]}" "$@")
+    perf_rc="$perf_rc $rc"
+  done
+  say "include: perfduel-package, then perf exit codes:$perf_rc"
+  [ "$(echo $perf_rc)" = "0 0" ] || { fail "include: perf jobs exited$perf_rc, expected 0 0"; tail -20 "$work/$case/perf-1.log"; }
+  gl_check_shards include
 }
 
 gl_junits() { ls "$work/$1"/artifacts/perf-*/build/perf-junit-*.xml 2>/dev/null; }
@@ -327,7 +436,8 @@ gl_check_shards() { check_shards "$1" $(gl_junits "$1"); }
 run_gitlab() {
   local mr=(--var CI_PIPELINE_SOURCE=merge_request_event --var CI_MERGE_REQUEST_IID=7
             --var CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main --var CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=slower
-            --var CI_COMMIT_REF_NAME=slower --var CI_COMMIT_BEFORE_SHA=0000000000000000000000000000000000000000)
+            --var CI_COMMIT_REF_NAME=slower --var CI_COMMIT_BEFORE_SHA=0000000000000000000000000000000000000000
+            --var CI_MERGE_REQUEST_DIFF_BASE_SHA="$c_main")
   say "GitLab: merge request !7, first push: the insertion-sort cutoff raised to 1024"
   gl_pipeline pr-slower "${mr[@]}" --var CI_COMMIT_SHA="$c_slower"
   case " $perf_rc " in *" 1 "*) ;; *) fail "pr-slower: no perf job failed (exit codes$perf_rc)" ;; esac
@@ -352,6 +462,9 @@ run_gitlab() {
     fail "pr-same: the note was not updated in place: $(cat "$FAKE_API/log")"
   check_updated_comment pr-same "$c_same"
 
+  say "GitLab: the same push, by the short .gitlab-ci.yml of the include file (templates/gitlab-perfduel.yml)"
+  gl_include_case "${mr[@]}" --var CI_COMMIT_SHA="$c_same"
+
   say "GitLab: push to the default branch"
   push_main
   api_calls=$(grep -c . "$FAKE_API/log")
@@ -364,12 +477,112 @@ run_gitlab() {
   [ "$(grep -c . "$FAKE_API/log")" = "$api_calls" ] || fail "main: a push to the default branch called the API"
   check_recorded main "$work"/main/perf-*.log
 
+  say "GitLab: the merge request's perf job on one runner: cold, warm, and after main moved"
+  moved_branch
+  moved_args=(--var CI_COMMIT_SHA="$c_moved" --var CI_MERGE_REQUEST_DIFF_BASE_SHA="$c_main")
+  cold_warm gitlab gl_cached_perf "${mr[@]}" --var CI_COMMIT_SHA="$c_same"
+
   say "GitLab: the pipeline schedule"
   gl_pipeline nightly --var CI_PIPELINE_SOURCE=schedule --var CI_COMMIT_BRANCH=main --var CI_COMMIT_REF_NAME=main \
     --var CI_COMMIT_SHA="$c_main"
   [ "$(echo $perf_rc)" = "99 99" ] || fail "nightly: the perf jobs ran on the schedule ($perf_rc)"
   [ "$summary_rc" = 99 ] || fail "nightly: perf-summary ran on the schedule ($summary_rc)"
   check_trend nightly "$trend_rc" "$work/nightly/perf-trend.log"
+}
+
+# --- the caches: one job, cold, warm, and after main moved -------------------------------------
+# cold_warm KIND JOB_FUNCTION ARGS...: runs shard 1 of the pull request's perf job (ARGS) three
+# times, each as on a fresh runner (nothing kept but the CI system's cache, a directory here; the
+# workspace at the same path, as a CI runner's is): cold, with an empty cache; warm, with what the
+# cold run saved; and moved, a pull request whose merge-base is a newer main (the array
+# moved_args: its options, after ARGS), whose baseline is not in the cache. The warm run must
+# install perfduel from its cached package (no perfduel source compiled), get compiler-cache hits,
+# and take the baseline's build from the cache (not one baseline compile); the moved run must
+# build its new baseline through the compiler cache, with hits (ccache's log: each compile's
+# working directory and result, by process). The step times go to $work/cache-times.md.
+cold_warm() {
+  local kind=$1 job_function=$2 run rc log logfile
+  shift 2
+  rm -rf "$work/cache"
+  for run in cold warm moved; do
+    rm -rf "$work/cache-run"
+    mkdir -p "$work/cache-run"
+    case "$kind" in
+      github) logfile=(--env CCACHE_LOGFILE="$work/cache-$run.ccache.log") ;;
+      gitlab) logfile=(--var CCACHE_LOGFILE="$work/cache-$run.ccache.log") ;;
+    esac
+    local extra=()
+    [ "$run" != moved ] || extra=("${moved_args[@]}")
+    rc=$(CACHE=$work/cache $job_function cache-run perf "$@" "${extra[@]}" "${logfile[@]}")
+    log=$work/cache-$run.log
+    cp "$work/cache-run/perf-1.log" "$log"
+    [ "$rc" = 0 ] || { fail "cache, $run: the perf job exited $rc"; tail -30 "$log"; }
+    find "$work/cache-run" -name '*.o' -path '*perfduel_core*' >"$work/cache-$run.objects"
+  done
+  local cold=$work/cache-cold.log warm=$work/cache-warm.log moved=$work/cache-moved.log
+  grep -q 'packaged the perfduel under test' "$cold" ||
+    fail "cache, cold: perfduel's package was not built on a cold cache"
+  local hits=() baseline_compiles=() baseline_hits=() i=0
+  for run in cold warm moved; do
+    log=$work/cache-$run.log
+    if [ "$run" != cold ]; then
+      grep -q 'packaged the perfduel under test' "$log" &&
+        fail "cache, $run: perfduel's package was built again, not taken from the cache"
+      grep -q 'installed perfduel_.*\.deb' "$log" || fail "cache, $run: perfduel was not installed from its package"
+      if grep -q 'perfduel_core' "$log" || [ -s "$work/cache-$run.objects" ]; then
+        fail "cache, $run: perfduel source was compiled: $(grep -m3 perfduel_core "$log") $(head -3 "$work/cache-$run.objects")"
+      fi
+    fi
+    # ccache --show-stats (4.x): "  Hits:   N / M", the job's; the baseline's compiles and hits
+    # by ccache's log, which it writes only when the build goes through it.
+    [ -s "$work/cache-$run.ccache.log" ] ||
+      fail "cache, $run: ccache wrote no log: the build did not go through ccache (CMAKE_CXX_COMPILER_LAUNCHER?)"
+    hits[i]=$(sed -n 's/^ *Hits: *\([0-9][0-9]*\) .*/\1/p' "$log" | head -1)
+    baseline_compiles[i]=$(awk '/Working directory: .*perfduel\/baselines\// { split($0, f, " "); pid[f[2]] = 1 }
+                       /Result: (direct_|preprocessed_)?cache_(hit|miss)$/ { split($0, f, " "); if (f[2] in pid && !(f[2] in seen)) { seen[f[2]] = 1; n++ } }
+                       END { print n + 0 }' "$work/cache-$run.ccache.log" 2>/dev/null || echo 0)
+    baseline_hits[i]=$(awk '/Working directory: .*perfduel\/baselines\// { split($0, f, " "); pid[f[2]] = 1 }
+                       /Result: .*cache_hit/ { split($0, f, " "); if (f[2] in pid) n++ }
+                       END { print n + 0 }' "$work/cache-$run.ccache.log" 2>/dev/null || echo 0)
+    echo "cache, $run: ${hits[i]:-0} ccache hits; the baseline: ${baseline_compiles[i]} compiles, ${baseline_hits[i]} hits"
+    i=$((i + 1))
+  done
+  [ "${baseline_compiles[0]}" -gt 0 ] || fail "cache, cold: the baseline was not compiled (ccache's log)"
+  [ "${hits[1]:-0}" -gt 0 ] || fail "cache, warm: ccache --show-stats shows no hit: $(grep -A8 'Cacheable calls' "$warm")"
+  [ "${baseline_compiles[1]}" = 0 ] || fail "cache, warm: the baseline was compiled again (${baseline_compiles[1]} compiles), not taken from the cache"
+  [ "${baseline_hits[2]}" -gt 0 ] || fail "cache, moved: the new baseline's build got no compiler-cache hit"
+  cache_times "$kind" "$cold" "$warm" "$moved" >"$work/cache-times.md"
+  {
+    echo
+    echo "ccache hits (all compiles of the job / the baseline's): cold ${hits[0]:-0} / ${baseline_hits[0]} of ${baseline_compiles[0]}," \
+      "warm ${hits[1]:-0} / ${baseline_hits[1]} of ${baseline_compiles[1]}, moved ${hits[2]:-0} / ${baseline_hits[2]} of ${baseline_compiles[2]}."
+  } >>"$work/cache-times.md"
+  cat "$work/cache-times.md"
+}
+
+cache_times() {
+  local kind=$1
+  shift
+  steps() { sed -n 's/^ci_local: step "\(.*\)": \([0-9.]*\) s$/\1\t\2/p' "$1"; }
+  duels() { grep -E 'Test +#[0-9]+: perf\.[^ ]+ \.' "$1" | grep -v '\.baseline ' |
+            sed -n 's/.* \([0-9.]*\) sec$/\1/p' | awk '{ s += $1 } END { printf "%.1f", s }'; }
+  echo "| step ($kind, shard 1) | cold (s) | warm (s) | main moved (s) |"
+  echo "|---|---:|---:|---:|"
+  awk -F '\t' -v d1="$(duels "$1")" -v d2="$(duels "$2")" -v d3="$(duels "$3")" '
+    FNR == 1 { file++ }
+    { if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } t[file, $1] = $2; total[file] += $2 }
+    END {
+      for (i = 1; i <= n; i++) {
+        line = "| " order[i]
+        for (f = 1; f <= 3; f++) line = line " | " (((f, order[i]) in t) ? t[f, order[i]] : "skipped")
+        print line " |"
+      }
+      d[1] = d1; d[2] = d2; d[3] = d3
+      printf "| **the job** | **%.1f** | **%.1f** | **%.1f** |\n", total[1], total[2], total[3]
+      printf "| the duels (the gates'"'"' own CTest times) | %.1f | %.1f | %.1f |\n", d[1], d[2], d[3]
+      printf "| **outside the duels** | **%.1f** | **%.1f** (%.0f %%) | **%.1f** (%.0f %%) |\n", total[1] - d[1],
+        total[2] - d[2], 100 * (total[2] - d[2]) / (total[1] - d[1]), total[3] - d[3], 100 * (total[3] - d[3]) / (total[1] - d[1])
+    }' <(steps "$1") <(steps "$2") <(steps "$3")
 }
 
 # --- checks shared by both ------------------------------------------------------------------------

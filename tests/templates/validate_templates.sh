@@ -15,8 +15,9 @@
 #
 #   validate_templates.sh packages SOURCE_DIR CI_LOCAL WORK_DIR
 #     the packages the templates' apt-get lines install: each one Debian has (apt-cache), and
-#     every build dependency of perfduel that .ci/packages lists among them, in every job
-#     that builds perfduel (the test suite cannot run the apt-get steps themselves).
+#     every build dependency of perfduel that .ci/packages lists among them, in every script
+#     that builds perfduel's package (the test suite cannot run the apt-get steps themselves);
+#     the other jobs install that package, which brings what it needs.
 set -uo pipefail
 mode=$1 source_dir=$2 ci_local=$3 work=$4
 rm -rf "$work"
@@ -65,7 +66,12 @@ case "$mode" in
       # The checker must see a broken workflow, or its silence proves nothing.
       sed 's/^    runs-on:/    runs_on:/' "$source_dir/templates/github-actions.yml" >"$work/broken.yml"
       "$validator" "$work/broken.yml" >/dev/null 2>&1 && fail "action-validator accepts a job without runs-on"
-      [ "$failures" != "$before" ] || echo "github-actions.yml: valid (action-validator)"
+      # The short workflow and the composite action it uses (action-validator knows action.yml).
+      for file in github-gate.yml gate/action.yml; do
+        "$validator" "$source_dir/templates/$file" >"$work/github-short.txt" 2>&1 ||
+          fail "templates/$file does not validate: $(head -c 3000 "$work/github-short.txt")"
+      done
+      [ "$failures" != "$before" ] || echo "github-actions.yml, github-gate.yml, gate/action.yml: valid (action-validator)"
     else
       missing+=("action-validator (npm @action-validator/cli)")
     fi
@@ -92,6 +98,20 @@ case "$mode" in
         grep -q "^$job " "$work/gitlab-real/out.txt" || fail "gitlab-ci-local does not list the job $job"
       done
       [ "$(cat "$work/gitlab-broken/rc")" != 0 ] || fail "gitlab-ci-local accepts allow_failure: {exit_code: ...}"
+      # The short .gitlab-ci.yml with the include file (a local include here, not the remote one).
+      dir=$work/gitlab-short
+      mkdir -p "$dir"
+      cp "$source_dir/templates/gitlab-perfduel.yml" "$dir/gitlab-perfduel.yml"
+      sed 's|^  - remote: .*/templates/gitlab-perfduel.yml$|  - local: gitlab-perfduel.yml|' \
+        "$source_dir/templates/gitlab-gate.yml" >"$dir/.gitlab-ci.yml"
+      grep -q '^  - local: gitlab-perfduel.yml$' "$dir/.gitlab-ci.yml" || fail "gitlab-gate.yml: no include of gitlab-perfduel.yml"
+      git -C "$dir" init -q -b main  # gitlab-ci-local finds a local include in the repository's HEAD
+      git -C "$dir" add -A && git -C "$dir" -c user.name=test -c user.email=test@perfduel.invalid commit -q -m include
+      (cd "$dir" && "$gitlab" --list >"$dir/out.txt" 2>&1) && grep -q 'json schema validated' "$dir/out.txt" ||
+        fail "templates/gitlab-gate.yml with gitlab-perfduel.yml does not validate: $(tail -20 "$dir/out.txt")"
+      for job in 'perf: \[1/2\]' 'perf: \[2/2\]' 'perfduel-package'; do
+        grep -q "^$job " "$dir/out.txt" || fail "gitlab-ci-local does not list the job $job of gitlab-gate.yml"
+      done
       [ "$failures" != "$before" ] || echo "gitlab-ci.yml: valid (gitlab-ci-local, GitLab's CI schema)"
     else
       missing+=("gitlab-ci-local (npm gitlab-ci-local@4.64.1)")
@@ -112,26 +132,40 @@ case "$mode" in
     apt-cache pkgnames >"$work/debian-packages" 2>/dev/null
     grep -qx coreutils "$work/debian-packages" ||
       { echo "note: apt knows no package (run apt-get update): package names not checked"; : >"$work/debian-packages"; }
-    for file in github-actions.yml gitlab-ci.yml; do
-      "$ci_local" scripts "$source_dir/templates/$file" >"$work/$file.sh" || { fail "$file: ci_local cannot read it"; continue; }
-      # Each apt-get install command, continuation lines joined, one per line.
-      sed -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}' "$work/$file.sh" | grep 'apt-get install' >"$work/$file.installs"
-      [ -s "$work/$file.installs" ] || fail "$file: no apt-get install"
-      builds=$(grep -c 'cmake --build /tmp/perfduel/build' "$work/$file.sh")
-      installs=$(grep -c . "$work/$file.installs")
-      [ "$installs" -ge "$builds" ] || fail "$file: $builds jobs build perfduel, $installs install packages"
-      while IFS= read -r line; do
-        packages=$(printf '%s\n' "${line#*apt-get install}" | tr ' ' '\n' | grep -v '^-' | grep .)
+    # The long templates, the composite action and the GitLab include file build perfduel's
+    # package when it is not cached; the short workflow leaves that to the action.
+    for file in github-actions.yml gitlab-ci.yml gate/action.yml gitlab-perfduel.yml github-gate.yml gitlab-gate.yml; do
+      name=${file//\//_} short=false
+      case "$file" in github-gate.yml|gitlab-gate.yml) short=true ;; esac
+      "$ci_local" scripts "$source_dir/templates/$file" >"$work/$name.sh" || { fail "$file: ci_local cannot read it"; continue; }
+      # Each script apart (ci_local ends each with "#--"), continuation lines joined.
+      rm -rf "$work/$name.d" && mkdir -p "$work/$name.d"
+      sed -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}' "$work/$name.sh" |
+        awk -v dir="$work/$name.d" '/^#--$/ { n++; next } { print > (dir "/" n + 0) }'
+      grep -h 'apt-get install' "$work/$name.d"/* >"$work/$name.installs"
+      [ -s "$work/$name.installs" ] || $short || fail "$file: no apt-get install"
+      builds=0 installs=$(grep -c . "$work/$name.installs")
+      for script in "$work/$name.d"/*; do
+        # A script that builds perfduel (its package) installs perfduel's build dependencies.
+        grep -q 'cmake --build /tmp/perfduel/build' "$script" || continue
+        builds=$((builds + 1))
+        packages=$(grep 'apt-get install' "$script" | sed 's/.*apt-get install//' | tr ' ' '\n' | grep -v '^-' | grep .)
         for package in $required; do
           printf '%s\n' "$packages" | grep -qx -- "$package" ||
-            fail "$file: an apt-get install lacks $package, which perfduel needs (.ci/packages): $line"
+            fail "$file: a script that builds perfduel does not install $package, which it needs (.ci/packages): $(head -c 300 "$script")"
         done
+      done
+      [ "$builds" -ge 1 ] || $short || fail "$file: no script builds perfduel's package"
+      while IFS= read -r line; do
+        packages=$(printf '%s\n' "${line#*apt-get install}" | tr ' ' '\n' | grep -v '^-' | grep .)
         if [ -s "$work/debian-packages" ]; then
           for package in $packages; do
+            # A package file (perfduel's own), or the user's list in a variable.
+            case "$package" in ./*.deb|\$*) continue ;; esac
             grep -qx -- "$package" "$work/debian-packages" || fail "$file: Debian has no package $package"
           done
         fi
-      done <"$work/$file.installs"
+      done <"$work/$name.installs"
       echo "$file: $installs apt-get install commands checked"
     done
     ;;
