@@ -193,7 +193,8 @@ double ar1_false_alarm_rate(int min_rounds, int gates, std::uint64_t seed) {
   return false_alarms / static_cast<double>(gates);
 }
 
-TEST_CASE("A/A gates on autocorrelated log-ratios keep their false-alarm rate", "[analysis][stats][simulation]") {
+TEST_CASE("A/A gates on autocorrelated log-ratios keep their false-alarm rate",
+          "[analysis][stats][simulation]") {
   // Before the batching decision needed evidence of independence, 14 % of such gates ended in
   // a false alarm (docs/validation.md); now about 5 %.
   const double rate = ar1_false_alarm_rate(20, 300, 4242);
@@ -203,7 +204,8 @@ TEST_CASE("A/A gates on autocorrelated log-ratios keep their false-alarm rate", 
   CHECK(rate <= 0.09);
 }
 
-TEST_CASE("a small min_rounds does not shorten the confidence sequence's burn-in", "[analysis][stats][simulation]") {
+TEST_CASE("a small min_rounds does not shorten the confidence sequence's burn-in",
+          "[analysis][stats][simulation]") {
   // The asymptotic sequence estimates its variance from the rounds so far; from three it is
   // too often too small. With the burn-in at min_rounds (3) this seed gives 14.3 % false alarms
   // (docs/validation.md measures 15.5 % over 4,000 gates); with k_sequence_burn_in_rounds, 6.7 %.

@@ -199,7 +199,8 @@ TEST_CASE("a 0 where zeros are not allowed, or a negative value, stays a failed 
 // The whole gate, round by round as the driver runs it (hybrid stopping, 95 %), on identical
 // programs whose CPU time reads 0 in about a quarter of the runs: the false-alarm rate must stay
 // at the nominal 5 % (within binomial noise), and no gate may end in an error.
-TEST_CASE("A/A gates on quantized CPU time with zeros keep the false-alarm rate", "[analysis][zeros][simulation]") {
+TEST_CASE("A/A gates on quantized CPU time with zeros keep the false-alarm rate",
+          "[analysis][zeros][simulation]") {
   Config config;
   config.metrics = {gated("user_time", MetricSource::user_time, 0.4)};
   config.min_rounds = 20;

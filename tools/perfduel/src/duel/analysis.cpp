@@ -745,11 +745,11 @@ void apply_holm(const Config& config, const LevelPlan& plan, Analysis& analysis,
 }
 
 // Marks the gated metrics that are not regressions but look like one (MetricResult::
-// likely_regression): a change worse than the threshold, and an interval wholly on the worse
-// side of no change, so that an unchanged metric is called so with chance α/2 at most, not
-// whenever its noise puts the estimate beyond the threshold. Counts the open metrics whose
-// change alone is worse than the threshold (Analysis::open_likely_regressions): those the duel
-// may go on for, to settle them either way.
+// likely_regression): a change worse than the tolerance (where a regression's interval must
+// lie), and an interval wholly on the worse side of no change, so that an unchanged metric is
+// called so with chance α/2 at most, not whenever its noise puts the estimate beyond the band.
+// Counts the open metrics whose change alone is worse than the tolerance
+// (Analysis::open_likely_regressions): those the duel may go on for, to settle them either way.
 void mark_likely_regressions(Analysis& analysis) {
   analysis.open_likely_regressions = 0;
   for (auto& result : analysis.metrics) {
@@ -759,10 +759,10 @@ void mark_likely_regressions(Analysis& analysis) {
     }
     const bool lower_is_better = result.spec.direction == Direction::lower_is_better;
     const double ratio = 1 + result.change;
-    const bool beyond_threshold = (lower_is_better ? ratio : 1 / ratio) - 1 > result.spec.threshold;
+    const bool beyond_band = (lower_is_better ? ratio : 1 / ratio) - 1 > result.spec.tolerance;
     const bool worse_for_sure = lower_is_better ? result.ci.lo > 0 : result.ci.hi < 0;
-    result.likely_regression = beyond_threshold && worse_for_sure;
-    if (beyond_threshold && result.settled_by == SettledBy::none) {
+    result.likely_regression = beyond_band && worse_for_sure;
+    if (beyond_band && result.settled_by == SettledBy::none) {
       ++analysis.open_likely_regressions;
     }
   }

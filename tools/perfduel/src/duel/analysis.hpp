@@ -62,7 +62,7 @@ struct MetricResult {
   // the rounds so far once settled, NaN while it has no interval.
   double projected_rounds = std::numeric_limits<double>::quiet_NaN();
   bool has_ratio = true;  // false: values of zero, shown without a ratio
-  // Gated and not a regression, but its change worse than its threshold and its interval wholly
+  // Gated and not a regression, but its change worse than its tolerance and its interval wholly
   // worse than no change: a regression its interval has not shown beyond the tolerance (yet). A
   // failing suite names it apart from the undecided ones.
   bool likely_regression = false;
@@ -155,7 +155,7 @@ struct Analysis {
   // The fewest projected rounds of the gated metrics still open (MetricResult::projected_rounds;
   // NaN when none is open or one has no projection yet): what budget_is_futile judges.
   double fewest_open_projected_rounds = std::numeric_limits<double>::quiet_NaN();
-  // The gated metrics still open whose change is worse than their threshold: what the duel may
+  // The gated metrics still open whose change is worse than their tolerance: what the duel may
   // go on for once a regression settled (naming_rounds, duel.hpp).
   int open_likely_regressions = 0;
   int dropped_rounds = 0;   // measured rounds dropped as detected warm-up

@@ -452,6 +452,23 @@ bool duet_candidate_on_second(Order order, int round, std::uint64_t seed) {
   return coin != (round % 2 == 1);
 }
 
+namespace {
+
+// The budget the next measured round `measured` would overrun: the rounds, or the time when it
+// would end after `seconds_after_next` (the elapsed time plus the longest round so far): the duel
+// stops before such a round, not after it.
+std::optional<DuelEnd> spent_budget(const Config& config, int measured, double seconds_after_next) {
+  if (measured >= config.max_rounds) {
+    return DuelEnd::round_budget;
+  }
+  if (seconds_after_next > config.max_seconds) {
+    return DuelEnd::time_budget;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 int naming_rounds(int settled_at) {
   return std::clamp(settled_at, 10, 50);
 }
@@ -471,22 +488,15 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
   };
   double longest_round = 0;
   double analysis_seconds = 0;
-  // Once a sequence has settled a regression, the measured round it did and the last round the
-  // duel may go on to, to settle the other metrics that look like regressions too.
-  std::optional<int> naming_until;
+  std::optional<int> naming_until;  // once a regression settled: the last round for the others
 
   for (int round = 0;; ++round) {
     const bool warmup = round < config.warmup;
     const int measured = round - config.warmup;
     if (!warmup) {
-      // A spent budget while naming the other regressions ends the duel as the regression did.
-      if (measured >= config.max_rounds) {
-        outcome.end = naming_until ? DuelEnd::regression_found : DuelEnd::round_budget;
-        break;
-      }
-      // Stop before a round that would overrun the time budget, not after it.
-      if (elapsed() + longest_round > config.max_seconds) {
-        outcome.end = naming_until ? DuelEnd::regression_found : DuelEnd::time_budget;
+      if (const auto spent = spent_budget(config, measured, elapsed() + longest_round)) {
+        // A spent budget while naming the other regressions ends the duel as the regression did.
+        outcome.end = naming_until ? DuelEnd::regression_found : *spent;
         break;
       }
     }

@@ -82,7 +82,7 @@ DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, 
 
 // Once a confidence or sign sequence has settled a regression after `settled_at` measured
 // rounds, how many more rounds the duel may play (within its budget) while other gated metrics
-// are open with a change worse than their threshold (Analysis::open_likely_regressions): as
+// are open with a change worse than their tolerance (Analysis::open_likely_regressions): as
 // many again, at least 10 and at most 50. A metric with a like change settles by its sequence
 // in a like number of rounds; the bound keeps a clear failure fast (10 rounds become at most
 // 20) and a slow one within 50 more rounds.

@@ -143,6 +143,7 @@ std::vector<std::string> column_legend(const Analysis& analysis, double family_c
   } else if (estimators.size() > 1) {
     // One line for all the estimators in use: each named once, with the metrics it estimates.
     std::vector<std::string> parts;
+    parts.reserve(estimators.size());
     for (const Estimator estimator : estimators) {
       parts.push_back(
           fmt::format("the {} (estimator {}) for {}", util::name_of(k_estimator_phrases, estimator),
