@@ -1,5 +1,6 @@
 #include "util/file.hpp"
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -28,19 +29,18 @@ bool write_all(int fd, std::string_view text) {
 
 }  // namespace
 
-Expected<std::string> read_file(const std::filesystem::path& path) {
+std::string read_file_chunks(const std::filesystem::path& path,
+                             const std::function<void(std::string_view)>& chunk) {
   const auto failure = [&](int error) {
-    return Expected<std::string>::failure(
-        fmt::format("{}: cannot read ({})", path.string(), std::strerror(error)));
+    return fmt::format("{}: cannot read ({})", path.string(), std::strerror(error));
   };
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     return failure(errno);
   }
-  std::string text;
-  char buffer[65536];
+  std::array<char, 1 << 16> buffer{};
   for (;;) {
-    const auto got = ::read(fd, buffer, sizeof(buffer));
+    const auto got = ::read(fd, buffer.data(), buffer.size());
     if (got < 0) {
       if (errno == EINTR) {
         continue;
@@ -52,9 +52,17 @@ Expected<std::string> read_file(const std::filesystem::path& path) {
     if (got == 0) {
       break;
     }
-    text.append(buffer, static_cast<std::size_t>(got));
+    chunk(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
   }
   ::close(fd);
+  return {};
+}
+
+Expected<std::string> read_file(const std::filesystem::path& path) {
+  std::string text;
+  if (auto error = read_file_chunks(path, [&](std::string_view chunk) { text += chunk; }); !error.empty()) {
+    return Expected<std::string>::failure(std::move(error));
+  }
   return text;
 }
 

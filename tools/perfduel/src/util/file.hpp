@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,11 @@ constexpr unsigned k_created_file_mode = 0664;
 // old file or the new one, never half of one, and a killed writer leaves at most that
 // temporary file, "<path>.tmp.<pid>". Returns why it failed, empty on success.
 std::string write_file_atomically(const std::filesystem::path& path, std::string_view text);
+
+// Reads the file `path` to its end, handing each piece read to `chunk` in order; returns
+// "<path>: cannot read (<why>)", or empty on success.
+std::string read_file_chunks(const std::filesystem::path& path,
+                             const std::function<void(std::string_view)>& chunk);
 
 // The whole text of the file `path`, read to its end (a /proc file says it is empty until
 // read), or "<path>: cannot read (<why>)": the one place perfduel reads a file whole.

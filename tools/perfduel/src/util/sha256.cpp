@@ -1,14 +1,12 @@
 #include "util/sha256.hpp"
 
 #include <array>
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <openssl/evp.h>
-#include <unistd.h>
+
+#include "util/file.hpp"
 
 namespace perfduel::util {
 
@@ -49,32 +47,11 @@ std::string sha256_hex(std::string_view text) {
 }
 
 Expected<std::string> sha256_of_file(const std::filesystem::path& path) {
-  const auto failure = [&](int error) {
-    return Expected<std::string>::failure(
-        fmt::format("{}: cannot read ({})", path.string(), std::strerror(error)));
-  };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return failure(errno);
-  }
   Sha256 hash;
-  std::array<char, 1 << 16> buffer{};
-  for (;;) {
-    const auto got = ::read(fd, buffer.data(), buffer.size());
-    if (got < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      const int read_errno = errno;
-      ::close(fd);
-      return failure(read_errno);
-    }
-    if (got == 0) {
-      break;
-    }
-    hash.update(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
+  if (auto error = read_file_chunks(path, [&](std::string_view chunk) { hash.update(chunk); });
+      !error.empty()) {
+    return Expected<std::string>::failure(std::move(error));
   }
-  ::close(fd);
   return hash.hex_digest();
 }
 
