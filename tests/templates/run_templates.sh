@@ -69,6 +69,7 @@ mkdir -p "$work/home" "$work/bin" "$work/api"
 work=$(cd "$work" && pwd)
 export HOME=$work/home   # the templates' `git config --global` writes here, not to yours
 export PERFDUEL_TEST_BUILD=$build_dir
+export PERFDUEL_TEST_DEB_STORE=$work/deb-store  # one cpack per test run (local/build-perfduel-deb.sh)
 export FAKE_API=$work/api
 : >"$FAKE_API/log"
 ln -s "$local_dir/fake_curl.sh" "$work/bin/curl"

@@ -101,7 +101,7 @@ util::Expected<std::vector<LogEntry>> parse_log(std::string_view log) {
     }
     LogEntry entry;
     entry.commit = {line.substr(0, one), line.substr(two + 1)};
-    std::string parents = line.substr(one + 1, two - one - 1);
+    const std::string parents = line.substr(one + 1, two - one - 1);
     for (std::size_t start = 0; start < parents.size();) {
       const auto space = std::min(parents.find(' ', start), parents.size());
       if (space > start) {

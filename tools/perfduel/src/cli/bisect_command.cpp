@@ -317,7 +317,7 @@ int run_bisect(const BisectOptions& options) {
 
   const Commit good = resolve_commit(git, "--good", options.good);
   const Commit bad = resolve_commit(git, "--bad", options.bad);
-  std::vector<Commit> chain = first_parent_chain(git, good, bad, options.good, options.bad);
+  const std::vector<Commit> chain = first_parent_chain(git, good, bad, options.good, options.bad);
 
   // The duels' configuration, made into the probes'.
   const Config base = base_config(options, target.gate);

@@ -18,7 +18,7 @@ struct SummaryOptions {
 };
 
 int run_summary(const SummaryOptions& options) {
-  std::vector<std::filesystem::path> paths(options.inputs.begin(), options.inputs.end());
+  const std::vector<std::filesystem::path> paths(options.inputs.begin(), options.inputs.end());
   const auto gates = read_gate_results(paths);
   fmt::print("{}", format_suite_table(gates));
   std::fflush(stdout);

@@ -322,8 +322,8 @@ int run_trend(const TrendOptions& options) {
   if (options.svg) {
     for (const TrendResult& r : results) {
       const std::string title = series_title(r.series);
-      trend::TrendPlot plot{fmt::format("{} ({})", title, direction_text(r.series.direction)),
-                            r.series.unit.value_or(r.series.name), r.series.runs, r.grouping};
+      const trend::TrendPlot plot{fmt::format("{} ({})", title, direction_text(r.series.direction)),
+                                  r.series.unit.value_or(r.series.name), r.series.runs, r.grouping};
       write_file(results.size() == 1 ? *options.svg : per_metric_path(*options.svg, title),
                  trend::render_trend_svg(plot));
     }

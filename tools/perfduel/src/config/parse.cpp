@@ -284,7 +284,7 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
     metric.source = MetricSource::json_pointer;
     metric.pattern = reader.scalar(pointer, "json_pointer");
     try {
-      nlohmann::json::json_pointer check(metric.pattern);
+      const nlohmann::json::json_pointer check(metric.pattern);
     } catch (const nlohmann::json::exception&) {
       reader.fail(pointer,
                   fmt::format("\"json_pointer\": invalid JSON pointer \"{}\" (write e.g. /results/0/time)",

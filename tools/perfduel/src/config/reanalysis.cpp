@@ -94,6 +94,7 @@ std::vector<MetricSpec*> overlay_targets(const Reader& reader, const YAML::Node&
   }
   if (targets.empty()) {
     std::vector<std::string> names;
+    names.reserve(config.metrics.size());
     for (const auto& metric : config.metrics) {
       names.push_back(metric.name);
     }

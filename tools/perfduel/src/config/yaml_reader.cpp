@@ -87,7 +87,7 @@ std::optional<QuotingHint> quoting_hint(const std::vector<std::string>& lines, i
   }
   const bool flow = depth > 0;
   auto end = flow ? text.find_first_of(",]}", start) : text.find(" #", start);
-  std::string value(
+  const std::string value(
       util::trim(text.substr(start, end == std::string::npos ? std::string::npos : end - start)));
   std::string example = yaml_quoted(value);
   if (before == ':') {

@@ -39,7 +39,7 @@ std::string render_statement(std::string_view sql, Dialect dialect) {
   // Byte order, as SQLite sorts by default, whatever the PostgreSQL database's locale; SQLite
   // has no collation "C" and PostgreSQL none named BINARY.
   const bool sqlite = dialect == Dialect::sqlite;
-  std::string text =
+  const std::string text =
       fmt::format(fmt::runtime(sql), fmt::arg("byte_order", sqlite ? "COLLATE BINARY" : "COLLATE \"C\""));
   return sqlite ? sqlite_parameters(text) : text;
 }

@@ -21,6 +21,7 @@ std::size_t count_of(const ProgramFingerprint& fingerprint, FileRole role) {
 // The metrics of `summary` by name, the first eight: "wall_time, user_time, system_time, max_rss".
 std::string metric_names(const RunSummary& summary) {
   std::vector<std::string> names;
+  names.reserve(summary.outcome->analysis.metrics.size());
   for (const auto& result : summary.outcome->analysis.metrics) {
     names.push_back(result.spec.name);
   }

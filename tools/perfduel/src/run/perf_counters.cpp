@@ -149,6 +149,7 @@ util::Expected<std::vector<double>> parse_group_read(std::span<const std::uint64
         100.0 * static_cast<double>(running) / static_cast<double>(enabled)));
   }
   std::vector<double> values;
+  values.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     values.push_back(static_cast<double>(words[3 + i]));
   }

@@ -35,7 +35,7 @@ double group_bits(const RunStats& stats, double max_value, double unit, std::opt
   if (stats.size < 1) {
     return 0.0;
   }
-  BitModel model(max_value, unit, stats.size);
+  const BitModel model(max_value, unit, stats.size);
   if (!previous_avg) {
     return model.first_group_bits(stats);
   }
