@@ -21,7 +21,8 @@
       rows.forEach(function (row, i) {
         const first = i === 0;
         const verdict = row ? row.verdict : gate.verdict;
-        const kind = PD.verdictKind(verdict);
+        // A gate that failed to run is marked as failed on every row, whatever its metrics read.
+        const kind = PD.verdictKind(gate.verdict) === 'failed' ? 'failed' : PD.verdictKind(verdict);
         body.append(PD.el('tr', {class: 'row-' + kind + (first ? ' first' : ''), 'data-gate': gate.name,
                                  'data-verdict': verdict},
           PD.el('td', {}, first ? PD.el('a', {href: '#' + gateId(index)}, gate.name) : ''),
@@ -269,8 +270,9 @@
       }
       open.get(i).scrollIntoView({block: 'nearest'});
     }
-    let first = withRuns;
-    if (withRuns.length > kOpenCharts) {
+    // A duel that ended before its second round has nothing to see in a chart: its table says it.
+    let first = duel.warmup.length >= 2 ? withRuns : [];
+    if (first.length > kOpenCharts) {
       first = withRuns.filter(function (i) {
         return PD.verdictKind(duel.metrics[i].verdict) !== 'no-change';
       }).slice(0, kOpenCharts);
