@@ -97,6 +97,7 @@ PD.markDrawn = function (container, chart) {
     if (dataset.perfduelCounted) points += chart.getDatasetMeta(i).data.length;
   });
   container.dataset.points = String(points);
+  container.dataset.drawnAtMs = String(Math.round(performance.now()));
   container.classList.add('drawn');
 };
 
@@ -129,8 +130,16 @@ PD.legendLabels = function (chart) {
   });
 };
 
+// The page is drawn: for the browser test, and the time it took (milliseconds since navigation
+// started: reading the file, parsing the data, building the tables, the first charts).
 PD.ready = function () {
+  // A link to one part of the page (#series-12, #gate-2): it exists now that the script built it.
+  if (location.hash) {
+    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target) target.scrollIntoView();
+  }
   document.body.dataset.state = 'ready';
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
 };
 
 // A select of `values` (with "all" first) that calls `onchange(value)`; '' means all.
