@@ -196,6 +196,7 @@ nlohmann::json duel_page_data(const nlohmann::ordered_json& report) {
 
 HtmlPage run_page(const std::vector<GateResult>& gates) {
   std::vector<nlohmann::json> duels;
+  duels.reserve(gates.size());
   for (const auto& gate : gates) {
     duels.push_back(gate.report.empty() ? nlohmann::json(nullptr)
                                         : duel_page_data(read_report_json(gate.report)));
