@@ -9,3 +9,12 @@ find_package(PostgreSQL REQUIRED)  # libpq, for a history on a PostgreSQL server
 find_package(pugixml REQUIRED)  # Catch2's XML reporter output (libpugixml-dev)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)  # SHA-256 of the programs a duel compares (libssl-dev)
 find_package(Threads REQUIRED)
+# Chart.js draws the charts of the HTML pages (`summary --html`, `trend --html`). Debian's
+# libjs-chart.js is read at build time and compiled into the driver (cmake/EmbedAssets.cmake),
+# so neither the installed program nor the pages it writes need it, or the network, later.
+find_file(PERFDUEL_CHART_JS chart.min.js PATHS /usr/share/javascript/chart.js NO_DEFAULT_PATH
+  DOC "Chart.js 3 (UMD build), compiled into perfduel's HTML pages")
+if(NOT PERFDUEL_CHART_JS)
+  message(FATAL_ERROR "Chart.js is missing: install Debian's libjs-chart.js (apt-get install "
+    "libjs-chart.js), or point -DPERFDUEL_CHART_JS=FILE at a chart.min.js of Chart.js 3")
+endif()

@@ -7,6 +7,7 @@
 
 #include "error.hpp"
 #include "report/duel_plot.hpp"
+#include "report/html_run.hpp"
 #include "report/table.hpp"
 #include "util/file.hpp"
 
@@ -18,6 +19,9 @@ void add_output_options(CLI::App& command, ReportOutputs& outputs) {
                      "write a Markdown summary (pull-request comment, job summary)");
   command.add_option("--svg", outputs.svg,
                      "write an SVG plot of every run and the change per round, one panel per metric");
+  command.add_option("--html", outputs.html,
+                     "write a self-contained HTML page of the duel: the table, every run and the change per "
+                     "round as charts (values on hover), the notes");
   command.add_flag("--ctest-measurements", outputs.ctest_measurements,
                    "print <CTestMeasurement> tags so CDash shows the numbers");
   command.add_flag("--verbose", outputs.verbose,
@@ -26,8 +30,10 @@ void add_output_options(CLI::App& command, ReportOutputs& outputs) {
 }
 
 void check_output_paths(const ReportOutputs& outputs) {
-  const std::pair<const char*, const std::string*> files[] = {
-      {"--json", &outputs.json}, {"--markdown", &outputs.markdown}, {"--svg", &outputs.svg}};
+  const std::pair<const char*, const std::string*> files[] = {{"--json", &outputs.json},
+                                                              {"--markdown", &outputs.markdown},
+                                                              {"--svg", &outputs.svg},
+                                                              {"--html", &outputs.html}};
   for (const auto& [option, file] : files) {
     if (file->empty()) {
       continue;
@@ -64,6 +70,14 @@ void write_outputs(const RunSummary& summary, const ReportOutputs& outputs) {
   if (!outputs.svg.empty() &&
       !util::write_file_atomically(outputs.svg, render_duel_svg(*summary.config, *summary.outcome)).empty()) {
     throw Error(fmt::format("{}: cannot write the SVG plot (does the directory exist?)", outputs.svg));
+  }
+  if (!outputs.html.empty()) {
+    const auto name = std::filesystem::path(outputs.html).stem().string();
+    if (const auto error = util::write_file_atomically(
+            outputs.html, render_html_page(duel_page(report_to_json(summary), name)));
+        !error.empty()) {
+      throw Error(fmt::format("{}: cannot write the HTML page: {}", outputs.html, error));
+    }
   }
 }
 

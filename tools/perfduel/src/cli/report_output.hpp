@@ -13,11 +13,12 @@ struct ReportOutputs {
   std::string json;      // --json FILE
   std::string markdown;  // --markdown FILE
   std::string svg;       // --svg FILE
+  std::string html;      // --html FILE
   bool ctest_measurements = false;
   bool verbose = false;  // --verbose: every note in the table, not only the key ones
 };
 
-// Adds --json, --markdown, --svg, --ctest-measurements and --verbose to `command`, filling
+// Adds --json, --markdown, --svg, --html, --ctest-measurements and --verbose to `command`, filling
 // `outputs`.
 void add_output_options(CLI::App& command, ReportOutputs& outputs);
 

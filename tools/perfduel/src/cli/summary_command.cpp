@@ -5,7 +5,9 @@
 #include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "error.hpp"
+#include "report/html_run.hpp"
 #include "report/suite_summary.hpp"
+#include "util/file.hpp"
 
 namespace perfduel::cli {
 
@@ -15,6 +17,8 @@ struct SummaryOptions {
   std::vector<std::string> inputs;
   std::string markdown;
   std::string comment;
+  std::string html;
+  std::string html_url;
 };
 
 int run_summary(const SummaryOptions& options) {
@@ -32,9 +36,15 @@ int run_summary(const SummaryOptions& options) {
   if (!options.comment.empty()) {
     // Replaced, not appended: the file is the whole body of one comment.
     std::ofstream file(options.comment, std::ios::trunc);
-    file << format_suite_comment(gates);
+    file << format_suite_comment(gates, options.html_url);
     if (!file.flush()) {
       throw Error(fmt::format("--comment {}: cannot write the comment body", options.comment));
+    }
+  }
+  if (!options.html.empty()) {
+    if (const auto error = util::write_file_atomically(options.html, render_html_page(run_page(gates)));
+        !error.empty()) {
+      throw Error(fmt::format("--html {}: cannot write the page: {}", options.html, error));
     }
   }
   return suite_exit_code(gates);
@@ -51,6 +61,12 @@ void add_summary_options(CLI::App& subcommand, int& exit_code) {
                       "write a pull-request comment body to this file: regressed metrics first, then "
                       "the failed and undecided gates, every gate folded below; its first line "
                       "<!-- perfduel-summary --> lets CI find and update its own comment");
+  command->add_option("--html", options->html,
+                      "write one self-contained HTML page of the run: every gate in a table, then each "
+                      "gate's duel as charts (every run, the change per round), its metrics and notes");
+  command->add_option("--html-url", options->html_url,
+                      "link the comment (--comment) to the run's page at this URL, e.g. the CI job's "
+                      "artifact");
   command->footer(
       "Exit codes: 0 every gate passed, 1 a gate regressed or failed, 2 unreadable input, "
       "77 none failed but one is inconclusive or skipped.");

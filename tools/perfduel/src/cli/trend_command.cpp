@@ -17,6 +17,7 @@
 #include "history/provenance.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
+#include "report/html_trend.hpp"
 #include "report/trend_output.hpp"
 #include "trend/compliance.hpp"
 #include "trend/jumpavg.hpp"
@@ -43,6 +44,7 @@ struct TrendOptions {
   std::size_t short_window = 14;
   std::optional<std::string> json;
   std::optional<std::string> svg;
+  std::optional<std::string> html;  // a directory
 };
 
 std::vector<TrendSeries> jobs_from_input(const TrendOptions& options) {
@@ -196,6 +198,7 @@ TrendSeries job_from_points(const std::string& name, const std::vector<history::
       job.runs.push_back({m.value});
     }
     job.commits.push_back(point.commit);
+    job.recorded_at.push_back(point.recorded_at);
     job.labels.push_back(
         fmt::format("{} {}", point.commit ? point.commit->substr(0, 10) : "-", point.recorded_at));
     if (m.unit) {
@@ -218,13 +221,32 @@ TrendSeries job_from_points(const std::string& name, const std::vector<history::
   return job;
 }
 
-std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
+// `points` split by the branch and machine they were recorded on, in the order each first occurs.
+std::vector<std::vector<history::SeriesPoint>> split_by_place(
+    const std::vector<history::SeriesPoint>& points) {
+  std::vector<std::pair<std::string, std::string>> order;
+  std::vector<std::vector<history::SeriesPoint>> parts;
+  for (const auto& point : points) {
+    const std::pair<std::string, std::string> place{point.branch.value_or(""), point.machine_id};
+    auto it = std::find(order.begin(), order.end(), place);
+    if (it == order.end()) {
+      order.push_back(place);
+      parts.emplace_back();
+      it = order.end() - 1;
+    }
+    parts[static_cast<std::size_t>(it - order.begin())].push_back(point);
+  }
+  return parts;
+}
+
+std::vector<TrendSeries> jobs_from_database(const TrendOptions& options, std::string& source) {
   auto opened = history::open_history_store(history::history_location(options.db), history::CreateFile::no);
   if (!opened) {
     throw Error(opened.error());
   }
   history::HistoryStore& store = *opened.value();
   const std::string database = store.display_name();
+  source = database;
   auto recorded = store.metrics(options.branch);
   if (!recorded) {
     throw Error(recorded.error());
@@ -254,11 +276,19 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options) {
     keep_points(points.value(), name, PointKey::config, options.config, database, notes);
     const auto parts = split_by_config(std::move(points.value()), name, options.config, notes);
     for (const auto& part : parts) {
-      TrendSeries job = job_from_points(name, part, options);
-      if (parts.size() > 1) {
-        job.config = key_of(part.front(), PointKey::config).substr(0, 12);
+      // The dashboard trends each branch and machine apart, and its filters choose among them.
+      for (const auto& place :
+           options.html ? split_by_place(part) : std::vector<std::vector<history::SeriesPoint>>{part}) {
+        TrendSeries job = job_from_points(name, place, options);
+        if (parts.size() > 1) {
+          job.config = key_of(place.front(), PointKey::config).substr(0, 12);
+        }
+        if (options.html) {
+          job.branch = place.front().branch.value_or("");
+          job.machine = place.front().machine_id.substr(0, 12);
+        }
+        jobs.push_back(std::move(job));
       }
-      jobs.push_back(std::move(job));
     }
   }
   notes.print();
@@ -295,6 +325,19 @@ std::string per_metric_path(const std::string& path, const std::string& name) {
   return (p.parent_path() / (p.stem().string() + "-" + safe + p.extension().string())).string();
 }
 
+// Writes the dashboard `page` as `directory`/index.html, making the directory if need be.
+void write_dashboard(const std::filesystem::path& directory, const HtmlPage& page) {
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  if (ec) {
+    throw Error(fmt::format("--html {}: cannot make the directory: {}", directory.string(), ec.message()));
+  }
+  const auto index = directory / "index.html";
+  if (const auto error = util::write_file_atomically(index, render_html_page(page)); !error.empty()) {
+    throw Error(fmt::format("--html {}: cannot write {}: {}", directory.string(), index.string(), error));
+  }
+}
+
 int run_trend(const TrendOptions& options) {
   if (options.short_window == 0 || options.short_window >= options.long_window) {
     throw Error(fmt::format("--short ({}) must be at least 1 and less than --long ({})", options.short_window,
@@ -306,7 +349,9 @@ int run_trend(const TrendOptions& options) {
   if (options.input && options.metrics.size() > 1) {
     throw Error("--input holds one series: give at most one --metric (it names the series)");
   }
-  std::vector<TrendSeries> jobs = options.input ? jobs_from_input(options) : jobs_from_database(options);
+  std::string source = options.input.value_or("");
+  std::vector<TrendSeries> jobs =
+      options.input ? jobs_from_input(options) : jobs_from_database(options, source);
   std::vector<TrendResult> results;
   for (TrendSeries& job : jobs) {
     if (job.runs.empty()) {
@@ -327,6 +372,9 @@ int run_trend(const TrendOptions& options) {
       write_file(results.size() == 1 ? *options.svg : per_metric_path(*options.svg, title),
                  trend::render_trend_svg(plot));
     }
+  }
+  if (options.html) {
+    write_dashboard(*options.html, trend_page(results, windows, source));
   }
 
   bool regression = false;
@@ -374,6 +422,10 @@ void add_trend_options(CLI::App& subcommand, int& exit_code) {
       ->capture_default_str();
   command->add_option("--json", options->json, "Write groups and compliance as JSON to this file");
   command->add_option("--svg", options->svg, "Write the trend plot as SVG to this file");
+  command->add_option("--html", options->html,
+                      "Write the history dashboard into this directory (index.html, self-contained): every "
+                      "series with its groups, each branch and machine trended apart, filters, the bisect "
+                      "command of each change");
 }
 
 }  // namespace perfduel::cli

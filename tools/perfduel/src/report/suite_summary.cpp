@@ -57,14 +57,22 @@ std::string identical_fingerprint(const nlohmann::ordered_json& report) {
 }
 
 GateResult gate_from_json(const std::filesystem::path& path) {
-  const auto json = read_report_json(path);
+  GateResult gate = gate_result_from_json(read_report_json(path), path.stem().string(), path.string());
+  gate.report = path;
+  return gate;
+}
+
+}  // namespace
+
+GateResult gate_result_from_json(const nlohmann::ordered_json& json, const std::string& name,
+                                 const std::string& origin) {
   if (!json.is_object() || !json.contains("verdict") || !json["verdict"].is_string() ||
       !json.contains("metrics") || !json["metrics"].is_array()) {
-    throw Error(fmt::format("{}: not a perfduel report (expected the JSON written by compare --json)",
-                            path.string()));
+    throw Error(
+        fmt::format("{}: not a perfduel report (expected the JSON written by compare --json)", origin));
   }
   GateResult gate;
-  gate.name = path.stem().string();
+  gate.name = name;
   gate.verdict = json["verdict"].get<std::string>();
   try {
     gate.rounds = json.value("measured_rounds", 0);
@@ -74,7 +82,7 @@ GateResult gate_from_json(const std::filesystem::path& path) {
     } else {
       const auto end = duel_end_from_string(json.value("end", std::string("decided")));
       if (!end) {
-        throw Error(fmt::format("{}: unknown \"end\" value \"{}\"", path.string(), json.value("end", "")));
+        throw Error(fmt::format("{}: unknown \"end\" value \"{}\"", origin, json.value("end", "")));
       }
       gate.reason = end_reason(*end);
       gate.identical = *end == DuelEnd::identical;
@@ -105,10 +113,12 @@ GateResult gate_from_json(const std::filesystem::path& path) {
       gate.metrics.push_back(std::move(row));
     }
   } catch (const nlohmann::json::exception& e) {
-    throw Error(fmt::format("{}: malformed report: {}", path.string(), e.what()));
+    throw Error(fmt::format("{}: malformed report: {}", origin, e.what()));
   }
   return gate;
 }
+
+namespace {
 
 // The note `compare --skip-if` writes instead of a JSON report; nullopt for other Markdown.
 std::optional<GateResult> gate_from_skip_note(const std::filesystem::path& path) {
@@ -273,24 +283,33 @@ std::string unsigned_percent(double fraction) {
   return util::format_percent(fraction).substr(1);
 }
 
+// Whether text is written for Markdown (escaped, the gate's name in bold) or as it is.
+enum class Markup { markdown, plain };
+
 // One undecided or failed gate in plain words: how it ended, why, and for an inconclusive one
 // each gated metric still open with what it lacks.
-std::string undecided_line(const GateResult& gate) {
-  std::string line = fmt::format("**{}** ({}", markdown_cell(gate.name), gate.verdict);
+
+std::string undecided_line(const GateResult& gate, Markup markup = Markup::markdown) {
+  const auto cell = [markup](const std::string& text) {
+    return markup == Markup::markdown ? markdown_cell(text) : text;
+  };
+  std::string line = markup == Markup::markdown
+                         ? fmt::format("**{}** ({}", markdown_cell(gate.name), gate.verdict)
+                         : fmt::format("{} ({}", gate.name, gate.verdict);
   if (gate.verdict != "skipped") {
     line +=
         fmt::format(" after {}, {}", util::counted(gate.rounds, "round"), util::format_seconds(gate.seconds));
   }
   line += ")";
   if (!gate.reason.empty()) {
-    line += ": " + markdown_cell(gate.reason);
+    line += ": " + cell(gate.reason);
   }
   std::vector<std::string> open;
   for (const auto& metric : gate.metrics) {
     if (metric.verdict != "inconclusive" && metric.verdict != "pending") {
       continue;
     }
-    std::string what = fmt::format("{} {} {}", markdown_cell(metric.metric), metric.change, metric.interval);
+    std::string what = fmt::format("{} {} {}", cell(metric.metric), metric.change, metric.interval);
     if (metric.threshold) {
       what += fmt::format(", not yet known to within its {} threshold", unsigned_percent(*metric.threshold));
       if (metric.tolerance && *metric.tolerance > 0) {
@@ -309,6 +328,10 @@ std::string undecided_line(const GateResult& gate) {
 }
 
 }  // namespace
+
+std::string undecided_text(const GateResult& gate) {
+  return undecided_line(gate, Markup::plain);
+}
 
 std::vector<GateResult> read_gate_results(const std::vector<std::filesystem::path>& paths) {
   std::vector<GateResult> gates;
@@ -469,11 +492,18 @@ void append_gate_list(std::string& text, const std::vector<const GateResult*>& g
 
 }  // namespace
 
-std::string format_suite_comment(const std::vector<GateResult>& gates) {
+std::string suite_headline(const std::vector<GateResult>& gates) {
+  return comment_heading(sort_for_comment(gates), gates.size());
+}
+
+std::string format_suite_comment(const std::vector<GateResult>& gates, std::string_view page_url) {
   const CommentGates sorted = sort_for_comment(gates);
   const auto total = gates.size();
   std::string text =
       fmt::format("{}\n### perfduel: {}\n\n", k_comment_marker, comment_heading(sorted, total));
+  if (!page_url.empty()) {
+    text += fmt::format("[The run's page]({}): every gate's duel, run by run, and its notes.\n\n", page_url);
+  }
 
   // The sections a reader must act on, worst first; each list stops short of the size limit.
   append_regressed(text, sorted.regressed);

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace perfduel {
 
 // One gated metric of a gate, as its JSON report recorded it.
@@ -31,6 +33,9 @@ struct GateResult {
   // Its two sides ran identical programs: no change without a run (the reason says what was
   // compared, with the fingerprint).
   bool identical = false;
+  // The JSON report it was read from; empty for a skip note (the HTML page draws the duel
+  // from it).
+  std::filesystem::path report;
 };
 
 // Reads the gate results in `paths`: JSON reports (through read_report_json), or directories
@@ -38,6 +43,20 @@ struct GateResult {
 // order. Throws perfduel::Error naming the file that cannot be read, or the directory that
 // holds no report.
 std::vector<GateResult> read_gate_results(const std::vector<std::filesystem::path>& paths);
+
+// The gate result of the JSON report `json`, named `name`; `origin` names it in messages.
+// Throws perfduel::Error when it is not a perfduel report.
+GateResult gate_result_from_json(const nlohmann::ordered_json& json, const std::string& name,
+                                 const std::string& origin);
+
+// The outcome of `gates` in a few words, the worst news first, as the pull-request comment's
+// heading says it: "regression in 1 of 3 gates", "no regression in 3 gates (1 improved)".
+std::string suite_headline(const std::vector<GateResult>& gates);
+
+// One failed or undecided gate in plain words: how it ended, after how many rounds, why, and
+// for an inconclusive one each gated metric still open with what it lacks (the comment's line,
+// without Markdown).
+std::string undecided_text(const GateResult& gate);
 
 // Every gate as one terminal table (gate, verdict, metric, change, interval, rounds, time),
 // then why the undecided ones ended and which ran identical programs, then a count per outcome.
@@ -59,7 +78,8 @@ inline constexpr std::size_t k_comment_limit = 60000;
 // change, interval), then the gates that failed to run, then the undecided ones, each with why
 // and what is still open, and every gate's row folded in <details>. Kept under
 // `k_comment_limit` characters by leaving out the folded table when it would not fit.
-std::string format_suite_comment(const std::vector<GateResult>& gates);
+// `page_url`, when given, is linked under the heading: the run's HTML page (`summary --html`).
+std::string format_suite_comment(const std::vector<GateResult>& gates, std::string_view page_url = {});
 
 // 1 when a gate regressed or failed (error, interrupted), else 77 when one is inconclusive or
 // skipped, else 0: the compare exit codes of the worst gate.

@@ -74,8 +74,7 @@ std::string bisect_hint(const TrendSeries& series, const trend::Group& group) {
         "machine, configuration or load?)\n",
         group.start - 1, group.start, good);
   }
-  return fmt::format("    commits {}..{}: perfduel bisect --gate <gate> --good {} --bad {}\n", good, bad,
-                     good, bad);
+  return fmt::format("    commits {}..{}: {}\n", good, bad, bisect_command(series, group).value_or(""));
 }
 
 }  // namespace
@@ -91,6 +90,15 @@ std::optional<std::pair<std::string, std::string>> group_commit_range(const Tren
     return std::nullopt;
   }
   return std::make_pair(*before, *first);
+}
+
+std::optional<std::string> bisect_command(const TrendSeries& series, const trend::Group& group) {
+  const auto range = group_commit_range(series, group);
+  if (!range || range->first == range->second) {
+    return std::nullopt;
+  }
+  return fmt::format("perfduel bisect --gate <gate> --good {} --bad {}", range->first.substr(0, 10),
+                     range->second.substr(0, 10));
 }
 
 std::string series_title(const TrendSeries& series) {

@@ -29,6 +29,12 @@ struct TrendSeries {
   // The commit each run measured (history records have it), for the range a regression group
   // came in by; per run, may be empty, an entry may be nothing.
   std::vector<std::optional<std::string>> commits;
+  // When each run was recorded (history records have it), per run, may be empty.
+  std::vector<std::string> recorded_at;
+  // The branch and machine every run of the series was recorded on, when the series was split
+  // by them (`trend --html` trends each branch and machine apart).
+  std::optional<std::string> branch;
+  std::optional<std::string> machine;
 };
 
 // A series with its grouping and the compliance summary of its last group.
@@ -55,6 +61,11 @@ std::string_view direction_text(stats::Direction direction);
 // have no commits or `group` is the first.
 std::optional<std::pair<std::string, std::string>> group_commit_range(const TrendSeries& series,
                                                                       const trend::Group& group);
+
+// The command that finds the commit of a change of group: "perfduel bisect --gate <gate>
+// --good GOOD --bad BAD" over group_commit_range (commits cut to 10 characters); nothing when
+// the range is unknown or both ends are one commit.
+std::optional<std::string> bisect_command(const TrendSeries& series, const trend::Group& group);
 
 // The trend report for a terminal: one line per metric (last trend, runs, trend change,
 // regressions, progressions, last group), then each metric's changes of group; under a

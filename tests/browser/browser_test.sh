@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Usage: browser_test.sh PERFDUEL FAKE_BENCH OUT_DIR
+# Opens perfduel's HTML pages in headless Chromium (Debian's chromium) and checks what a person
+# would see: the run page of three real gates (summary --html) and the dashboard of a history of
+# 3 metrics × 50 runs (trend --html). Fails on any script error or refused resource (the
+# page's own recorder, report/html_page.cpp, and the browser's console log), and leaves a
+# screenshot of each page in OUT_DIR. Exit 77 (skipped) when chromium is not installed.
+set -euo pipefail
+perfduel=$1 fake_bench=$2 out=$3
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z $chromium ]]; then
+  echo "browser_test.sh: chromium is not installed (apt-get install chromium): skipped"
+  exit 77
+fi
+rm -rf "$out" && mkdir -p "$out" && cd "$out"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# A fresh profile each time, no first-run work; a window as tall as two screens so that the
+# lazily drawn charts near the top are drawn before the DOM is read.
+browse() {
+  timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+    --user-data-dir="$out/profile" --enable-logging=stderr --v=0 --virtual-time-budget=10000 \
+    --window-size=1280,2000 "$@"
+}
+
+# open PAGE NAME: the DOM after the page's script ran (NAME.dom.html), the console (NAME.log),
+# a screenshot (NAME.png); checks that the page reached "ready" with no error recorded.
+open_page() {
+  local page=$1 name=$2
+  browse --dump-dom "file://$page" >"$name.dom.html" 2>"$name.log"
+  browse --screenshot="$out/$name.png" --window-size=1280,2400 "file://$page" >/dev/null 2>>"$name.log"
+  grep -q 'data-state="ready"' "$name.dom.html" || fail "$name: the page's script did not finish"
+  grep -q 'id="perfduel-status"[^>]*data-errors="0"' "$name.dom.html" ||
+    fail "$name: the page recorded errors: $(grep -o 'This page failed[^<]*' "$name.dom.html")"
+  if grep -E 'CONSOLE.*(Uncaught|Refused|violates|Failed to load|ERR_)' "$name.log"; then
+    fail "$name: script error or failed resource in the console"
+  fi
+  [[ -s $name.png ]] || fail "$name: no screenshot"
+}
+
+count() { grep -o "$1" "$2" | wc -l; }
+
+# --- The run page: three gates (a regression, a no change, a crash), as a CI run leaves them.
+mkdir reports
+cat >loose.yaml <<'YAML'
+metrics:
+  wall_time: {threshold: 30%, tolerance: 15%}
+YAML
+"$perfduel" compare --seed 1 -b "$fake_bench --work 2" -n "$fake_bench --work 4" \
+  --json reports/sort_speed.json >compare.log 2>&1 || true
+"$perfduel" compare --seed 2 --config loose.yaml -b "$fake_bench --work 2" -n "$fake_bench --work 2 --noise 0" \
+  --json reports/parse_speed.json >>compare.log 2>&1 || true
+"$perfduel" compare --seed 3 -b "$fake_bench --work 1" -n "$fake_bench --work 1 --crash" \
+  --json reports/crash_gate.json >>compare.log 2>&1 || true
+set +e
+"$perfduel" summary reports --html "$out/run.html" >summary.log 2>&1
+rc=$?
+set -e
+[[ $rc == 1 ]] || fail "summary --html: exit code $rc, expected 1 (a regression): $(cat summary.log)"
+open_page "$out/run.html" run
+gates=$(grep -o 'id="gates"[^>]*data-gates="[0-9]*"' run.dom.html | grep -o '[0-9]*"$' | tr -d '"')
+[[ $gates == 3 ]] || fail "run: the table has ${gates:-no} gates, expected 3"
+grep -q '<tr class="row-regression first" data-gate="sort_speed"' run.dom.html ||
+  fail "run: the regression's row is not highlighted"
+grep -q 'class="row-failed first" data-gate="crash_gate"' run.dom.html || fail "run: the failed gate's row is not marked"
+grep -q 'Failed to run' run.dom.html || fail "run: the failed gate is not said in words"
+# The regression's duel: at least its 10 rounds' runs of both sides drawn.
+drawn=$(grep -o 'class="chart runs drawn" data-points="[0-9]*"' run.dom.html | grep -o '[0-9]*"$' | tr -d '"' |
+  sort -n | tail -1)
+((${drawn:-0} >= 20)) || fail "run: no chart draws the runs of the regression's duel (most: ${drawn:-0})"
+echo "run page: $gates gates, a chart of ${drawn:-0} runs"
+
+# --- The dashboard: 3 metrics × 50 runs in a SQLite history.
+"$(dirname "$0")/make_history.sh" "$perfduel" history.sqlite 50
+set +e
+"$perfduel" trend --db history.sqlite --html "$out/dashboard" >trend.log 2>&1
+rc=$?
+set -e
+[[ $rc == 1 ]] || fail "trend --html: exit code $rc, expected 1 (the last group of sort/BM_Sort/4096 regressed)"
+open_page "$out/dashboard/index.html" dashboard
+series=$(grep -o 'id="series-table"[^>]*data-series="[0-9]*"' dashboard.dom.html | grep -o '[0-9]*"$' | tr -d '"')
+[[ $series == 3 ]] || fail "dashboard: the table has ${series:-no} series, expected 3"
+grep -q '<tr class="row-regression" data-series="sort/BM_Sort/4096"' dashboard.dom.html ||
+  fail "dashboard: the regressed series' row is not highlighted"
+points=$(count 'class="chart trend drawn" data-points="50"' dashboard.dom.html)
+[[ $points == 3 ]] || fail "dashboard: $points of 3 charts draw their 50 points"
+grep -q 'perfduel bisect --gate &lt;gate&gt; --good' dashboard.dom.html || fail "dashboard: no bisect command"
+
+# --- The checks above can fail: a page that loads from the network is caught.
+sed 's|<main id="page"></main>|<main id="page"></main><img src="https://example.com/pixel.png">|' run.html >network.html
+browse --dump-dom "file://$out/network.html" >network.dom.html 2>network.log
+grep -q 'data-errors="[1-9]' network.dom.html || fail "a page that loads from the network was not caught"
+
+echo "screenshots: $out/run.png $out/dashboard.png"
+((failures == 0)) || { echo "$failures failures"; exit 1; }
+echo "all browser checks passed"

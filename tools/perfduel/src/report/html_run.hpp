@@ -1,0 +1,31 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/html_page.hpp"
+#include "report/suite_summary.hpp"
+
+// The run page: what happened in a CI run's gates (`summary --html`), or in one duel
+// (`compare --html`, `analyze --html`). First the table of every gate (as `summary` prints it,
+// the failed and undecided ones said in words), then each gate's duel: per metric every run of
+// both sides by round, and each round's change with the estimate, its interval and the
+// tolerance band (the same data as `--svg`), a suite's metrics in a table sortable by change
+// and filterable by verdict, and the duel's notes. src/report/html/run_page.js draws it.
+namespace perfduel {
+
+// What the page shows of one duel, from its JSON report `report` (compare --json): the
+// commands, how it ended, the notes, and per metric its result and the values by round
+// (baseline, candidate, change in percent; null where a round lacks one).
+nlohmann::json duel_page_data(const nlohmann::ordered_json& report);
+
+// The page of a CI run's `gates`, each drawn from its JSON report (GateResult::report; a
+// skip note has no duel). Throws perfduel::Error when a report cannot be read.
+HtmlPage run_page(const std::vector<GateResult>& gates);
+
+// The page of the one duel `report`, named `name` (the table's gate column).
+HtmlPage duel_page(const nlohmann::ordered_json& report, const std::string& name);
+
+}  // namespace perfduel
