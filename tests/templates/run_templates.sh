@@ -62,6 +62,8 @@ done
 
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=check_pages.sh
+. "$here/check_pages.sh"   # check_run_page, check_dashboard: the HTML pages the jobs write
 say() { printf '\n==> %s\n' "$*"; }
 
 rm -rf "$work"
@@ -288,6 +290,7 @@ run_github() {
     fail "pr-slower: no comment posted with the GITHUB_TOKEN: $(cat "$FAKE_API/log")"
   jq -r '.[0].body' "$FAKE_API/comments.json" >"$work/pr-slower/comment.md"
   check_regression_comment pr-slower "$work/pr-slower/comment.md" "$c_slower"
+  check_run_page pr-slower "$work/pr-slower/artifacts/perf-run-page/perf-run.html" sort_instructions
 
   say "GitHub: pull request #7, second push: the cutoff back to 16"
   git -C "$origin" update-ref refs/pull/7/merge "$m_same"
@@ -325,6 +328,7 @@ run_github() {
   [ "$(echo $perf_rc)" = "99 99" ] || fail "nightly: the perf jobs ran on the schedule ($perf_rc)"
   [ "$summary_rc" = 99 ] || fail "nightly: perf-summary ran on the schedule ($summary_rc)"
   check_trend nightly "$trend_rc" "$work/nightly/trend.log"
+  check_dashboard nightly "$work/nightly/artifacts/perf-trend/trend-site"
 }
 
 # --- GitLab CI ----------------------------------------------------------------------------------
@@ -453,6 +457,7 @@ run_gitlab() {
     fail "pr-slower: no note posted with PERFDUEL_GITLAB_TOKEN: $(cat "$FAKE_API/log")"
   jq -r '.[0].body' "$FAKE_API/comments.json" >"$work/pr-slower/comment.md"
   check_regression_comment pr-slower "$work/pr-slower/comment.md" "$c_slower"
+  check_run_page pr-slower "$work/pr-slower/perf-summary/workspace/perf-run.html" sort_instructions
 
   say "GitLab: merge request !7, second push: the cutoff back to 16"
   gl_pipeline pr-same "${mr[@]}" --var CI_COMMIT_SHA="$c_same"
@@ -489,6 +494,7 @@ run_gitlab() {
   [ "$(echo $perf_rc)" = "99 99" ] || fail "nightly: the perf jobs ran on the schedule ($perf_rc)"
   [ "$summary_rc" = 99 ] || fail "nightly: perf-summary ran on the schedule ($summary_rc)"
   check_trend nightly "$trend_rc" "$work/nightly/perf-trend.log"
+  check_dashboard nightly "$work/nightly/perf-trend/workspace/public"
 }
 
 # --- the caches: one job, cold, warm, and after main moved -------------------------------------
