@@ -865,6 +865,17 @@ bool is_deterministic(const MetricSpec& metric, std::span<const double> baseline
   return false;
 }
 
+std::vector<std::vector<double>> measured_log_ratios(const Config& config, std::span<const RunRecord> runs) {
+  const PairedSeries series = pair_rounds(config.metrics.size(), runs);
+  std::vector<std::vector<double>> ratios(config.metrics.size());
+  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
+    if (auto d = stats::log_ratios(series.baseline[m], series.candidate[m])) {
+      ratios[m] = std::move(d).value();
+    }
+  }
+  return ratios;
+}
+
 Analysis analyze_identical(const Config& config) {
   Analysis analysis;
   std::vector<GatedMetric> gated;

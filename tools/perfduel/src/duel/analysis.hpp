@@ -170,6 +170,11 @@ struct Analysis {
 // runs of a gated metric read 0, below its resolution (the zero rule, k_zero_rule_rounds).
 Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality finality);
 
+// Per metric of `config`, the log-ratios ln(candidate / baseline) of the measured rounds that have
+// both runs, paired as analyze pairs them (warm-up rounds left out); empty for a metric with a
+// value that has no log (0, negative, not finite). What calibration measures noise from.
+std::vector<std::vector<double>> measured_log_ratios(const Config& config, std::span<const RunRecord> runs);
+
 // The analysis of a duel whose two sides run identical programs (duel/programs.hpp), without a
 // run: every metric of `config` is no change (settle_identical), its change exactly 0 with the
 // point interval [0, 0] at certainty, and no medians (NaN: nothing was measured). Pure, like
