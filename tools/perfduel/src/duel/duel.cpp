@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/calibration.hpp"
 #include "duel/run_plan.hpp"
 #include "error.hpp"
 #include "run/benchmark_names.hpp"
@@ -416,12 +417,16 @@ class Duel {
 // of the budget would only end inconclusive later. Judged from the sequence's burn-in and
 // a fifth of the budget on, so that one wild round early on cannot end the duel. `done`
 // measured rounds took `elapsed_seconds` (warm-up included) and gave `analysis`.
+// The rounds the budget allows at the rate so far: `done` measured rounds in `elapsed_seconds`.
+double budget_rounds_so_far(const Config& config, int done, double elapsed_seconds) {
+  return std::min(static_cast<double>(config.max_rounds),
+                  done * config.max_seconds / std::max(elapsed_seconds, 1e-9));
+}
+
 bool stops_as_futile(const Config& config, const Analysis& analysis, int done, double elapsed_seconds) {
-  const double budget_rounds = std::min(static_cast<double>(config.max_rounds),
-                                        done * config.max_seconds / std::max(elapsed_seconds, 1e-9));
+  const double budget = budget_rounds_so_far(config, done, elapsed_seconds);
   return done >= std::max(config.min_rounds, k_sequence_burn_in_rounds) &&
-         done >= k_futility_share * budget_rounds &&
-         budget_is_futile(analysis.fewest_open_projected_rounds, budget_rounds);
+         done >= k_futility_share * budget && budget_is_futile(analysis.fewest_open_projected_rounds, budget);
 }
 
 }  // namespace
@@ -474,12 +479,14 @@ int naming_rounds(int settled_at) {
 }
 
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
-                     const ProgressCallback& progress, const RepinCallback& repin) {
-  return run_duel(config, executor, nullptr, seed, progress, repin);
+                     const ProgressCallback& progress, const RepinCallback& repin,
+                     const NoteCallback& on_note) {
+  return run_duel(config, executor, nullptr, seed, progress, repin, on_note);
 }
 
 DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulator, std::uint64_t seed,
-                     const ProgressCallback& progress, const RepinCallback& repin) {
+                     const ProgressCallback& progress, const RepinCallback& repin,
+                     const NoteCallback& on_note) {
   Duel duel(config, executor, simulator, seed);
   DuelOutcome& outcome = duel.outcome();
   const auto start = std::chrono::steady_clock::now();
@@ -489,6 +496,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
   double longest_round = 0;
   double analysis_seconds = 0;
   std::optional<int> naming_until;  // once a regression settled: the last round for the others
+  bool budget_judged = false;       // the early budget note was considered (once)
 
   for (int round = 0;; ++round) {
     const bool warmup = round < config.warmup;
@@ -524,6 +532,22 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
       analysis_seconds += elapsed() - analysis_start;
       if (progress) {
         progress(analysis, elapsed());
+      }
+      // Once the metrics have their minimum rounds (before, σ says little: three rounds can put
+      // it anywhere), say early which thresholds the budget cannot settle, not at its end.
+      if (!budget_judged && !analysis.can_stop &&
+          analysis.metrics.size() == duel.effective().metrics.size() &&
+          std::all_of(analysis.metrics.begin(), analysis.metrics.end(), [](const MetricResult& m) {
+            return m.spec.gating != Gating::gated || m.enough_rounds;
+          })) {
+        budget_judged = true;
+        if (auto note = budget_note(duel.effective(), analysis, outcome.runs,
+                                    budget_rounds_so_far(config, measured + 1, elapsed()))) {
+          outcome.notes.push_back(*note);
+          if (on_note) {
+            on_note(*note);
+          }
+        }
       }
       if (analysis.can_stop && analysis.stop == DuelEnd::regression_found &&
           analysis.open_likely_regressions > 0) {
@@ -562,11 +586,11 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
 
 DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, Executor* simulator,
                                       std::uint64_t seed, const ProgressCallback& progress,
-                                      const RepinCallback& repin) {
+                                      const RepinCallback& repin, const NoteCallback& on_note) {
   const auto start = std::chrono::steady_clock::now();
   ProgramComparison programs = compare_programs(config, executor);
   if (programs.result != ProgramsCompared::identical) {
-    DuelOutcome outcome = run_duel(config, executor, simulator, seed, progress, repin);
+    DuelOutcome outcome = run_duel(config, executor, simulator, seed, progress, repin, on_note);
     outcome.programs = std::move(programs);
     return outcome;
   }

@@ -175,7 +175,11 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     metrics.push_back(metric_to_json(result));
   }
   json["metrics"] = metrics;
-  json["notes"] = note_texts(outcome.analysis.notes);
+  auto notes = note_texts(outcome.analysis.notes);
+  for (const auto& text : note_texts(outcome.notes)) {
+    notes.push_back(text);  // made while the duel ran (the early budget note)
+  }
+  json["notes"] = notes;
   // Benchmarks that a pattern found on one side only: not compared, listed by metric name.
   json["benchmarks"] = {{"new", outcome.suite.added},
                         {"removed", outcome.suite.removed},
