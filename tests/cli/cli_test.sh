@@ -1037,7 +1037,7 @@ YAML
     legend=$(grep -cE '^(baseline, candidate: |change, interval|interval: )' out.txt)
     [ "$(wc -l <out.txt)" -eq $((rows + legend + notes + 1)) ] || fail "lines other than table, legend, notes and verdict"
     # (All 14 may pass at the uncorrected level: then only that level is named.)
-    grep -qE '^interval: (99\.[0-9]+ % confidence for each gated metric \(Bonferroni over 14|9[0-9.]+ % for the 14 shown inside their band)' out.txt ||
+    grep -qE '^interval: (99\.[0-9]+ % confidence for each gated metric \(Bonferroni over 14|9[0-9.]+ % for the (14|[0-9]+) (shown inside their band|settled by their confidence sequence))' out.txt ||
       fail "the legend lacks the intervals' level"
     # Nothing is lost: --verbose (here through analyze of the same report) shows every note of the JSON.
     "$PERFDUEL" analyze report.json --verbose >verbose.txt 2>/dev/null

@@ -478,6 +478,7 @@ void apply_regression_signs(const MetricSpec& spec, const Levels& levels, const 
   result.settled_by = settled.settled_by;
   result.signs_beyond = step->beyond;
   result.signs_rounds = step->rounds;
+  result.signs_alpha = levels.signs;
 }
 
 // The settlement of a metric under the stopping rule of `config`, from the width rule's (`width`):
@@ -505,7 +506,8 @@ Settlement settle_by_stopping_rules(const Config& config, const MetricSpec& spec
       result.sequence = stats::Interval{std::expm1(sequence->lo), std::expm1(sequence->hi)};
       const Settlement settled = settle_hybrid(width, *result.sequence, spec);
       if (settled.settled_by == SettledBy::sequence) {
-        result.ci = *result.sequence;  // the interval that decided is the one shown
+        result.ci = *result.sequence;  // the interval that decided is the one shown, at its level
+        result.confidence = levels.sequence;
       }
       return settled;
     }

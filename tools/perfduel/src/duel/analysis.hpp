@@ -36,7 +36,9 @@ struct MetricResult {
   // The estimator used: spec.estimator, or Estimator::ratio once a metric whose zeros are
   // allowed (zeros_allowed) has read 0 (see analysis.cpp).
   Estimator estimator = Estimator::mean;
-  double confidence = 0;       // per-metric level after the multiple-comparison correction
+  // The level of `ci`, after the multiple-comparison correction: the width rule's interval's, or
+  // the confidence sequence's when the sequence settled the metric and `ci` is the sequence.
+  double confidence = 0;
   double baseline_median = 0;  // in the metric's own unit
   double candidate_median = 0;
   double change = 0;         // relative: exp(center) − 1
@@ -55,6 +57,7 @@ struct MetricResult {
   // beyond the tolerance (0 otherwise).
   std::size_t signs_rounds = 0;
   std::size_t signs_beyond = 0;
+  double signs_alpha = 0;  // the one-sided level of that test (Levels::signs)
   // Settled as no change by its interval at the uncorrected level lying inside ±tolerance
   // (the pass claim needs no Bonferroni, analysis.cpp); `ci` and `confidence` are that interval's.
   bool equivalence = false;
