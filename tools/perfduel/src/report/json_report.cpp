@@ -180,6 +180,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     notes.push_back(text);  // made while the duel ran (the early budget note)
   }
   json["notes"] = notes;
+  json["duel_notes"] = note_texts(outcome.notes);  // the same, apart, for a re-analysis to repeat
   // Benchmarks that a pattern found on one side only: not compared, listed by metric name.
   json["benchmarks"] = {{"new", outcome.suite.added},
                         {"removed", outcome.suite.removed},
@@ -270,6 +271,9 @@ SavedReport read_report(const nlohmann::ordered_json& json, const std::string& o
   report.programs = programs_from_json(json, origin);
   report.failure = json.value("error", "");
   report.elapsed_seconds = json.value("elapsed_seconds", 0.0);
+  for (const auto& text : json.value("duel_notes", std::vector<std::string>{})) {
+    report.duel_notes.push_back({NoteWeight::key, text});
+  }
   report.seed = json.value("seed", std::uint64_t{0});
   if (json.contains("benchmarks") && json["benchmarks"].is_object()) {
     report.suite.added = json["benchmarks"].value("new", std::vector<std::string>{});

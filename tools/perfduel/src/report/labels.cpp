@@ -65,7 +65,10 @@ std::string metrics_of(const Analysis& analysis, Estimator estimator) {
 // α for its interval, the others share it with the confidence sequence).
 std::string levels_text(std::vector<double> levels) {
   std::sort(levels.begin(), levels.end());
-  const auto level = [](double confidence) { return fmt::format("{:.4g}", 100 * confidence); };
+  // Four significant digits, more where they would round a level such as 99.9995 % up to 100.
+  const auto level = [](double confidence) {
+    return fmt::format("{:.{}g}", 100 * confidence, confidence > 0.9999 && confidence < 1 ? 7 : 4);
+  };
   const std::string low = level(levels.front());
   const std::string high = level(levels.back());
   return low == high ? low + " %" : fmt::format("{}–{} %", low, high);
