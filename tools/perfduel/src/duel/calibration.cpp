@@ -109,15 +109,14 @@ std::optional<Note> budget_note(const Config& config, const Analysis& analysis,
   }
   constexpr std::size_t k_named = 3;
   const std::size_t more = over.size() > k_named ? over.size() - k_named : 0;
+  const auto named = static_cast<long long>(over.size());
   over.resize(std::min(over.size(), k_named));
   return Note{
       NoteWeight::key,
       fmt::format("noise: {} cannot settle within the budget (about {:.0f} rounds) at the rate so far: "
                   "{}{}; `perfduel calibrate` writes thresholds that fit",
-                  more + over.size() == 1
-                      ? "a gated metric"
-                      : util::counted(static_cast<long long>(more + over.size()), "gated metric"),
-                  budget, fmt::join(over, "; "), more > 0 ? fmt::format("; and {} more", more) : "")};
+                  named == 1 ? "a gated metric" : util::counted(named, "gated metric"), budget,
+                  fmt::join(over, "; "), more > 0 ? fmt::format("; and {} more", more) : "")};
 }
 
 }  // namespace perfduel

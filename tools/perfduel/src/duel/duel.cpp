@@ -429,6 +429,29 @@ bool stops_as_futile(const Config& config, const Analysis& analysis, int done, d
          done >= k_futility_share * budget && budget_is_futile(analysis.fewest_open_projected_rounds, budget);
 }
 
+// Once every gated metric has its minimum rounds (before, σ says little: three rounds can put
+// it anywhere), says early which thresholds the budget cannot settle (budget_note), not at its
+// end: into `outcome` and to `on_note`. `done` measured rounds took `elapsed_seconds` and gave
+// `analysis` under `effective` (patterns expanded). Returns whether it judged (once is enough).
+bool judge_budget(const Config& config, const Config& effective, const Analysis& analysis, int done,
+                  double elapsed_seconds, const NoteCallback& on_note, DuelOutcome& outcome) {
+  const bool ready = !analysis.can_stop && analysis.metrics.size() == effective.metrics.size() &&
+                     std::all_of(analysis.metrics.begin(), analysis.metrics.end(), [](const MetricResult& m) {
+                       return m.spec.gating != Gating::gated || m.enough_rounds;
+                     });
+  if (!ready) {
+    return false;
+  }
+  if (auto note = budget_note(effective, analysis, outcome.runs,
+                              budget_rounds_so_far(config, done, elapsed_seconds))) {
+    outcome.notes.push_back(*note);
+    if (on_note) {
+      on_note(*note);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool candidate_first(Order order, int round, std::uint64_t seed) {
@@ -533,22 +556,8 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
       if (progress) {
         progress(analysis, elapsed());
       }
-      // Once the metrics have their minimum rounds (before, σ says little: three rounds can put
-      // it anywhere), say early which thresholds the budget cannot settle, not at its end.
-      if (!budget_judged && !analysis.can_stop &&
-          analysis.metrics.size() == duel.effective().metrics.size() &&
-          std::all_of(analysis.metrics.begin(), analysis.metrics.end(), [](const MetricResult& m) {
-            return m.spec.gating != Gating::gated || m.enough_rounds;
-          })) {
-        budget_judged = true;
-        if (auto note = budget_note(duel.effective(), analysis, outcome.runs,
-                                    budget_rounds_so_far(config, measured + 1, elapsed()))) {
-          outcome.notes.push_back(*note);
-          if (on_note) {
-            on_note(*note);
-          }
-        }
-      }
+      budget_judged = budget_judged || judge_budget(config, duel.effective(), analysis, measured + 1,
+                                                    elapsed(), on_note, outcome);
       if (analysis.can_stop && analysis.stop == DuelEnd::regression_found &&
           analysis.open_likely_regressions > 0) {
         naming_until = naming_until.value_or(measured + naming_rounds(measured + 1));

@@ -131,6 +131,15 @@ ProgramComparison programs_from_json(const nlohmann::ordered_json& report, const
   return programs;
 }
 
+// Every note of the analysis, then those the duel made while it ran (the early budget note).
+std::vector<std::string> report_notes(const DuelOutcome& outcome) {
+  auto notes = note_texts(outcome.analysis.notes);
+  for (auto& text : note_texts(outcome.notes)) {
+    notes.push_back(std::move(text));
+  }
+  return notes;
+}
+
 }  // namespace
 
 std::string overall_verdict(const DuelOutcome& outcome) {
@@ -175,11 +184,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     metrics.push_back(metric_to_json(result));
   }
   json["metrics"] = metrics;
-  auto notes = note_texts(outcome.analysis.notes);
-  for (const auto& text : note_texts(outcome.notes)) {
-    notes.push_back(text);  // made while the duel ran (the early budget note)
-  }
-  json["notes"] = notes;
+  json["notes"] = report_notes(outcome);
   json["duel_notes"] = note_texts(outcome.notes);  // the same, apart, for a re-analysis to repeat
   // Benchmarks that a pattern found on one side only: not compared, listed by metric name.
   json["benchmarks"] = {{"new", outcome.suite.added},
