@@ -1039,7 +1039,7 @@ YAML
     legend=$(grep -cE '^(baseline, candidate: |change, interval|interval: )' out.txt)
     [ "$(wc -l <out.txt)" -eq $((rows + legend + notes + 1)) ] || fail "lines other than table, legend, notes and verdict"
     # (All 14 may pass at the uncorrected level: then only that level is named.)
-    grep -qE '^interval: (99\.[0-9]+ % confidence for each gated metric \(Bonferroni over 14|9[0-9.]+ % for the 14 shown inside their band)' out.txt ||
+    grep -qE '^interval: (99\.[0-9]+ % confidence for each gated metric \(Bonferroni over 14|9[0-9.]+ % for the (14|[0-9]+) (shown inside their band|settled by their confidence sequence))' out.txt ||
       fail "the legend lacks the intervals' level"
     # Nothing is lost: --verbose (here through analyze of the same report) shows every note of the JSON.
     "$PERFDUEL" analyze report.json --verbose >verbose.txt 2>/dev/null
@@ -1083,6 +1083,55 @@ CMAKE
     expect_err '^perfduel: error: shard: "3/2" is not a shard'
     echo 'Test project /x' | "$PERFDUEL" shard 1/2 >out.txt 2>err.txt && fail "text accepted as JSON"
     expect_err 'standard input: the input is not JSON'
+    ;;
+  calibrate_fits_the_noisy_benchmark)
+    # A suite of one noisy benchmark (fake_bench's printed score, log-normal with σ 0.3 per run,
+    # so a log-ratio σ of 0.42 per round: no timing in it) and a quiet metric (the iterations
+    # it prints, always 1). Calibration loosens the noisy one's 5 % for a budget of 40 rounds,
+    # keeps the quiet one, and writes an entry that overrides the pattern; the merged file parses
+    # and the A/A duel takes the entry's threshold and settles. Probabilities: at 5 % the noisy
+    # metric needs hundreds of rounds, so its 30-round σ would have to be 4× too low (χ²₂₉ < 1.9,
+    # p < 10⁻¹²) for calibration to keep it, or its 10-round σ as low (χ²₉ < 0.6, p ≈ 10⁻⁵) for
+    # the early note to stay away. The merged duel's budget is 400 rounds, 20 times the rounds
+    # the proposed threshold needs at the median, which only a 30-round σ √20 too low
+    # (χ²₂₉ < 1.5, p < 10⁻¹²) could exhaust; at 99.99 % it calls a regression or improvement
+    # with chance ≤ 10⁻⁴ (fact 1).
+    cat >gate.yaml <<YAML
+identical_programs: measure
+confidence: 99.99%
+min_rounds: 10
+max_rounds: 40
+max_seconds: 60
+warmup: 1
+metrics:
+  wall_time: {gate: false}
+  quiet: {regex: '"iterations": ([0-9]+)', threshold: 5%, tolerance: 3%}
+  suite: {google_benchmark: "*", field: score, threshold: 5%, tolerance: 3%}
+YAML
+    cmd="$fb --format gbench --noise 0.3 --work 0.05"
+    run 0 calibrate --config gate.yaml -n "$cmd" --rounds 30 --out fragment.yaml --seed 1 -q
+    expect_out '^calibration from 30 rounds of .* against itself \(.* per round\); budget about 40 rounds, thresholds aimed at 20$'
+    expect_out '^suite/BM_Work +[0-9.]+ % +5 % +~[0-9]+ +[0-9.]+ % +[0-9.]+ % +~[0-9]+$'
+    expect_out '^quiet +0 % +5 % +~10 +kept +3 % +~10$'
+    expect_out '^fragment: fragment.yaml \(paste under "metrics:"\)$'
+    grep -qE '^  "suite/BM_Work": \{google_benchmark: "BM_Work", field: score, estimator: trimmed, threshold: [0-9.]+%, tolerance: [0-9.]+%\}  # σ ' fragment.yaml ||
+      fail "fragment lacks the override: $(cat fragment.yaml)"
+    grep -qE '^  # quiet: kept at 5 %' fragment.yaml || fail "fragment lacks the kept metric: $(cat fragment.yaml)"
+    threshold=$(sed -nE 's/^  "suite\/BM_Work".*threshold: ([0-9.]+)%.*/\1/p' fragment.yaml)
+    # The configured 5 % cannot settle in 40 rounds: the duel says so early (at min_rounds), not at its end.
+    run_either 0 77 compare --config gate.yaml -b "$cmd" -n "$cmd" --json report.json -q
+    expect_out '^note: noise: a gated metric cannot settle within the budget \(about [0-9]+ rounds\) at the rate so far: suite/BM_Work \(σ [0-9.]+ % per round\) needs (~[0-9]+|more than a million) rounds at 5 %; [0-9.]+ % would settle it in ~[0-9]+; `perfduel calibrate` writes thresholds that fit$'
+    json '.notes[]' | grep -q '^noise: a gated metric cannot settle' || fail "the JSON report lacks the note"
+    # The same from the report's rounds, without running anything.
+    run 0 calibrate --from-report report.json
+    expect_out '^calibration from [0-9]+ rounds of report.json'
+    expect_out '^  "suite/BM_Work": \{google_benchmark'
+    # Merged under metrics: (the file's last key), it parses, and the duel takes the entry.
+    sed 's/^max_rounds: 40$/max_rounds: 400/' gate.yaml >merged.yaml && cat fragment.yaml >>merged.yaml
+    run 0 compare --config merged.yaml -b "$cmd" -n "$cmd" --json merged.json -q
+    [ "$(json '.metrics[] | select(.name == "suite/BM_Work") | .threshold * 100 | round' merged.json)" = "$(printf '%.0f' "$threshold")" ] ||
+      fail "the duel's threshold is not the fragment's $threshold %"
+    [ "$(json '.metrics[] | select(.name == "suite/BM_Work") | .verdict' merged.json)" = no-change ] || fail "not settled"
     ;;
   *)
     fail "unknown test $1"

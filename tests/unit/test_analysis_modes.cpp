@@ -265,8 +265,10 @@ TEST_CASE("hybrid stopping settles a clear regression by its confidence sequence
   REQUIRE(metric.sequence);
   CHECK(metric.ci.lo == metric.sequence->lo);  // the interval that decided is the one shown
   // α = 5 % split 90 : 5 : 5 between the width rule's interval, the confidence sequence and the
-  // sign sequence (which yields to a confidence sequence that settled the same regression).
-  CHECK(metric.confidence == Approx(0.955));
+  // sign sequence (which yields to a confidence sequence that settled the same regression): the
+  // interval shown is the sequence, so its level is the sequence's, 1 − 0.05 · 0.05, not the
+  // width rule's 95.5 %.
+  CHECK(metric.confidence == Approx(0.9975));
   CHECK(metric.stopping_width > 0.02);
   CHECK(has_note(hybrid, "whichever settles first"));
 }

@@ -22,7 +22,7 @@ using perfduel::testing::metric;
 namespace {
 
 // The configuration a report would hold: wall time reported, a gated regex metric "score".
-Config saved_config() {
+Config reanalysis_saved_config() {
   return parse_config(
       "min_rounds: 30\n"
       "stopping: width\n"
@@ -57,7 +57,7 @@ std::vector<RunRecord> runs_with_change(const Config& config, int rounds, double
 }  // namespace
 
 TEST_CASE("a re-analysis takes the decision settings of a configuration file", "[reanalysis][config]") {
-  Config config = saved_config();
+  Config config = reanalysis_saved_config();
   const auto ignored =
       apply_reanalysis_settings(config,
                                 "confidence: 99%\n"
@@ -78,7 +78,7 @@ TEST_CASE("a re-analysis takes the decision settings of a configuration file", "
   CHECK(metric(config, "wall_time").gating == Gating::gated);
   CHECK(metric(config, "wall_time").unit == "s");
   CHECK(config.seed == std::uint64_t{7});
-  CHECK(settings_changes(saved_config(), config) ==
+  CHECK(settings_changes(reanalysis_saved_config(), config) ==
         std::vector<std::string>{"confidence 99 % (was 95 %)", "min_rounds 10 (was 30)",
                                  "stopping hybrid (was width)", "wall_time: gate true (was false)",
                                  "score: threshold 5 % (was 20 %)", "score: tolerance 1 % (was 0 %)",
@@ -86,7 +86,7 @@ TEST_CASE("a re-analysis takes the decision settings of a configuration file", "
 }
 
 TEST_CASE("a re-analysis with the duel's own configuration file changes nothing", "[reanalysis][config]") {
-  Config config = saved_config();
+  Config config = reanalysis_saved_config();
   const std::string gate_yaml =
       "min_rounds: 30\n"
       "max_seconds: 600\n"  // the budget: add_perf_gate passes a smaller one on the command line
@@ -96,12 +96,12 @@ TEST_CASE("a re-analysis with the duel's own configuration file changes nothing"
       "  wall_time: {gate: false}\n"
       "  score: {regex: 'score: ([0-9.]+)', threshold: 20%}\n";
   CHECK(apply_reanalysis_settings(config, gate_yaml, "gate.yaml") == std::vector<std::string>{"max_seconds"});
-  CHECK(config.max_seconds == saved_config().max_seconds);
-  CHECK(settings_changes(saved_config(), config).empty());
+  CHECK(config.max_seconds == reanalysis_saved_config().max_seconds);
+  CHECK(settings_changes(reanalysis_saved_config(), config).empty());
 }
 
 TEST_CASE("a re-analysis cannot change what made the runs", "[reanalysis][config]") {
-  Config config = saved_config();
+  Config config = reanalysis_saved_config();
   const auto fixed = [](const std::string& where, const std::string& what, const std::string& value) {
     return fmt::format(
         "other.yaml:{}: {} cannot change in a re-analysis: the report's runs were made with {} "
@@ -131,7 +131,7 @@ TEST_CASE("a re-analysis cannot change what made the runs", "[reanalysis][config
       "max_rss, score)");
   // The same source again is no change; nothing was applied by the failed attempts.
   apply_reanalysis_settings(config, "metrics:\n  score: {regex: 'score: ([0-9.]+)'}\n", "other.yaml");
-  CHECK(settings_changes(saved_config(), config).empty());
+  CHECK(settings_changes(reanalysis_saved_config(), config).empty());
   // A bad value is reported as in any configuration file.
   CHECK_THROWS_WITH(apply_reanalysis_settings(config, "stopping: never\n", "other.yaml"),
                     "other.yaml:1: \"stopping\" must be one of hybrid, width, anytime, not \"never\"");
@@ -159,7 +159,7 @@ TEST_CASE("a benchmark pattern sets the metrics it was expanded to", "[reanalysi
 }
 
 TEST_CASE("one setting from the command line, for every metric or for one", "[reanalysis][config]") {
-  Config config = saved_config();
+  Config config = reanalysis_saved_config();
   apply_reanalysis_setting(config, "threshold", "", "5%", "--threshold");
   CHECK(metric(config, "score").threshold == Approx(0.05));
   CHECK(metric(config, "wall_time").threshold == Approx(0.05));
@@ -169,7 +169,7 @@ TEST_CASE("one setting from the command line, for every metric or for one", "[re
   CHECK(metric(config, "wall_time").tolerance == Approx(0.025));
   apply_reanalysis_setting(config, "confidence", "", "90%", "--confidence");
   CHECK(config.confidence == Approx(0.90));
-  CHECK(settings_changes(saved_config(), config) ==
+  CHECK(settings_changes(reanalysis_saved_config(), config) ==
         std::vector<std::string>{"confidence 90 % (was 95 %)", "4 metrics: threshold 5 % (was 2 %)",
                                  "4 metrics: tolerance 2.5 % (was 1 %)", "score: threshold 5 % (was 20 %)",
                                  "score: tolerance 3 % (was 0 %)"});
@@ -195,7 +195,7 @@ TEST_CASE("re-deciding a +10 % change: the tolerance and the threshold move the 
           "[reanalysis][analysis]") {
   // The saved duel: score +10 % with 2 % noise per run over 60 rounds, gated with a 20 %
   // threshold and no tolerance: a regression.
-  const Config saved = saved_config();
+  const Config saved = reanalysis_saved_config();
   const auto runs = runs_with_change(saved, 60, 0.10, 0.02);
   const Analysis original = analyze(saved, runs, Finality::final);
   REQUIRE(original.verdict == Verdict::regression);
@@ -246,7 +246,7 @@ TEST_CASE("why a re-analysis ended", "[reanalysis][verdict]") {
 }
 
 TEST_CASE("the JSON report of a re-analysis says of which report, and reads back", "[reanalysis][report]") {
-  Config config = saved_config();
+  Config config = reanalysis_saved_config();
   DuelOutcome outcome;
   outcome.metrics = config.metrics;
   outcome.runs = runs_with_change(config, 30, 0.10, 0.03);

@@ -317,7 +317,9 @@ TEST_CASE("a report-only metric's tiny certain change is no change, not a regres
     CHECK(row.ends_with(explicit_zero ? "  regression (info)" : "  no-change (info)"));
     CHECK(rss.verdict == (explicit_zero ? Verdict::regression : Verdict::no_change));
     if (!explicit_zero) {
-      CHECK_THAT(text, Catch::Contains("note: user_time, system_time, max_rss: report-only, "));
+      // max_rss was settled by its confidence sequence, which its interval shows, at that level.
+      CHECK_THAT(text, Catch::Contains("note: user_time, system_time: report-only, 95.5 % interval"));
+      CHECK_THAT(text, Catch::Contains("note: max_rss: report-only, 99.75 % interval"));
       CHECK_THAT(text, Catch::Contains(" interval, changes within ±1.00 % count as no change\n"));
     }
   }
@@ -382,15 +384,18 @@ TEST_CASE("a regression its sign sequence showed before its interval shows its r
   wall.settled_by = SettledBy::signs;
   wall.signs_beyond = 9;
   wall.signs_rounds = 10;
-  SECTION("an interval still reaching below 0: the rounds, and the legend says so") {
+  wall.signs_alpha = 0.0025;
+  SECTION("an interval still reaching below 0: the rounds, and the legend says so, at the test's level") {
     wall.ci = {-0.0318, 2.2116};
     CHECK(shows_signs(wall));
     const auto text = format_table(fixture.summary);
     CHECK(text.find("[-3.18 %") == std::string::npos);
     CHECK_THAT(text, Catch::Contains("9 of 10 rounds > +2.00 %  regression\n"));
-    CHECK_THAT(text,
-               Catch::Contains("a regression its sign sequence showed before its interval did shows its "
-                               "rounds beyond the threshold"));
+    CHECK_THAT(text, Catch::Contains(
+                         "a regression its sign sequence showed before its interval did shows its "
+                         "rounds beyond the threshold (a one-sided test at α = 0.25 %, valid at any round)"));
+    // Its interval's level is not claimed for the rounds it shows instead.
+    CHECK_THAT(text, !Catch::Contains("confidence for each gated metric"));
     // The report keeps both, and `summary` reads the same cell from it.
     const auto json = report_to_json(fixture.summary);
     const auto& signs = json["metrics"][0]["signs"];
@@ -422,4 +427,16 @@ TEST_CASE("a regression its sign sequence showed before its interval shows its r
     wall.settled_by = SettledBy::width;
     CHECK(report_to_json(fixture.summary)["metrics"][0]["signs"].is_null());
   }
+}
+
+TEST_CASE("a metric its confidence sequence settled is listed at the sequence's level", "[report]") {
+  Fixture fixture;
+  auto& wall = fixture.outcome.analysis.metrics[0];
+  wall.settled_by = SettledBy::sequence;
+  wall.confidence = 0.9975;  // the sequence's share of α, not the width rule's 95.5 %
+  const auto text = format_table(fixture.summary);
+  CHECK_THAT(text,
+             Catch::Contains("\ninterval: 99.75 % for the one settled by its confidence sequence, shown as "
+                             "the interval (valid however often it was looked at)"));
+  CHECK_THAT(text, !Catch::Contains("confidence for each gated metric"));
 }

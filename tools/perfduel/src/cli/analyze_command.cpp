@@ -76,6 +76,10 @@ int run_analyze(const AnalyzeOptions& options) {
   outcome.elapsed_seconds = saved.elapsed_seconds;
   outcome.seed = saved.seed;
   outcome.programs = saved.programs;
+  if (reanalysis.changes.empty()) {
+    // What the duel noted while it ran holds for the same settings; with others it would not.
+    outcome.notes = saved.duel_notes;
+  }
   // Identical programs were no change without a run, and stay so under any settings.
   outcome.analysis = saved.end == DuelEnd::identical ? analyze_identical(config)
                                                      : analyze(config, outcome.runs, Finality::final);

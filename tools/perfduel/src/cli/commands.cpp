@@ -29,6 +29,11 @@ constexpr std::array k_subcommands{
         "anything; with --config or the setting options, re-decide with other statistics settings.",
         add_analyze_options},
     Subcommand{
+        "calibrate",
+        "Measure each gated metric's noise per round (the program against itself, or saved reports) and "
+        "write per-benchmark thresholds the configured budget can settle, as a YAML fragment.",
+        add_calibrate_options},
+    Subcommand{
         "record",
         "Append a compare report (or plain measurements) to the history database for `perfduel trend`.",
         add_record_options},

@@ -18,6 +18,10 @@ void add_compare_options(CLI::App& subcommand, int& exit_code);
 // anything, with the report's settings or with other decision settings (--config, --threshold, ...).
 void add_analyze_options(CLI::App& subcommand, int& exit_code);
 
+// `calibrate`: measures each gated metric's noise (an A/A duel, or saved reports) and proposes
+// thresholds the budget can settle, as a YAML fragment.
+void add_calibrate_options(CLI::App& subcommand, int& exit_code);
+
 // `record`: appends a report or plain measurements to the history database.
 void add_record_options(CLI::App& subcommand, int& exit_code);
 

@@ -478,6 +478,7 @@ void apply_regression_signs(const MetricSpec& spec, const Levels& levels, const 
   result.settled_by = settled.settled_by;
   result.signs_beyond = step->beyond;
   result.signs_rounds = step->rounds;
+  result.signs_alpha = levels.signs;
 }
 
 // The settlement of a metric under the stopping rule of `config`, from the width rule's (`width`):
@@ -505,7 +506,8 @@ Settlement settle_by_stopping_rules(const Config& config, const MetricSpec& spec
       result.sequence = stats::Interval{std::expm1(sequence->lo), std::expm1(sequence->hi)};
       const Settlement settled = settle_hybrid(width, *result.sequence, spec);
       if (settled.settled_by == SettledBy::sequence) {
-        result.ci = *result.sequence;  // the interval that decided is the one shown
+        result.ci = *result.sequence;  // the interval that decided is the one shown, at its level
+        result.confidence = levels.sequence;
       }
       return settled;
     }
@@ -863,6 +865,17 @@ bool is_deterministic(const MetricSpec& metric, std::span<const double> baseline
       return false;
   }
   return false;
+}
+
+std::vector<std::vector<double>> measured_log_ratios(const Config& config, std::span<const RunRecord> runs) {
+  const PairedSeries series = pair_rounds(config.metrics.size(), runs);
+  std::vector<std::vector<double>> ratios(config.metrics.size());
+  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
+    if (auto d = stats::log_ratios(series.baseline[m], series.candidate[m])) {
+      ratios[m] = std::move(d).value();
+    }
+  }
+  return ratios;
 }
 
 Analysis analyze_identical(const Config& config) {

@@ -36,7 +36,9 @@ struct MetricResult {
   // The estimator used: spec.estimator, or Estimator::ratio once a metric whose zeros are
   // allowed (zeros_allowed) has read 0 (see analysis.cpp).
   Estimator estimator = Estimator::mean;
-  double confidence = 0;       // per-metric level after the multiple-comparison correction
+  // The level of `ci`, after the multiple-comparison correction: the width rule's interval's, or
+  // the confidence sequence's when the sequence settled the metric and `ci` is the sequence.
+  double confidence = 0;
   double baseline_median = 0;  // in the metric's own unit
   double candidate_median = 0;
   double change = 0;         // relative: exp(center) − 1
@@ -55,6 +57,7 @@ struct MetricResult {
   // beyond the tolerance (0 otherwise).
   std::size_t signs_rounds = 0;
   std::size_t signs_beyond = 0;
+  double signs_alpha = 0;  // the one-sided level of that test (Levels::signs)
   // Settled as no change by its interval at the uncorrected level lying inside ±tolerance
   // (the pass claim needs no Bonferroni, analysis.cpp); `ci` and `confidence` are that interval's.
   bool equivalence = false;
@@ -169,6 +172,11 @@ struct Analysis {
 // value, or a 0 in a metric whose zeros are not allowed (zeros_allowed); exit code 2 when most
 // runs of a gated metric read 0, below its resolution (the zero rule, k_zero_rule_rounds).
 Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality finality);
+
+// Per metric of `config`, the log-ratios ln(candidate / baseline) of the measured rounds that have
+// both runs, paired as analyze pairs them (warm-up rounds left out); empty for a metric with a
+// value that has no log (0, negative, not finite). What calibration measures noise from.
+std::vector<std::vector<double>> measured_log_ratios(const Config& config, std::span<const RunRecord> runs);
 
 // The analysis of a duel whose two sides run identical programs (duel/programs.hpp), without a
 // run: every metric of `config` is no change (settle_identical), its change exactly 0 with the

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/calibration.hpp"
 #include "duel/run_plan.hpp"
 #include "error.hpp"
 #include "run/benchmark_names.hpp"
@@ -54,6 +55,12 @@ std::size_t env_padding_bytes(std::uint64_t seed, std::uint64_t run_index) {
   x = (x ^ (x >> 27U)) * 0x94D049BB133111EBULL;
   x ^= x >> 31U;
   return static_cast<std::size_t>(x % k_max_env_padding);
+}
+
+// The rounds the budget allows at the rate so far: `done` measured rounds in `elapsed_seconds`.
+double budget_rounds_so_far(const Config& config, int done, double elapsed_seconds) {
+  return std::min(static_cast<double>(config.max_rounds),
+                  done * config.max_seconds / std::max(elapsed_seconds, 1e-9));
 }
 
 // Whether a failure may be retried (Config::retries).
@@ -122,6 +129,28 @@ class Duel {
     auto cpus = callback(m_outcome.warmup_parallelism, most_benchmark_threads(m_effective.metrics));
     if (!is_duet(m_config.order) || cpus.size() == 2) {  // a duet keeps its pair
       m_limits.cpus = std::move(cpus);
+    }
+  }
+
+  // Once every gated metric has its minimum rounds (before, σ says little: three rounds can put
+  // it anywhere), says once, early, which thresholds the budget cannot settle (budget_note), not at
+  // its end: into the outcome and to `on_note`. `done` measured rounds took `elapsed_seconds` and
+  // gave `analysis`.
+  void judge_budget(const Analysis& analysis, int done, double elapsed_seconds, const NoteCallback& on_note) {
+    const bool ready =
+        !m_budget_judged && !analysis.can_stop && analysis.metrics.size() == m_effective.metrics.size() &&
+        std::all_of(analysis.metrics.begin(), analysis.metrics.end(),
+                    [](const MetricResult& m) { return m.spec.gating != Gating::gated || m.enough_rounds; });
+    if (!ready) {
+      return;
+    }
+    m_budget_judged = true;
+    if (auto note = budget_note(m_effective, analysis, m_outcome.runs,
+                                budget_rounds_so_far(m_config, done, elapsed_seconds))) {
+      m_outcome.notes.push_back(*note);
+      if (on_note) {
+        on_note(*note);
+      }
     }
   }
 
@@ -408,6 +437,7 @@ class Duel {
   DuelOutcome m_outcome;
   bool m_failed = false;
   bool m_retryable = false;                 // whether the failure in the outcome may be retried
+  bool m_budget_judged = false;             // judge_budget has judged (it does once)
   double m_run_seconds = 0;                 // wall time of all runs so far
   std::array<int, 2> m_round_cpus{-1, -1};  // duet: the CPUs of this round's baseline and candidate
 };
@@ -417,11 +447,9 @@ class Duel {
 // a fifth of the budget on, so that one wild round early on cannot end the duel. `done`
 // measured rounds took `elapsed_seconds` (warm-up included) and gave `analysis`.
 bool stops_as_futile(const Config& config, const Analysis& analysis, int done, double elapsed_seconds) {
-  const double budget_rounds = std::min(static_cast<double>(config.max_rounds),
-                                        done * config.max_seconds / std::max(elapsed_seconds, 1e-9));
+  const double budget = budget_rounds_so_far(config, done, elapsed_seconds);
   return done >= std::max(config.min_rounds, k_sequence_burn_in_rounds) &&
-         done >= k_futility_share * budget_rounds &&
-         budget_is_futile(analysis.fewest_open_projected_rounds, budget_rounds);
+         done >= k_futility_share * budget && budget_is_futile(analysis.fewest_open_projected_rounds, budget);
 }
 
 }  // namespace
@@ -474,12 +502,14 @@ int naming_rounds(int settled_at) {
 }
 
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
-                     const ProgressCallback& progress, const RepinCallback& repin) {
-  return run_duel(config, executor, nullptr, seed, progress, repin);
+                     const ProgressCallback& progress, const RepinCallback& repin,
+                     const NoteCallback& on_note) {
+  return run_duel(config, executor, nullptr, seed, progress, repin, on_note);
 }
 
 DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulator, std::uint64_t seed,
-                     const ProgressCallback& progress, const RepinCallback& repin) {
+                     const ProgressCallback& progress, const RepinCallback& repin,
+                     const NoteCallback& on_note) {
   Duel duel(config, executor, simulator, seed);
   DuelOutcome& outcome = duel.outcome();
   const auto start = std::chrono::steady_clock::now();
@@ -525,6 +555,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
       if (progress) {
         progress(analysis, elapsed());
       }
+      duel.judge_budget(analysis, measured + 1, elapsed(), on_note);
       if (analysis.can_stop && analysis.stop == DuelEnd::regression_found &&
           analysis.open_likely_regressions > 0) {
         naming_until = naming_until.value_or(measured + naming_rounds(measured + 1));
@@ -562,11 +593,11 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
 
 DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, Executor* simulator,
                                       std::uint64_t seed, const ProgressCallback& progress,
-                                      const RepinCallback& repin) {
+                                      const RepinCallback& repin, const NoteCallback& on_note) {
   const auto start = std::chrono::steady_clock::now();
   ProgramComparison programs = compare_programs(config, executor);
   if (programs.result != ProgramsCompared::identical) {
-    DuelOutcome outcome = run_duel(config, executor, simulator, seed, progress, repin);
+    DuelOutcome outcome = run_duel(config, executor, simulator, seed, progress, repin, on_note);
     outcome.programs = std::move(programs);
     return outcome;
   }

@@ -44,6 +44,9 @@ struct DuelOutcome {
   // What the two sides were found to run before the warm-up (run_duel_unless_identical); not
   // fingerprinted for a duel that run_duel started directly.
   ProgramComparison programs;
+  // Notes the duel made while it ran, which the final analysis cannot make from the runs alone:
+  // the early one that the budget cannot settle some metric's threshold (budget_note).
+  std::vector<Note> notes;
 };
 
 // Chooses the CPUs of the measured rounds once the warm-up is over, from the warm-up's
@@ -55,8 +58,14 @@ using RepinCallback = std::function<std::vector<int>(double warmup_parallelism, 
 // Called after every measured round with the current analysis and the elapsed seconds.
 using ProgressCallback = std::function<void(const Analysis&, double elapsed_seconds)>;
 
+// Called with a note the duel makes while it runs (DuelOutcome::notes), as it makes it.
+using NoteCallback = std::function<void(const Note&)>;
+
 // Runs rounds of one baseline and one candidate run back to back, in seeded random or ABBA
-// order, until the stopping rule is met or the budget is spent. Never throws for a failing
+// order, until the stopping rule is met or the budget is spent. Once every gated metric has its
+// minimum rounds, the metrics whose noise so far needs more rounds than the budget allows are
+// named in one note (budget_note, duel/calibration.hpp), kept in the outcome and passed to
+// `on_note`. Never throws for a failing
 // benchmark: the outcome carries the cause and every run finished before it. A round with a
 // failed run is played again, both sides, while Config::retries allows.
 // `config` must have baseline and candidate commands; `seed` fixes the order. Runs are pinned
@@ -64,13 +73,15 @@ using ProgressCallback = std::function<void(const Analysis&, double elapsed_seco
 // patterns among its metrics are expanded from the first round's output (both sides run
 // before either is read); the analysis and the outcome use the expanded metrics.
 DuelOutcome run_duel(const Config& config, Executor& executor, std::uint64_t seed,
-                     const ProgressCallback& progress, const RepinCallback& repin = {});
+                     const ProgressCallback& progress, const RepinCallback& repin = {},
+                     const NoteCallback& on_note = {});
 
 // The same with the runs of valgrind metrics made by `simulator` (a ValgrindExecutor, or a
 // scripted one in tests), which must not be null when the configuration has such metrics.
 // Throws perfduel::Error when it is.
 DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulator, std::uint64_t seed,
-                     const ProgressCallback& progress, const RepinCallback& repin = {});
+                     const ProgressCallback& progress, const RepinCallback& repin = {},
+                     const NoteCallback& on_note = {});
 
 // Asks first whether there is anything to measure (compare_programs through `executor`): when
 // the two sides run identical programs, the duel ends at once without a run (DuelEnd::identical,
@@ -78,7 +89,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
 // otherwise run_duel as above. Either outcome holds the comparison in `programs`.
 DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, Executor* simulator,
                                       std::uint64_t seed, const ProgressCallback& progress,
-                                      const RepinCallback& repin = {});
+                                      const RepinCallback& repin = {}, const NoteCallback& on_note = {});
 
 // Once a confidence or sign sequence has settled a regression after `settled_at` measured
 // rounds, how many more rounds the duel may play (within its budget) while other gated metrics

@@ -131,6 +131,15 @@ ProgramComparison programs_from_json(const nlohmann::ordered_json& report, const
   return programs;
 }
 
+// Every note of the analysis, then those the duel made while it ran (the early budget note).
+std::vector<std::string> report_notes(const DuelOutcome& outcome) {
+  auto notes = note_texts(outcome.analysis.notes);
+  for (auto& text : note_texts(outcome.notes)) {
+    notes.push_back(std::move(text));
+  }
+  return notes;
+}
+
 }  // namespace
 
 std::string overall_verdict(const DuelOutcome& outcome) {
@@ -175,7 +184,8 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     metrics.push_back(metric_to_json(result));
   }
   json["metrics"] = metrics;
-  json["notes"] = note_texts(outcome.analysis.notes);
+  json["notes"] = report_notes(outcome);
+  json["duel_notes"] = note_texts(outcome.notes);  // the same, apart, for a re-analysis to repeat
   // Benchmarks that a pattern found on one side only: not compared, listed by metric name.
   json["benchmarks"] = {{"new", outcome.suite.added},
                         {"removed", outcome.suite.removed},
@@ -266,6 +276,9 @@ SavedReport read_report(const nlohmann::ordered_json& json, const std::string& o
   report.programs = programs_from_json(json, origin);
   report.failure = json.value("error", "");
   report.elapsed_seconds = json.value("elapsed_seconds", 0.0);
+  for (const auto& text : json.value("duel_notes", std::vector<std::string>{})) {
+    report.duel_notes.push_back({NoteWeight::key, text});
+  }
   report.seed = json.value("seed", std::uint64_t{0});
   if (json.contains("benchmarks") && json["benchmarks"].is_object()) {
     report.suite.added = json["benchmarks"].value("new", std::vector<std::string>{});

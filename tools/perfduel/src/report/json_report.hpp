@@ -60,6 +60,8 @@ struct SavedReport {
   Environment environment;  // of the machine the runs were made on
   Pinning pinning;
   ProgramComparison programs;  // what the two sides were found to run ("programs")
+  // The notes the duel made while it ran ("duel_notes", DuelOutcome::notes), as key notes.
+  std::vector<Note> duel_notes;
 };
 
 // The JSON of the report file `path` (written by `compare --json`), the one reader behind

@@ -65,61 +65,79 @@ std::string metrics_of(const Analysis& analysis, Estimator estimator) {
 // α for its interval, the others share it with the confidence sequence).
 std::string levels_text(std::vector<double> levels) {
   std::sort(levels.begin(), levels.end());
-  const auto level = [](double confidence) { return fmt::format("{:.4g}", 100 * confidence); };
+  // Four significant digits, more where they would round a level such as 99.9995 % up to 100.
+  const auto level = [](double confidence) {
+    return fmt::format("{:.{}g}", 100 * confidence, confidence > 0.9999 && confidence < 1 ? 7 : 4);
+  };
   const std::string low = level(levels.front());
   const std::string high = level(levels.back());
   return low == high ? low + " %" : fmt::format("{}–{} %", low, high);
 }
 
 // The intervals' confidence levels, for the legend: the level of an interval is part of what
-// its numbers mean, so it is never a detail.
+// its numbers mean, so it is never a detail. Each interval is listed at the level of what it
+// shows: the width rule's interval, the confidence sequence that settled a metric (its own,
+// smaller share of α), the interval inside the band at the uncorrected level, or, for a
+// regression whose column shows rounds instead, the sign sequence's one-sided level.
 std::string interval_levels(const Analysis& analysis, double family_confidence) {
   std::vector<double> gated;
+  std::vector<double> by_sequence;  // gated, settled by the confidence sequence, which they show
   std::vector<double> inside_band;  // gated, shown inside their band at the uncorrected level
   std::vector<double> report_only;
-  bool by_sequence = false;
-  bool by_signs = false;
+  std::vector<double> signs_alphas;  // regressions that show their sign sequence's rounds
   for (const auto& result : analysis.metrics) {
-    by_signs |= shows_signs(result);
+    if (shows_signs(result)) {
+      signs_alphas.push_back(result.signs_alpha);
+      continue;
+    }
     if (result.estimate.status != stats::EstimateStatus::ok || !result.has_ratio) {
       continue;
     }
     if (result.spec.gating != Gating::gated) {
       report_only.push_back(result.confidence);
+    } else if (result.equivalence) {
+      inside_band.push_back(result.confidence);
     } else {
-      (result.equivalence ? inside_band : gated).push_back(result.confidence);
+      (result.settled_by == SettledBy::sequence ? by_sequence : gated).push_back(result.confidence);
     }
-    by_sequence |= result.settled_by == SettledBy::sequence;
   }
-  const std::size_t gated_count = gated.size() + inside_band.size();
-  std::string text;
+  const std::size_t gated_count =
+      gated.size() + by_sequence.size() + inside_band.size() + signs_alphas.size();
+  std::vector<std::string> parts;
   if (!gated.empty()) {
-    text = fmt::format("{} confidence for each gated metric", levels_text(gated));
+    std::string text = fmt::format("{} confidence for each gated metric", levels_text(gated));
     if (gated_count > 1) {
       text +=
           fmt::format(" (Bonferroni over {}: family-wise {:.4g} %)", gated_count, 100 * family_confidence);
     }
+    parts.push_back(std::move(text));
+  }
+  if (!by_sequence.empty()) {
+    parts.push_back(fmt::format(
+        "{} for {} settled by {} confidence sequence, shown as the interval (valid however often it was "
+        "looked at)",
+        levels_text(by_sequence),
+        by_sequence.size() == 1 ? std::string("the one") : fmt::format("the {}", by_sequence.size()),
+        by_sequence.size() == 1 ? "its" : "their"));
   }
   if (!inside_band.empty()) {
-    text += fmt::format("{}{} for the {} shown inside their band (no change needs no correction)",
-                        text.empty() ? "" : ", ", levels_text(inside_band), inside_band.size());
+    parts.push_back(fmt::format("{} for the {} shown inside their band (no change needs no correction)",
+                                levels_text(inside_band), inside_band.size()));
   }
   if (!report_only.empty()) {
-    text += fmt::format("{}{} for the report-only ones", text.empty() ? "" : ", ", levels_text(report_only));
+    parts.push_back(fmt::format("{} for the report-only ones", levels_text(report_only)));
   }
-  if (text.empty()) {
+  if (!signs_alphas.empty()) {
+    std::sort(signs_alphas.begin(), signs_alphas.end());
+    parts.push_back(fmt::format(
+        "a regression its sign sequence showed before its interval did shows its rounds beyond the threshold "
+        "(a one-sided test at α = {:.3g} %, valid at any round)",
+        100 * signs_alphas.back()));
+  }
+  if (parts.empty()) {
     return "";
   }
-  if (by_signs) {
-    text +=
-        "; a regression its sign sequence showed before its interval did shows its rounds beyond the "
-        "threshold";
-  }
-  if (by_sequence) {
-    text +=
-        "; a metric its confidence sequence settled shows the sequence, valid however often it was looked at";
-  }
-  return "interval: " + text;
+  return fmt::format("interval: {}", fmt::join(parts, "; "));
 }
 
 }  // namespace

@@ -89,6 +89,15 @@ void Progress::update(const Analysis& analysis, double elapsed_seconds) {
   }
 }
 
+void Progress::note(const std::string& text) {
+  if (m_style == ProgressStyle::quiet) {
+    return;
+  }
+  finish();
+  fmt::print(m_stream, "perfduel: note: {}\n", text);
+  std::fflush(m_stream);
+}
+
 void Progress::finish() {
   if (m_line_shown) {
     fmt::print(m_stream, "\r\033[K");

@@ -29,6 +29,10 @@ class Progress {
   // Shows the state after a round.
   void update(const Analysis& analysis, double elapsed_seconds);
 
+  // Prints `text` as a note line ("perfduel: note: ...") as the duel makes it, clearing the live
+  // line first; nothing in quiet style (the final report has the note).
+  void note(const std::string& text);
+
   // Clears the live line before the final report is printed.
   void finish();
 

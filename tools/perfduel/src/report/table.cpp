@@ -201,6 +201,7 @@ std::vector<Note> projection_notes(const Config& config, const DuelOutcome& outc
 // Every note of the report, each weighed (NoteWeight): the analysis's, then the report's own.
 std::vector<Note> notes(const RunSummary& summary) {
   std::vector<Note> lines = summary.outcome->analysis.notes;
+  lines.insert(lines.end(), summary.outcome->notes.begin(), summary.outcome->notes.end());
   const auto& suite = summary.outcome->suite;
   for (const auto& [names, what] : {std::pair{&suite.added, "new benchmark, only in the candidate"},
                                     std::pair{&suite.removed, "removed benchmark, only in the baseline"}}) {

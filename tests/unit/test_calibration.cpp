@@ -1,0 +1,95 @@
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "analysis_helpers.hpp"
+#include "duel/calibration.hpp"
+
+using namespace perfduel;
+using perfduel::testing::runs_of;
+
+namespace {
+
+MetricSpec calibration_metric(const std::string& name, double threshold, double tolerance) {
+  MetricSpec spec;
+  spec.name = name;
+  spec.source = MetricSource::regex;
+  spec.pattern = name + ": ([0-9.]+)";
+  spec.gating = Gating::gated;
+  spec.threshold = threshold;
+  spec.tolerance = tolerance;
+  return spec;
+}
+
+// Runs of identical programs: two metrics per run, log-normal with σ `quiet` and `noisy` per side.
+std::vector<RunRecord> aa_runs(std::size_t rounds, double quiet, double noisy, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<RunRecord> runs;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    for (const Side side : {Side::baseline, Side::candidate}) {
+      runs.push_back(
+          {static_cast<int>(r), side, false, {std::exp(quiet * normal(rng)), std::exp(noisy * normal(rng))}});
+    }
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("calibration keeps a threshold that fits and loosens one that cannot", "[calibration]") {
+  Config config;
+  config.metrics = {calibration_metric("quiet", 0.05, 0.03), calibration_metric("noisy", 0.05, 0.03)};
+  config.max_rounds = 80;
+  // 60 rounds; per round the log-ratio's σ is √2 times a side's: 1.4 % and 28 %.
+  const Calibration calibration = calibrate(config, aa_runs(60, 0.01, 0.2, 3), 0.0);
+  CHECK(calibration.rounds == 60);
+  CHECK(calibration.budget_rounds == 80);
+  CHECK(calibration.target_rounds == 40);
+  REQUIRE(calibration.metrics.size() == 2);
+  const MetricCalibration& quiet = calibration.metrics[0];
+  CHECK_FALSE(quiet.loosened);
+  CHECK(quiet.threshold == 0.05);
+  CHECK(quiet.tolerance == 0.03);
+  CHECK(quiet.rounds_configured == 20);  // the minimum rounds
+  CHECK(quiet.noise.sigma == Approx(0.01 * std::sqrt(2.0)).epsilon(0.3));
+  const MetricCalibration& noisy = calibration.metrics[1];
+  CHECK(noisy.loosened);
+  CHECK(noisy.noise.sigma == Approx(0.2 * std::sqrt(2.0)).epsilon(0.3));
+  CHECK(noisy.rounds_configured > 80);
+  CHECK(noisy.rounds_proposed <= 40);
+  CHECK(noisy.threshold > 0.05);
+  CHECK(stats::readable_fraction(noisy.threshold) == Approx(noisy.threshold));
+  // The tolerance keeps its share of the threshold, rounded up the same way.
+  CHECK(noisy.tolerance == Approx(stats::readable_fraction(noisy.threshold * 0.6)));
+}
+
+TEST_CASE("the time budget limits the rounds calibration aims at", "[calibration]") {
+  Config config;
+  config.max_rounds = 2000;
+  config.max_seconds = 60;
+  CHECK(budget_rounds(config, 0.5) == 120);
+  CHECK(budget_rounds(config, 0.01) == 2000);
+  CHECK(budget_rounds(config, 0) == 2000);
+}
+
+TEST_CASE("the duel notes early which metrics its budget cannot settle", "[calibration][analysis]") {
+  Config config;
+  config.metrics = {calibration_metric("quiet", 0.05, 0.03), calibration_metric("noisy", 0.05, 0.03)};
+  const auto runs = aa_runs(20, 0.01, 0.2, 4);
+  const Analysis analysis = analyze(config, runs, Finality::ongoing);
+  const auto note = budget_note(config, analysis, runs, 100);
+  REQUIRE(note);
+  CHECK(note->weight == NoteWeight::key);
+  CHECK_THAT(note->text, Catch::StartsWith("noise: a gated metric cannot settle within the budget (about "
+                                           "100 rounds) at the rate so far: noisy (σ "));
+  CHECK_THAT(note->text, Catch::Contains("`perfduel calibrate` writes thresholds that fit"));
+  CHECK_THAT(note->text, !Catch::Contains("quiet"));
+  // A budget that fits both: no note.
+  Config loose = config;
+  loose.metrics[1].threshold = 3.0;
+  loose.metrics[1].tolerance = 1.5;
+  CHECK_FALSE(budget_note(loose, analyze(loose, runs, Finality::ongoing), runs, 100));
+}
