@@ -15,6 +15,7 @@
 #include "report/progress.hpp"
 #include "util/file.hpp"
 #include "util/shell_words.hpp"
+#include "util/text.hpp"
 
 namespace perfduel::cli {
 
@@ -66,7 +67,7 @@ CalibrationInput run_aa_duel(const CalibrateOptions& options) {
   // The rounds asked for, not the gate's time budget: that is what is being calibrated for.
   aa.max_seconds = std::max(config.max_seconds, 1e9);
   Progress progress(options.quiet ? ProgressStyle::quiet : detect_progress_style(stderr), stderr);
-  LocalDuel duel = run_local_duel(
+  const LocalDuel duel = run_local_duel(
       aa, options.cpus.empty() ? origin : "--cpus",
       [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); }, {});
   progress.finish();
@@ -105,6 +106,7 @@ CalibrationInput read_reports(const CalibrateOptions& options) {
     } else {
       const auto names = [](const Config& c) {
         std::vector<std::string> list;
+        list.reserve(c.metrics.size());
         for (const auto& m : c.metrics) {
           list.push_back(m.name);
         }

@@ -123,7 +123,7 @@ int run_compare(const CompareOptions& options) {
   summary.config = &config;
   summary.started = now_iso8601();
   Progress progress(options.quiet ? ProgressStyle::quiet : detect_progress_style(stderr), stderr);
-  LocalDuel duel = run_local_duel(
+  const LocalDuel duel = run_local_duel(
       config, options.cpus.empty() ? origin : "--cpus",
       [&](const Analysis& analysis, double elapsed) { progress.update(analysis, elapsed); },
       [&](const Note& note) { progress.note(note.text); });

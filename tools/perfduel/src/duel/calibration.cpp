@@ -85,7 +85,6 @@ std::optional<Note> budget_note(const Config& config, const Analysis& analysis,
   const double target =
       std::max(std::floor(k_calibration_budget_share * budget), static_cast<double>(config.min_rounds));
   std::vector<std::string> over;
-  std::string only;
   for (std::size_t m = 0; m < config.metrics.size() && m < analysis.metrics.size(); ++m) {
     const MetricResult& result = analysis.metrics[m];
     if (result.spec.gating != Gating::gated || result.settled_by != SettledBy::none || !result.has_ratio) {
