@@ -23,6 +23,14 @@ constexpr double k_z95_one_sided = 1.644854;
 constexpr double k_independence_bound = 0.25;
 }  // namespace
 
+double lag1_upper_bound(double r, std::size_t count) {
+  return r + k_z95_one_sided / std::sqrt(static_cast<double>(count));
+}
+
+bool independence_shown(double upper) {
+  return upper <= k_independence_bound;
+}
+
 double lag1_autocorrelation(std::span<const double> x) {
   if (x.size() < 3) {
     return k_nan;
@@ -176,13 +184,13 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
     return result;
   }
   const double n = static_cast<double>(x.size());
-  const double upper = result.lag1 + k_z95_one_sided / std::sqrt(n);
-  if (std::abs(result.lag1) <= limit && upper <= k_independence_bound) {
+  const double upper = lag1_upper_bound(result.lag1, x.size());
+  if (std::abs(result.lag1) <= limit && independence_shown(upper)) {
     return result;
   }
   const bool clearly = clearly_autocorrelated(result.lag1, x.size(), limit);
   if (!clearly) {
-    if (upper <= k_independence_bound) {
+    if (independence_shown(upper)) {
       return result;  // outside the band, but within what an independent series shows by chance
     }
     return widened_until_ruled_out(result, x.size(), upper);

@@ -26,6 +26,12 @@ std::vector<double> batch_means(std::span<const double> x, std::size_t batch_siz
 // independent series shows by chance (r1 ≈ N(−1/n, 1/n) under independence, Bartlett 1946).
 bool clearly_autocorrelated(double r, std::size_t count, double limit);
 
+// The upper 95 % bound of a lag-1 autocorrelation `r` over `count` values: r + 1.645/√count.
+double lag1_upper_bound(double r, std::size_t count);
+// Whether that bound, `upper`, shows a series independent enough to use as it is (at most
+// 0.25): choose_batching's test.
+bool independence_shown(double upper);
+
 // What the batching search decided.
 struct Batching {
   std::size_t batch_size = 1;  // q; 1 means the values are used as they are

@@ -13,10 +13,6 @@ namespace perfduel::stats {
 
 namespace {
 
-// As in choose_batching: the one-sided 95 % bound of r1 and the bound below which a series
-// counts as independent.
-constexpr double k_noise_z95_one_sided = 1.644854;
-constexpr double k_noise_independence_bound = 0.25;
 // The σ levels of the duel's allowances (duel/analysis.cpp): the stopping check takes σ at its
 // upper 95 % bound, the deciding interval at its upper 75 % bound.
 constexpr double k_noise_stopping_level = 0.95;
@@ -98,8 +94,8 @@ double independence_widening(double lag1, std::size_t rounds, double limit) {
   if (std::isnan(lag1) || limit >= 1 || rounds == 0) {
     return 1.0;
   }
-  const double upper = lag1 + k_noise_z95_one_sided / std::sqrt(static_cast<double>(rounds));
-  return upper <= k_noise_independence_bound ? 1.0 : ar1_width_factor(std::min(upper, 0.9));
+  const double upper = lag1_upper_bound(lag1, rounds);
+  return independence_shown(upper) ? 1.0 : ar1_width_factor(std::min(upper, 0.9));
 }
 
 double projected_width(const RoundNoise& noise, std::size_t rounds, double level) {
