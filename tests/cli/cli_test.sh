@@ -1139,6 +1139,18 @@ YAML
     [ "$(json '.metrics[] | select(.name == "suite/BM_Work") | .threshold * 100 | round' merged.json)" = "$(printf '%.0f' "$threshold")" ] ||
       fail "the duel's threshold is not the fragment's $threshold %"
     [ "$(json '.metrics[] | select(.name == "suite/BM_Work") | .verdict' merged.json)" = no-change ] || fail "not settled"
+    # The same from the history: the two duels recorded, their candidate runs side by side (at
+    # least 5 pairs each, so ≥ 10 differences of σ 0.42: 4× too low has p < 10⁻⁵ again).
+    run 0 record --db h.sqlite report.json
+    run 0 record --db h.sqlite merged.json
+    run 0 calibrate --config gate.yaml --db h.sqlite
+    expect_out "^calibration from [0-9]+ pairs of the candidate's runs in the last 2 records in h.sqlite"
+    expect_out '^suite/BM_Work +[0-9.]+ % +5 % +~[0-9]+ +[0-9.]+ % +[0-9.]+ % +~[0-9]+$'
+    expect_out '^  "suite/BM_Work": \{google_benchmark: "BM_Work", field: score, estimator: trimmed, threshold'
+    run 2 calibrate --config gate.yaml --db h.sqlite --branch nowhere
+    expect_err 'h.sqlite: no record of branch nowhere holds runs of a gated metric of gate.yaml'
+    run 2 calibrate --db h.sqlite
+    expect_err 'give the gate.s --config'
     ;;
   *)
     fail "unknown test $1"

@@ -66,6 +66,40 @@ TEST_CASE("calibration keeps a threshold that fits and loosens one that cannot",
   CHECK(noisy.tolerance == Approx(stats::readable_fraction(noisy.threshold * 0.6)));
 }
 
+TEST_CASE("one side's samples stand in for rounds in disjoint pairs", "[calibration]") {
+  const std::vector<std::vector<double>> duels{
+      {1.0, std::exp(1.0), std::exp(2.0)},  // ln: 0, 1, 2: one pair (1 - 0), the third left over
+      {2.0, -1.0, 2.0, 0.0, 8.0},           // not positive: skipped; ln 2, ln 2, ln 8: one pair (0)
+      {5.0}};                               // nothing to pair
+  const auto differences = paired_sample_differences(duels);
+  REQUIRE(differences.size() == 2);
+  CHECK(differences[0] == Approx(1.0));
+  CHECK(differences[1] == Approx(0.0).margin(1e-12));
+}
+
+TEST_CASE("the history's samples measure the noise of a round of two such sides", "[calibration]") {
+  // 20 duels of 30 runs, log-normal with σ 0.2 per run (seeded): the pairs' σ is a round's,
+  // 0.2·√2, and calibration from them loosens the 5 % as calibration from A/A rounds does.
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> normal(0.0, 0.2);
+  std::vector<std::vector<double>> duels(20);
+  for (auto& samples : duels) {
+    for (int i = 0; i < 30; ++i) {
+      samples.push_back(std::exp(normal(rng)));
+    }
+  }
+  const auto differences = paired_sample_differences(duels);
+  CHECK(differences.size() == 300);
+  Config config;
+  config.metrics = {calibration_metric("noisy", 0.05, 0.03)};
+  config.max_rounds = 80;
+  const Calibration calibration = calibrate_ratios(config, {differences}, 0.0);
+  REQUIRE(calibration.metrics.size() == 1);
+  CHECK(calibration.rounds == 300);
+  CHECK(calibration.metrics[0].noise.sigma == Approx(0.2 * std::sqrt(2.0)).epsilon(0.1));
+  CHECK(calibration.metrics[0].loosened);
+}
+
 TEST_CASE("the time budget limits the rounds calibration aims at", "[calibration]") {
   Config config;
   config.max_rounds = 2000;

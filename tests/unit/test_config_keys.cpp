@@ -48,7 +48,8 @@ const std::map<std::string, std::string> k_other_values{{"confidence", "99%"},
                                                         {"unit", "ms"},
                                                         {"zeros", "allowed"},
                                                         {"field", "cpu_time"},
-                                                        {"missing", "error"}};
+                                                        {"missing", "error"},
+                                                        {"repetitions", "best"}};
 
 // A report's configuration: two gated metrics (so that either may stop gating), a Google
 // Benchmark one for the keys that apply to those only.
@@ -61,9 +62,14 @@ Config saved_config() {
       "report.json (config)");
 }
 
-// The metric a metric key is set on in these tests: `field` and `missing` need a suite source.
+// Whether a metric key applies to a suite's benchmarks only (Google Benchmark, Catch2).
+bool suite_key(std::string_view key) {
+  return key == "field" || key == "missing" || key == "repetitions";
+}
+
+// The metric a metric key is set on in these tests: the suite keys need a suite source.
 std::string metric_for(std::string_view key) {
-  return key == "field" || key == "missing" ? "gb" : "score";
+  return suite_key(key) ? "gb" : "score";
 }
 
 std::string other_value(std::string_view key) {
@@ -110,8 +116,7 @@ TEST_CASE("every metric key's default is a metric's own", "[config][keys]") {
   const auto entry = [](std::string_view key, const std::string& setting) {
     return parse_config(
         fmt::format("metrics:\n  m: {{{}{}}}\n",
-                    key == "field" || key == "missing" ? "google_benchmark: BM_x, " : "regex: '([0-9]+)', ",
-                    setting),
+                    suite_key(key) ? "google_benchmark: BM_x, " : "regex: '([0-9]+)', ", setting),
         "gate.yaml");
   };
   for (const auto& key : config::metric_keys()) {

@@ -179,6 +179,27 @@ TEST_CASE("Google Benchmark repetitions give the median of the iteration entries
   CHECK(*extract_one(gbench_metric("widgets", "BM_sum/1024", "widgets"), out) == 42.0);
 }
 
+TEST_CASE("repetitions: best gives the fastest repetition, by the metric's direction", "[metrics]") {
+  const auto out = gbench_output("sample_repetitions.json");
+  auto sum = gbench_metric("sum", "BM_sum/1024", "real_time");
+  sum.repetitions = Repetitions::best;
+  // real_time 2647.9…, 2462.9444500001227, 2592.7… ns: the least (the median is the third).
+  CHECK(*extract_one(sum, out) == Approx(2462.9444500001227e-9));
+  auto concat = gbench_metric("concat", "BM_concat", "real_time");
+  concat.repetitions = Repetitions::best;
+  CHECK(*extract_one(concat, out) == Approx(3.5414896760003103e-6));
+  // A rate (higher is better): the greatest. Three repetitions of 10, 30 and 20 items/s.
+  const std::string rates =
+      R"({"benchmarks": [{"name": "BM_r", "run_type": "iteration", "items_per_second": 10},
+                        {"name": "BM_r", "run_type": "iteration", "items_per_second": 30},
+                        {"name": "BM_r", "run_type": "iteration", "items_per_second": 20}]})";
+  auto rate = gbench_metric("r", "BM_r", "items_per_second");
+  rate.direction = Direction::higher_is_better;
+  CHECK(*extract_one(rate, rates) == 20.0);
+  rate.repetitions = Repetitions::best;
+  CHECK(*extract_one(rate, rates) == 30.0);
+}
+
 TEST_CASE("an unknown benchmark name lists the names found", "[metrics]") {
   CHECK(extract_one(gbench_metric("sum", "BM_summ", "real_time"), gbench_output("sample.json")).error() ==
         R"(metric "sum": no benchmark named "BM_summ" in the output (found: BM_sum/1024, BM_concat))");

@@ -1,19 +1,24 @@
 #include <algorithm>
 #include <optional>
 #include <random>
+#include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
+#include "cli/history_options.hpp"
 #include "duel/calibration.hpp"
 #include "duel/local_duel.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
+#include "history/store.hpp"
 #include "report/calibration_report.hpp"
 #include "report/json_report.hpp"
 #include "report/progress.hpp"
 #include "util/file.hpp"
+#include "util/glob.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -27,6 +32,10 @@ struct CalibrateOptions {
   bool shell = false;
   int rounds = 30;
   std::vector<std::string> reports;
+  std::optional<std::string> db;  // --db: the history's records instead of runs
+  std::optional<std::string> branch;
+  int last = 20;
+  double seconds_per_round = 0;
   std::string out;
   std::optional<std::uint64_t> seed;
   std::string cpus;
@@ -37,6 +46,8 @@ struct CalibrateOptions {
 struct CalibrationInput {
   Config config;  // the user's settings, benchmark patterns expanded
   std::vector<RunRecord> runs;
+  // Instead of runs: each metric's stand-ins for one round's log-ratios (the history's samples).
+  std::optional<std::vector<std::vector<double>>> ratios;
   double seconds_per_round = 0;
   std::string source;  // "30 rounds of ./bench against itself"
 };
@@ -143,9 +154,101 @@ CalibrationInput read_reports(const CalibrateOptions& options) {
   return input;
 }
 
+// The metrics of `config` as the history names them: a benchmark pattern's entry stands for each
+// recorded "<key>/<benchmark>" it matches (unless an entry of that name overrides it).
+std::vector<MetricSpec> recorded_metrics(const Config& config, const std::vector<std::string>& recorded) {
+  std::vector<MetricSpec> metrics;
+  const auto configured = [&](const std::string& name) {
+    return std::any_of(config.metrics.begin(), config.metrics.end(),
+                       [&](const MetricSpec& m) { return m.name == name; });
+  };
+  for (const MetricSpec& spec : config.metrics) {
+    if (!is_benchmark_pattern(spec)) {
+      metrics.push_back(spec);
+      continue;
+    }
+    const std::string prefix = spec.name + "/";
+    for (const std::string& name : recorded) {
+      const std::string benchmark = name.starts_with(prefix) ? name.substr(prefix.size()) : "";
+      if (!benchmark.empty() && util::glob_match(spec.benchmark, benchmark) && !configured(name)) {
+        MetricSpec one = spec;
+        one.name = name;
+        one.benchmark = benchmark;
+        metrics.push_back(std::move(one));
+      }
+    }
+  }
+  return metrics;
+}
+
+// The noise of the gate's metrics from the history: per gated metric, the candidate's samples of
+// its last --last records that hold at least 3 (paired_sample_differences).
+CalibrationInput read_history(const CalibrateOptions& options) {
+  if (options.config_path.empty() || !options.command.empty() || !options.reports.empty()) {
+    throw Error(
+        "--db reads the gate's records in the history: give the gate's --config, and leave out --command "
+        "and --from-report");
+  }
+  auto opened = history::open_history_store(history::history_location(options.db), history::CreateFile::no);
+  if (!opened) {
+    throw Error(opened.error());
+  }
+  history::HistoryStore& store = **opened;
+  auto recorded = store.metrics(options.branch);
+  if (!recorded) {
+    throw Error(recorded.error());
+  }
+  CalibrationInput input;
+  input.config = load_config(options.config_path);
+  input.config.metrics = recorded_metrics(input.config, *recorded);
+  input.seconds_per_round = options.seconds_per_round;
+  std::vector<std::vector<double>> ratios(input.config.metrics.size());
+  std::size_t used = 0;
+  for (std::size_t m = 0; m < input.config.metrics.size(); ++m) {
+    const MetricSpec& spec = input.config.metrics[m];
+    if (spec.gating != Gating::gated ||
+        std::find(recorded->begin(), recorded->end(), spec.name) == recorded->end()) {
+      continue;
+    }
+    auto points = store.series(spec.name, options.branch);
+    if (!points) {
+      throw Error(points.error());
+    }
+    std::vector<std::vector<double>> duels;
+    for (auto point = points->rbegin(); point != points->rend() && std::cmp_less(duels.size(), options.last);
+         ++point) {
+      if (point->measurement.samples.size() >= 3) {
+        duels.push_back(point->measurement.samples);
+      }
+    }
+    used = std::max(used, duels.size());
+    ratios[m] = paired_sample_differences(duels);
+  }
+  if (used == 0) {
+    throw Error(
+        fmt::format("{}: no record{} holds runs of a gated metric of {} (recorded: {})", store.display_name(),
+                    options.branch ? fmt::format(" of branch {}", *options.branch) : "", options.config_path,
+                    recorded->empty() ? "nothing" : fmt::format("{}", fmt::join(*recorded, ", "))));
+  }
+  input.ratios = std::move(ratios);
+  std::size_t pairs = 0;
+  for (const auto& series : *input.ratios) {
+    pairs = std::max(pairs, series.size());
+  }
+  input.source = fmt::format("{} of the candidate's runs in the last {} in {}{}",
+                             util::counted(static_cast<long long>(pairs), "pair"),
+                             util::counted(static_cast<long long>(used), "record"), store.display_name(),
+                             options.branch ? fmt::format(" (branch {})", *options.branch) : "");
+  return input;
+}
+
 int run_calibrate(const CalibrateOptions& options) {
-  const CalibrationInput input = options.reports.empty() ? run_aa_duel(options) : read_reports(options);
-  const Calibration calibration = calibrate(input.config, input.runs, input.seconds_per_round);
+  const CalibrationInput input = options.db                ? read_history(options)
+                                 : options.reports.empty() ? run_aa_duel(options)
+                                                           : read_reports(options);
+  const Calibration calibration = input.ratios
+                                      ? calibrate_ratios(input.config, *input.ratios, input.seconds_per_round)
+                                      : calibrate(input.config, input.runs, input.seconds_per_round);
   if (calibration.rounds < 3) {
     throw Error(fmt::format("{}: too few rounds to measure noise (at least 3, better 30)", input.source));
   }
@@ -178,6 +281,22 @@ void add_calibrate_options(CLI::App& subcommand, int& exit_code) {
       ->add_option("--from-report", options->reports,
                    "measure the noise from the rounds of these compare --json reports instead of running")
       ->check(CLI::ExistingFile);
+  auto* db = add_database_option(*command, options->db);
+  db->description(
+      "measure the noise from the gate's records in this history database (SQLite file or PostgreSQL URI) "
+      "instead of running: their candidate runs, side by side");
+  command->add_option("--branch", options->branch, "with --db: only records of this branch")->needs(db);
+  command
+      ->add_option("--last", options->last,
+                   "with --db: the last N records with runs of each metric (default 20)")
+      ->check(CLI::Range(1, 100000))
+      ->needs(db);
+  command
+      ->add_option(
+          "--seconds-per-round", options->seconds_per_round,
+          "with --db: a round's time, so that max_seconds counts in the budget (default: max_rounds alone)")
+      ->check(CLI::PositiveNumber)
+      ->needs(db);
   command->add_option("-o,--out", options->out, "write the YAML fragment here (default: after the table)");
   command->add_option("--seed", options->seed, "seed of the random run order");
   command->add_option("--cpus", options->cpus, "pin runs to these CPUs, auto or none, as for compare");

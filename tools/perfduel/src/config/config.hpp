@@ -47,6 +47,13 @@ enum class MissingBenchmark {
   error,   // fail the duel (exit code 3): the suites must be the same
 };
 
+// How one run's readings of a suite's benchmark combine into the run's value: Google Benchmark's
+// repetitions (--benchmark_repetitions), Catch2 test cases that run a benchmark of that name.
+enum class Repetitions {
+  median,  // one repetition's hiccup does not decide
+  best,    // the fastest (a time's minimum, a rate's maximum): for noise that only slows a run
+};
+
 // In which order the two runs of a round are made.
 enum class Order {
   random,      // a seeded coin per round
@@ -111,6 +118,7 @@ struct MetricSpec {
   double tolerance = 0.0;
   Estimator estimator = Estimator::mean;
   MissingBenchmark missing = MissingBenchmark::report;  // a glob's benchmarks on one side only
+  Repetitions repetitions = Repetitions::median;        // sources google_benchmark, catch2
   std::optional<Zeros> zeros;                           // `zeros:`; empty: by source (zeros_allowed)
 };
 

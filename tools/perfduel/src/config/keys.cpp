@@ -205,6 +205,21 @@ void write_missing(const MetricSpec& metric, const std::string& key, nlohmann::o
   }
 }
 
+void read_repetitions(const Value<MetricSpec>& /*self*/, const Reader& reader, const YAML::Node& node,
+                      const std::string& key, MetricSpec& metric) {
+  if (!suite_source(metric)) {
+    reader.fail(node, "\"repetitions\" only applies with \"google_benchmark\" or \"catch2\"");
+  }
+  metric.repetitions = reader.choice(node, key, k_repetitions_names);
+}
+
+// Only when not the default, which a metric of another source could not read back.
+void write_repetitions(const MetricSpec& metric, const std::string& key, nlohmann::ordered_json& json) {
+  if (metric.repetitions != Repetitions::median) {
+    json[key] = util::name_of(k_repetitions_names, metric.repetitions);
+  }
+}
+
 void read_zeros(const Value<MetricSpec>& /*self*/, const Reader& reader, const YAML::Node& node,
                 const std::string& key, MetricSpec& metric) {
   metric.zeros = reader.choice(node, key, k_zeros_names);
@@ -303,6 +318,10 @@ constexpr auto k_metric = std::to_array<Key<MetricSpec>>({
      written_by(read_by(text<&MetricSpec::field>(), read_field), nullptr)},
     {"missing", expansion, "report", "a pattern's benchmark on one side only: report or error",
      written_by(read_by(choice<&MetricSpec::missing, k_missing_names>(), read_missing), write_missing)},
+    {"repetitions", made_the_runs, "median",
+     "how a run's repetitions of a benchmark combine: median, or best (for noise that only slows)",
+     written_by(read_by(choice<&MetricSpec::repetitions, k_repetitions_names>(), read_repetitions),
+                write_repetitions)},
     {"zeros", decides, "", "a reading of 0: allowed or error; default: by source", k_zeros},
 });
 

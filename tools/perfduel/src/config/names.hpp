@@ -17,6 +17,8 @@ inline constexpr util::NameTable<CountedEvent, 2> k_valgrind_events{
     {{CountedEvent::instructions, "instructions"}, {CountedEvent::cycles, "cycles"}}};
 inline constexpr util::NameTable<MissingBenchmark, 2> k_missing_names{
     {{MissingBenchmark::report, "report"}, {MissingBenchmark::error, "error"}}};
+inline constexpr util::NameTable<Repetitions, 2> k_repetitions_names{
+    {{Repetitions::median, "median"}, {Repetitions::best, "best"}}};
 inline constexpr util::NameTable<Stopping, 3> k_stopping_names{
     {{Stopping::hybrid, "hybrid"}, {Stopping::width, "width"}, {Stopping::anytime, "anytime"}}};
 inline constexpr util::NameTable<Correction, 2> k_correction_names{

@@ -53,7 +53,7 @@ std::string source_text(const MetricSpec& metric) {
 bool same_source(const MetricSpec& given, const MetricSpec& saved) {
   const bool pattern = is_benchmark_pattern(given);
   return given.source == saved.source && given.pattern == saved.pattern && given.event == saved.event &&
-         given.field == saved.field &&
+         given.field == saved.field && given.repetitions == saved.repetitions &&
          (pattern ? util::glob_match(given.benchmark, saved.benchmark) : given.benchmark == saved.benchmark);
 }
 

@@ -59,13 +59,17 @@ MetricCalibration calibrate_metric(const MetricSpec& spec, const stats::RoundNoi
 }
 
 Calibration calibrate(const Config& config, std::span<const RunRecord> runs, double seconds_per_round) {
+  return calibrate_ratios(config, measured_log_ratios(config, runs), seconds_per_round);
+}
+
+Calibration calibrate_ratios(const Config& config, const std::vector<std::vector<double>>& ratios,
+                             double seconds_per_round) {
   Calibration calibration;
   calibration.seconds_per_round = seconds_per_round;
   calibration.budget_rounds = budget_rounds(config, seconds_per_round);
   calibration.target_rounds = std::max(std::floor(k_calibration_budget_share * calibration.budget_rounds),
                                        static_cast<double>(config.min_rounds));
-  const auto ratios = measured_log_ratios(config, runs);
-  for (std::size_t m = 0; m < config.metrics.size(); ++m) {
+  for (std::size_t m = 0; m < config.metrics.size() && m < ratios.size(); ++m) {
     const MetricSpec& spec = config.metrics[m];
     if (spec.gating != Gating::gated) {
       continue;
@@ -77,6 +81,23 @@ Calibration calibrate(const Config& config, std::span<const RunRecord> runs, dou
                                                    calibration.target_rounds));
   }
   return calibration;
+}
+
+std::vector<double> paired_sample_differences(std::span<const std::vector<double>> duels) {
+  std::vector<double> differences;
+  for (const auto& samples : duels) {
+    std::vector<double> logs;
+    logs.reserve(samples.size());
+    for (const double sample : samples) {
+      if (sample > 0 && std::isfinite(sample)) {
+        logs.push_back(std::log(sample));
+      }
+    }
+    for (std::size_t i = 1; i < logs.size(); i += 2) {
+      differences.push_back(logs[i] - logs[i - 1]);
+    }
+  }
+  return differences;
 }
 
 std::optional<Note> budget_note(const Config& config, const Analysis& analysis,

@@ -59,6 +59,19 @@ struct Calibration {
 // identical programs on both sides, which took `seconds_per_round` each (0: unknown).
 Calibration calibrate(const Config& config, std::span<const RunRecord> runs, double seconds_per_round);
 
+// As above, from each metric's series of log-ratios of one round (`ratios[m]` for
+// config.metrics[m]; measured_log_ratios), however they were obtained.
+Calibration calibrate_ratios(const Config& config, const std::vector<std::vector<double>>& ratios,
+                             double seconds_per_round);
+
+// Stand-ins for one round's log-ratios from one side's samples of repeated duels (the history
+// keeps the candidate's): within each duel, the differences of the logs of its samples taken in
+// disjoint pairs (2nd - 1st, 4th - 3rd, ...). Each has the variance of a round of two
+// independent sides with that noise, and the pairs are independent of one another; noise the
+// two sides of a round share (drift) is counted as noise, so the estimate errs on the high side.
+// Samples that are not positive are skipped.
+std::vector<double> paired_sample_differences(std::span<const std::vector<double>> duels);
+
 // The duel's early note: the gated metrics of `analysis` still open whose noise so far (`runs`)
 // needs more rounds at their configured thresholds than `budget` (rounds), each with what it
 // needs and the threshold calibration would propose; empty when every one fits. Made once, when

@@ -59,6 +59,9 @@ std::string override_entry(const MetricSpec& spec, double threshold, double tole
   if (spec.direction == Direction::higher_is_better) {
     value += ", direction: higher";
   }
+  if (spec.repetitions == Repetitions::best) {
+    value += ", repetitions: best";
+  }
   return fmt::format("{}: {{{}, threshold: {}, tolerance: {}}}", yaml_quoted(spec.name), value,
                      fraction_text(threshold, true), fraction_text(tolerance, true));
 }

@@ -15,6 +15,16 @@ namespace {
 
 using Value = util::Expected<double>;
 
+// One run's readings of a suite's benchmark (its repetitions) as the run's value: their median,
+// or with `repetitions: best` the fastest of them.
+double combine_repetitions(const MetricSpec& metric, const std::vector<double>& values) {
+  if (metric.repetitions == Repetitions::best) {
+    return metric.direction == Direction::higher_is_better ? *std::max_element(values.begin(), values.end())
+                                                           : *std::min_element(values.begin(), values.end());
+  }
+  return stats::median(values);
+}
+
 Value from_regex(const MetricSpec& metric, const std::regex& regex, const std::string& out) {
   std::smatch match;
   if (!std::regex_search(out, match, regex) || !match[1].matched) {
@@ -69,7 +79,8 @@ std::optional<double> seconds_per_unit(const std::string& unit) {
 
 // Google Benchmark's JSON: {"benchmarks": [{"name", "run_type", "real_time", "cpu_time",
 // "time_unit", <counters>...}]}. With --benchmark_repetitions the same name appears once per
-// repetition; their median is taken so that one repetition's hiccup does not decide.
+// repetition; their median is taken so that one repetition's hiccup does not decide (or the
+// best of them: combine_repetitions).
 Value from_google_benchmark_checked(const MetricSpec& metric, const nlohmann::json& document) {
   if (!document.contains("benchmarks") || !document["benchmarks"].is_array()) {
     return Value::failure(
@@ -115,7 +126,7 @@ Value from_google_benchmark_checked(const MetricSpec& metric, const nlohmann::js
     return Value::failure(
         fmt::format("no benchmark named \"{}\" in the output (found: {})", metric.benchmark, known));
   }
-  return stats::median(values);
+  return combine_repetitions(metric, values);
 }
 
 // As above; a field of the wrong type (a number as "name", a string as "error_occurred") is the
@@ -129,7 +140,7 @@ Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& docu
 }
 
 // Catch2's XML: the mean of the benchmark named like the metric's; a name found in several
-// test cases gives their median, as Google Benchmark's repetitions do.
+// test cases gives their median (or best), as Google Benchmark's repetitions do.
 Value from_catch2(const MetricSpec& metric, const std::vector<Catch2Benchmark>& benchmarks) {
   std::vector<double> values;
   std::string known;
@@ -149,7 +160,7 @@ Value from_catch2(const MetricSpec& metric, const std::vector<Catch2Benchmark>& 
         "no Catch2 benchmark named \"{}\" in the output (found: {}); does the test spec select it?",
         metric.benchmark, known.empty() ? "none" : known));
   }
-  return stats::median(values);
+  return combine_repetitions(metric, values);
 }
 
 // A hardware or Valgrind count of the run; missing only when the run was not made to count it.
