@@ -12,16 +12,17 @@
 #   reps      the whole binary per run, 3 repetitions of 0.02 s; perfduel takes their median
 #   reps-best as reps, and perfduel takes the fastest repetition (`repetitions: best`: noise
 #             that only ever slows a run)
+#   duet-reps-best  reps-best with order: duet
 #   filter    each benchmark's own process (--benchmark_filter=^NAME$), so the two sides of a
 #             benchmark run back to back, seconds apart, instead of a whole binary apart
 # Each lever runs N rounds (default 20). Prints, per benchmark, σ of one round's log-ratio under
 # each lever, each lever's seconds per round (for `filter`: the sum over the benchmarks'
 # processes), and each lever's time to settle the suite: the slowest benchmark's rounds to
 # settle a ±5 % threshold (tolerance 3 %) times the seconds per round. The calibrations' own
-# tables stay in OUT_DIR.
+# tables stay in OUT_DIR; a lever whose table is there already is not measured again.
 set -euo pipefail
 rounds=20
-levers="base duet long reps reps-best filter"
+levers="base duet long reps reps-best duet-reps-best filter"
 while [[ ${1:-} == --* ]]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -54,9 +55,10 @@ YAML
 calibrate() {
   local lever=$1 name=$2 command=$3 keys=${4:-} top=${5:-} file
   file=$out/$lever${name:+-$(printf '%s' "$name" | tr -c 'A-Za-z0-9_.-' '_')}
+  [ -s "$file.txt" ] && return 0  # measured by an earlier run into the same OUT_DIR
   gate_config "$file.yaml" "$keys" "$top"
   "$perfduel" calibrate --config "$file.yaml" --rounds "$rounds" --seed 1 -n "$command" >"$file.txt" 2>"$file.err" ||
-    { echo "noise_levers.sh: calibrate failed for $lever $name (see $file.err)" >&2; return 1; }
+    { echo "noise_levers.sh: calibrate failed for $lever $name: $(tail -1 "$file.err")" >&2; rm -f "$file.txt"; return 1; }
 }
 
 names=$("$bench" --benchmark_list_tests=true)
@@ -64,6 +66,8 @@ for lever in $levers; do
   case $lever in
     base) calibrate base "" "$bench --benchmark_format=json --benchmark_min_time=0.05" ;;
     duet) calibrate duet "" "$bench --benchmark_format=json --benchmark_min_time=0.05" "" "order: duet" ;;
+    duet-reps-best) calibrate duet-reps-best "" "$bench --benchmark_format=json --benchmark_min_time=0.02 --benchmark_repetitions=3" \
+      "repetitions: best" "order: duet" ;;
     long) calibrate long "" "$bench --benchmark_format=json --benchmark_min_time=0.2" ;;
     reps) calibrate reps "" "$bench --benchmark_format=json --benchmark_min_time=0.02 --benchmark_repetitions=3" ;;
     reps-best) calibrate reps-best "" "$bench --benchmark_format=json --benchmark_min_time=0.02 --benchmark_repetitions=3" \
@@ -72,7 +76,8 @@ for lever in $levers; do
       while IFS= read -r name; do
         # The name as a regular expression matching it alone.
         pattern=$(printf '%s' "$name" | sed 's/[][\\.*^$()+?{}|]/\\&/g')
-        calibrate filter "$name" "$bench --benchmark_format=json --benchmark_min_time=0.05 '--benchmark_filter=^$pattern\$'"
+        # A benchmark that measures nothing (its work optimised away) fails alone: skipped.
+        calibrate filter "$name" "$bench --benchmark_format=json --benchmark_min_time=0.05 '--benchmark_filter=^$pattern\$'" || true
       done <<<"$names"
       ;;
     *) echo "noise_levers.sh: unknown lever $lever" >&2; exit 2 ;;
@@ -83,8 +88,9 @@ done
 awk -v levers="$levers" -v out="$out" '
   function read_table(file, lever,    line, fields, n, name, i, k) {
     while ((getline line < file) > 0) {
-      if (match(line, /\(([0-9.]+) s per round\)/)) {
-        seconds[lever] += substr(line, RSTART + 1, RLENGTH - 15)
+      if (match(line, /\([0-9.]+ m?s per round\)/)) {
+        split(substr(line, RSTART + 1, RLENGTH - 2), t, " ")
+        seconds[lever] += t[2] == "ms" ? t[1] / 1000 : t[1]
       }
       if (line !~ /^b\//) continue
       n = split(line, fields, /  +/)
@@ -110,19 +116,19 @@ awk -v levers="$levers" -v out="$out" '
       }
     }
     printf "%-45s", "σ per round"
-    for (l = 1; l <= nl; l++) printf "%10s", list[l]
+    for (l = 1; l <= nl; l++) printf "%16s", list[l]
     printf "\n"
     for (i = 1; i <= count; i++) {
       printf "%-45s", order[i]
-      for (l = 1; l <= nl; l++) printf "%10s", ((order[i], list[l]) in sigma) ? sigma[order[i], list[l]] : "-"
+      for (l = 1; l <= nl; l++) printf "%16s", ((order[i], list[l]) in sigma) ? sigma[order[i], list[l]] : "-"
       printf "\n"
     }
     printf "%-45s", "seconds per round"
-    for (l = 1; l <= nl; l++) printf "%10.2f", seconds[list[l]]
+    for (l = 1; l <= nl; l++) printf "%16.2f", seconds[list[l]]
     printf "\n%-45s", "rounds to settle 5 % (slowest benchmark)"
-    for (l = 1; l <= nl; l++) printf "%10s", "~" worst[list[l]]
+    for (l = 1; l <= nl; l++) printf "%16s", "~" worst[list[l]]
     printf "\n%-45s", "time to settle 5 % (s)"
-    for (l = 1; l <= nl; l++) printf "%10.0f", worst[list[l]] * seconds[list[l]]
+    for (l = 1; l <= nl; l++) printf "%16.0f", worst[list[l]] * seconds[list[l]]
     printf "\n"
   }' /dev/null
 echo "tables: $out"
