@@ -178,12 +178,19 @@ bool suite_source(const MetricSpec& metric) {
   return metric.source == MetricSource::google_benchmark || metric.source == MetricSource::catch2;
 }
 
+// Fails unless `metric` reads a suite's benchmark (Google Benchmark, Catch2): `key` applies to
+// those only.
+void require_suite_source(const Reader& reader, const YAML::Node& node, const std::string& key,
+                          const MetricSpec& metric) {
+  if (!suite_source(metric)) {
+    reader.fail(node, fmt::format("\"{}\" only applies with \"google_benchmark\" or \"catch2\"", key));
+  }
+}
+
 // `field` of a suite's benchmark: any of Google Benchmark's, the mean of Catch2's.
 void read_field(const Value<MetricSpec>& /*self*/, const Reader& reader, const YAML::Node& node,
                 const std::string& key, MetricSpec& metric) {
-  if (!suite_source(metric)) {
-    reader.fail(node, "\"field\" only applies with \"google_benchmark\" or \"catch2\"");
-  }
+  require_suite_source(reader, node, key, metric);
   metric.field = reader.scalar(node, key);
   if (metric.source == MetricSource::catch2 && metric.field != "mean") {
     reader.fail(node, fmt::format("\"field\" of a Catch2 benchmark must be mean, not \"{}\"", metric.field));
@@ -192,9 +199,7 @@ void read_field(const Value<MetricSpec>& /*self*/, const Reader& reader, const Y
 
 void read_missing(const Value<MetricSpec>& /*self*/, const Reader& reader, const YAML::Node& node,
                   const std::string& key, MetricSpec& metric) {
-  if (!suite_source(metric)) {
-    reader.fail(node, "\"missing\" only applies with \"google_benchmark\" or \"catch2\"");
-  }
+  require_suite_source(reader, node, key, metric);
   metric.missing = reader.choice(node, key, k_missing_names);
 }
 
@@ -207,9 +212,7 @@ void write_missing(const MetricSpec& metric, const std::string& key, nlohmann::o
 
 void read_repetitions(const Value<MetricSpec>& /*self*/, const Reader& reader, const YAML::Node& node,
                       const std::string& key, MetricSpec& metric) {
-  if (!suite_source(metric)) {
-    reader.fail(node, "\"repetitions\" only applies with \"google_benchmark\" or \"catch2\"");
-  }
+  require_suite_source(reader, node, key, metric);
   metric.repetitions = reader.choice(node, key, k_repetitions_names);
 }
 
