@@ -1,6 +1,8 @@
 // Times the trend grouping on generated series. Not a test: run it by hand, e.g.
-//   cmake --build build --target perfduel_trend_bench && build/tests/bench/perfduel_trend_bench
-// Targets: 2,000 points in ≤ 30 ms, 10,000 points in ≤ 1 s.
+//   cmake --build build --target perfduel_trend_bench && build/tests/bench/perfduel_trend_bench [REPEATS
+//   [dashboard]]
+// Targets: 2,000 points in ≤ 30 ms, 10,000 points in ≤ 1 s (each method); the dashboard of 200
+// series × 10,000 points in ≤ 30 s (docs/history.md).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -8,11 +10,13 @@
 #include <ctime>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/core.h>
 
 #include "trend/jumpavg.hpp"
+#include "util/parallel.hpp"
 
 namespace {
 
@@ -51,14 +55,17 @@ double thread_cpu_seconds() {
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
-void time_grouping(const std::string& name, const std::vector<double>& series, int repeats) {
+void time_grouping(const std::string& name, const std::vector<double>& series, int repeats,
+                   perfduel::trend::Method method) {
+  perfduel::trend::GroupingOptions options;
+  options.method = method;
   std::vector<double> seconds;
   std::vector<double> cpu_seconds;
   std::size_t groups = 0;
   for (int r = 0; r < repeats; ++r) {
     const double cpu_start = thread_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
-    const auto grouping = perfduel::trend::group_values(series, perfduel::trend::GroupingOptions{});
+    const auto grouping = perfduel::trend::group_values(series, options);
     const auto stop = std::chrono::steady_clock::now();
     cpu_seconds.push_back(thread_cpu_seconds() - cpu_start);
     if (!grouping) {
@@ -71,19 +78,49 @@ void time_grouping(const std::string& name, const std::vector<double>& series, i
   std::sort(seconds.begin(), seconds.end());
   std::sort(cpu_seconds.begin(), cpu_seconds.end());
   fmt::print(
-      "{:<8} {:>6} points {:>3} groups   wall median {:8.2f} ms, min {:8.2f} ms   cpu min {:8.2f} ms   ({} "
-      "runs)\n",
-      name, series.size(), groups, seconds[seconds.size() / 2] * 1e3, seconds.front() * 1e3,
-      cpu_seconds.front() * 1e3, repeats);
+      "{:<8} {:<8} {:>6} points {:>3} groups   wall median {:8.2f} ms, min {:8.2f} ms   cpu min {:8.2f} ms   "
+      "({} runs)\n",
+      perfduel::util::name_of(perfduel::trend::k_method_names, method), name, series.size(), groups,
+      seconds[seconds.size() / 2] * 1e3, seconds.front() * 1e3, cpu_seconds.front() * 1e3, repeats);
+}
+
+// The grouping behind a dashboard of `count` series of `points` runs each, `make`(seed) each,
+// on one thread per CPU as `perfduel trend --html` does.
+template <typename Make>
+void time_dashboard(const std::string& name, std::size_t count, std::size_t points, Make make) {
+  std::vector<std::vector<double>> all;
+  for (std::size_t i = 0; i < count; ++i) {
+    all.push_back(make(points, static_cast<unsigned>(i + 1)));
+  }
+  std::vector<std::size_t> groups(count);
+  const auto start = std::chrono::steady_clock::now();
+  perfduel::util::parallel_for(count, 0, [&](std::size_t i) {
+    groups[i] = perfduel::trend::group_values(all[i], perfduel::trend::GroupingOptions{})->groups.size();
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::size_t total = 0;
+  for (const std::size_t g : groups) {
+    total += g;
+  }
+  fmt::print("dashboard {:<8} {} series x {} points, {} groups in all: {:.2f} s wall ({} threads)\n", name,
+             count, points, total, seconds, std::max(1U, std::thread::hardware_concurrency()));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const int repeats = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
-  for (const std::size_t count : {2000U, 10000U}) {
-    time_grouping("stepped", stepped_series(count, 42), count > 5000 ? std::max(1, repeats / 2) : repeats);
-    time_grouping("flat", flat_series(count, 42), count > 5000 ? std::max(1, repeats / 2) : repeats);
+  using perfduel::trend::Method;
+  for (const Method method : {Method::segments, Method::jumpavg}) {
+    for (const std::size_t count : {2000U, 10000U}) {
+      const int times = count > 5000 ? std::max(1, repeats / 2) : repeats;
+      time_grouping("stepped", stepped_series(count, 42), times, method);
+      time_grouping("flat", flat_series(count, 42), times, method);
+    }
+  }
+  if (argc > 2 && std::string(argv[2]) == "dashboard") {
+    time_dashboard("stepped", 200, 10000, stepped_series);
+    time_dashboard("flat", 200, 10000, flat_series);
   }
   return 0;
 }

@@ -88,7 +88,7 @@ TEST_CASE("trend and change per run", "[trend]") {
 
 TEST_CASE("the SVG plot shows samples, steps and circled changes", "[trend]") {
   const std::vector<double> values{2.1, 3.1, 3.2};
-  auto grouping = group_values(values, GroupingOptions{0.1, Direction::higher_is_better});
+  auto grouping = group_values(values, GroupingOptions{0.1, Direction::higher_is_better, Method::jumpavg});
   REQUIRE(grouping);
   TrendPlot plot{"demo <trend>", "s", {{2.1}, {3.1}, {3.2}}, *grouping};
   const std::string svg = render_trend_svg(plot);

@@ -37,7 +37,8 @@ std::vector<nlohmann::json> load_vectors() {
 
 TEST_CASE("the documented known answer of jumpavg", "[trend]") {
   const std::vector<double> values{2.1, 3.1, 3.2};
-  const auto grouping = group_values(values, GroupingOptions{0.1, Direction::higher_is_better});
+  const auto grouping =
+      group_values(values, GroupingOptions{0.1, Direction::higher_is_better, Method::jumpavg});
   REQUIRE(grouping);
   REQUIRE(grouping->groups.size() == 2);
   const Group& first = grouping->groups[0];
@@ -51,7 +52,8 @@ TEST_CASE("the documented known answer of jumpavg", "[trend]") {
   CHECK(close_relative(second.bits, 10.215241265313393));
   CHECK(second.change == Change::progression);
   // The same step is a regression for a metric where lower is better.
-  const auto latency = group_values(values, GroupingOptions{0.1, Direction::lower_is_better});
+  const auto latency =
+      group_values(values, GroupingOptions{0.1, Direction::lower_is_better, Method::jumpavg});
   REQUIRE(latency);
   CHECK(latency->groups[1].change == Change::regression);
 }
@@ -63,6 +65,7 @@ TEST_CASE("every reference vector is reproduced exactly", "[trend]") {
     const std::string id = vector.at("id");
     INFO("vector " << id);
     GroupingOptions options;
+    options.method = Method::jumpavg;
     if (!vector.at("unit").is_null()) {
       options.unit = vector.at("unit").get<double>();
     }
@@ -104,7 +107,7 @@ TEST_CASE("group bits of single groups", "[trend]") {
 
 TEST_CASE("runs stay together and match their flattened summary", "[trend]") {
   const std::vector<std::vector<double>> runs{{1.0, 1.1, 0.9}, {1.05}, {3.0, 3.1}, {2.9, 3.05}};
-  const auto grouping = group_runs(runs, GroupingOptions{});
+  const auto grouping = group_runs(runs, GroupingOptions{{}, Direction::higher_is_better, Method::jumpavg});
   REQUIRE(grouping);
   REQUIRE(grouping->groups.size() == 2);
   CHECK(grouping->groups[0].runs == 2);
@@ -130,7 +133,8 @@ TEST_CASE("summaries use the reference's merge", "[trend]") {
 
 TEST_CASE("a series of zeros only is one group without a change", "[trend]") {
   // A quick program's system time is 0 in every record: nothing to describe, nothing changed.
-  const auto zeros = group_values(std::vector<double>{0.0, 0.0, 0.0}, GroupingOptions{});
+  const auto zeros = group_values(std::vector<double>{0.0, 0.0, 0.0},
+                                  GroupingOptions{{}, Direction::higher_is_better, Method::jumpavg});
   REQUIRE(zeros);
   REQUIRE(zeros->groups.size() == 1);
   CHECK(zeros->groups[0].start == 0);
@@ -139,7 +143,8 @@ TEST_CASE("a series of zeros only is one group without a change", "[trend]") {
   CHECK(zeros->groups[0].stats.avg == 0.0);
   CHECK(zeros->groups[0].change == Change::normal);
   CHECK(zeros->max_value == 0.0);
-  const auto runs = group_runs(std::vector<std::vector<double>>{{0.0, 0.0}, {0.0}}, GroupingOptions{});
+  const auto runs = group_runs(std::vector<std::vector<double>>{{0.0, 0.0}, {0.0}},
+                               GroupingOptions{{}, Direction::higher_is_better, Method::jumpavg});
   REQUIRE(runs);
   REQUIRE(runs->groups.size() == 1);
   CHECK(runs->groups[0].runs == 2);
@@ -147,23 +152,28 @@ TEST_CASE("a series of zeros only is one group without a change", "[trend]") {
 }
 
 TEST_CASE("grouping input errors", "[trend]") {
-  CHECK(group_values(std::vector<double>{}, GroupingOptions{})->groups.empty());
-  const auto negative = group_values(std::vector<double>{-1.0, -2.0}, GroupingOptions{});
+  CHECK(group_values(std::vector<double>{}, GroupingOptions{{}, Direction::higher_is_better, Method::jumpavg})
+            ->groups.empty());
+  const auto negative = group_values(std::vector<double>{-1.0, -2.0},
+                                     GroupingOptions{{}, Direction::higher_is_better, Method::jumpavg});
   REQUIRE_FALSE(negative);
   CHECK(negative.error() ==
         "the largest value is 0, but trend grouping needs a positive maximum (values are durations, sizes "
         "or rates)");
-  const auto with_zero = group_values(std::vector<double>{0.0, -1.0}, GroupingOptions{});
+  const auto with_zero = group_values(std::vector<double>{0.0, -1.0},
+                                      GroupingOptions{{}, Direction::higher_is_better, Method::jumpavg});
   REQUIRE_FALSE(with_zero);
   CHECK(with_zero.error().starts_with("the largest value is 0, "));
-  const auto not_finite = group_values(std::vector<double>{1.0, NAN}, GroupingOptions{});
+  const auto not_finite = group_values(std::vector<double>{1.0, NAN},
+                                       GroupingOptions{{}, Direction::higher_is_better, Method::jumpavg});
   REQUIRE_FALSE(not_finite);
   CHECK(not_finite.error() == "value 1 is not finite");
-  const auto bad_unit =
-      group_values(std::vector<double>{1.0}, GroupingOptions{-0.5, Direction::higher_is_better});
+  const auto bad_unit = group_values(std::vector<double>{1.0},
+                                     GroupingOptions{-0.5, Direction::higher_is_better, Method::jumpavg});
   REQUIRE_FALSE(bad_unit);
   CHECK(bad_unit.error() == "invalid unit -0.5: it must be a positive number");
-  const auto empty_run = group_runs(std::vector<std::vector<double>>{{1.0}, {}}, GroupingOptions{});
+  const auto empty_run = group_runs(std::vector<std::vector<double>>{{1.0}, {}},
+                                    GroupingOptions{{}, Direction::higher_is_better, Method::jumpavg});
   REQUIRE_FALSE(empty_run);
   CHECK(empty_run.error() == "run 1 has no samples");
 }

@@ -1,4 +1,5 @@
 // `perfduel trend`: groups a history series into trends (jumpavg) and reports changes.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -24,6 +25,7 @@
 #include "trend/series_input.hpp"
 #include "trend/svg_plot.hpp"
 #include "util/file.hpp"
+#include "util/parallel.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::cli {
@@ -38,6 +40,8 @@ struct TrendOptions {
   std::optional<std::string> machine;  // id (or a prefix of it), or "this"
   std::optional<std::string> config;   // configuration hash (or a prefix of it)
   std::optional<double> unit;
+  std::string method = "segments";
+  std::string min_magnitude = "0%";
   DirectionFlags direction;
   bool samples = false;
   std::size_t long_window = 180;
@@ -295,8 +299,36 @@ std::vector<TrendSeries> jobs_from_database(const TrendOptions& options, std::st
   return jobs;
 }
 
+// The grouping `options` for a series in `direction`; throws on a bad --method, --unit or
+// --min-magnitude.
+trend::GroupingOptions grouping_options(const TrendOptions& options, stats::Direction direction) {
+  trend::GroupingOptions grouping;
+  grouping.direction = direction;
+  grouping.unit = options.unit;
+  const auto method = util::value_of(trend::k_method_names, options.method);
+  if (!method) {
+    throw Error(fmt::format("--method {}: expected segments or jumpavg", options.method));
+  }
+  grouping.method = *method;
+  const auto magnitude = util::parse_fraction(options.min_magnitude);
+  const bool bare = options.min_magnitude.find('%') == std::string::npos;
+  if (!magnitude || !(*magnitude >= 0.0) || !std::isfinite(*magnitude) || (bare && *magnitude >= 1.0)) {
+    throw Error(fmt::format("--min-magnitude {}: expected a relative size of 0 or more, such as 2%",
+                            options.min_magnitude));
+  }
+  grouping.min_magnitude = *magnitude;
+  if (options.unit && grouping.method != trend::Method::jumpavg) {
+    throw Error("--unit is the resolution of jumpavg's bit counting: give it with --method jumpavg");
+  }
+  if (grouping.min_magnitude > 0.0 && grouping.method == trend::Method::jumpavg) {
+    throw Error(
+        "--min-magnitude applies to --method segments (jumpavg's groups are the reference's, exactly)");
+  }
+  return grouping;
+}
+
 TrendResult analyse(TrendSeries job, const TrendOptions& options) {
-  auto grouping = trend::group_runs(job.runs, trend::GroupingOptions{options.unit, job.direction});
+  auto grouping = trend::group_runs(job.runs, grouping_options(options, job.direction));
   if (!grouping) {
     throw Error(fmt::format("{}: {}", series_title(job), grouping.error()));
   }
@@ -346,19 +378,22 @@ int run_trend(const TrendOptions& options) {
   if (options.unit && !(*options.unit > 0.0)) {
     throw Error(fmt::format("--unit {}: the unit must be a positive number", *options.unit));
   }
+  grouping_options(options, stats::Direction::lower_is_better);  // checks the options before any work
   if (options.input && options.metrics.size() > 1) {
     throw Error("--input holds one series: give at most one --metric (it names the series)");
   }
   std::string source = options.input.value_or("");
   std::vector<TrendSeries> jobs =
       options.input ? jobs_from_input(options) : jobs_from_database(options, source);
-  std::vector<TrendResult> results;
-  for (TrendSeries& job : jobs) {
+  for (const TrendSeries& job : jobs) {
     if (job.runs.empty()) {
       throw Error(fmt::format("{}: the series is empty", options.input ? *options.input : job.name));
     }
-    results.push_back(analyse(std::move(job), options));
   }
+  // Series are grouped independently: one per CPU at a time (a dashboard holds hundreds).
+  std::vector<TrendResult> results(jobs.size());
+  util::parallel_for(jobs.size(), 0,
+                     [&](std::size_t i) { results[i] = analyse(std::move(jobs[i]), options); });
   const TrendWindows windows{options.long_window, options.short_window};
   fmt::print("{}", format_trend_report(results, windows));
   if (options.json) {
@@ -413,7 +448,18 @@ void add_trend_options(CLI::App& subcommand, int& exit_code) {
       ->add_flag("--samples", options->samples,
                  "Trend each record's raw samples as a run instead of its median")
       ->excludes(input);
-  command->add_option("--unit", options->unit, "Resolution of the values (default: largest value / 8191)");
+  command
+      ->add_option(
+          "--method", options->method,
+          "Grouping: segments (levels, or lines for a drifting series, each cut paying for itself in "
+          "bits; the default) or jumpavg (FD.io CSIT's bit-counting groups, exactly)")
+      ->capture_default_str();
+  command
+      ->add_option("--min-magnitude", options->min_magnitude,
+                   "Hide changes of group smaller than this relative step, such as 2% (segments only)")
+      ->capture_default_str();
+  command->add_option("--unit", options->unit,
+                      "Resolution of the values for --method jumpavg (default: largest value / 8191)");
   add_direction_flags(*command, options->direction, "Higher values are better",
                       "Lower values are better (the default unless recorded otherwise)");
   command->add_option("--long", options->long_window, "Long window in runs for the trend change")

@@ -46,14 +46,18 @@ nlohmann::json dashboard_groups(const TrendResult& r) {
   nlohmann::json groups = nlohmann::json::array();
   double previous = std::nan("");
   for (const trend::Group& g : r.grouping.groups) {
-    nlohmann::json group = {{"start", g.start},
-                            {"runs", g.runs},
-                            {"avg", dashboard_value(g.stats.avg)},
-                            {"stdev", dashboard_value(g.stats.stdev)},
-                            {"change", trend::to_string(g.change)},
-                            {"step", std::isfinite(previous) && previous != 0.0
-                                         ? dashboard_value((g.stats.avg - previous) / previous)
-                                         : nlohmann::json(nullptr)}};
+    const double first = trend::level_at_start(g);
+    nlohmann::json group = {
+        {"start", g.start},
+        {"runs", g.runs},
+        {"avg", dashboard_value(g.stats.avg)},
+        {"first", dashboard_value(first)},
+        {"last", dashboard_value(trend::level_at_end(g))},
+        {"stdev", dashboard_value(g.stats.stdev)},
+        {"change", trend::to_string(g.change)},
+        {"bits", g.gain_bits ? dashboard_value(*g.gain_bits) : nlohmann::json(nullptr)},
+        {"step", std::isfinite(previous) && previous != 0.0 ? dashboard_value((first - previous) / previous)
+                                                            : nlohmann::json(nullptr)}};
     if (const auto range = group_commit_range(r.series, g)) {
       group["good"] = range->first;
       group["bad"] = range->second;
@@ -62,7 +66,7 @@ nlohmann::json dashboard_groups(const TrendResult& r) {
       group["bisect"] = *command;
     }
     groups.push_back(std::move(group));
-    previous = g.stats.avg;
+    previous = trend::level_at_end(g);
   }
   return groups;
 }

@@ -15,13 +15,20 @@ std::string format_value(double value, const std::optional<std::string>& unit) {
 nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
   nlohmann::json groups = nlohmann::json::array();
   for (const trend::Group& g : r.grouping.groups) {
-    nlohmann::json group = {{"start", g.start},
-                            {"runs", g.runs},
-                            {"samples", g.stats.size},
-                            {"avg", g.stats.avg},
-                            {"stdev", g.stats.stdev},
-                            {"bits", g.bits},
-                            {"class", trend::to_string(g.change)}};
+    nlohmann::json group = {
+        {"start", g.start},
+        {"runs", g.runs},
+        {"samples", g.stats.size},
+        {"avg", g.stats.avg},
+        {"stdev", g.stats.stdev},
+        {"bits", g.bits},
+        {"class", trend::to_string(g.change)},
+        {"first", trend::level_at_start(g)},
+        {"last", trend::level_at_end(g)},
+        {"significance_bits", g.gain_bits ? nlohmann::json(*g.gain_bits) : nlohmann::json(nullptr)}};
+    if (r.grouping.lines) {
+      group["slope"] = g.slope;
+    }
     if (g.start < r.series.labels.size()) {
       group["first_run"] = r.series.labels[g.start];
     }
@@ -38,6 +45,8 @@ nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
                       {"unit", r.series.unit ? nlohmann::json(*r.series.unit) : nlohmann::json(nullptr)},
                       {"direction", util::name_of(stats::k_direction_names, r.series.direction)},
                       {"runs", r.series.runs.size()},
+                      {"method", util::name_of(trend::k_method_names, r.grouping.method)},
+                      {"segments", r.grouping.lines ? "line" : "level"},
                       {"unit_used", r.grouping.unit},
                       {"max_value", r.grouping.max_value},
                       {"total_bits", r.grouping.total_bits},
@@ -78,6 +87,10 @@ std::string bisect_hint(const TrendSeries& series, const trend::Group& group) {
 }
 
 }  // namespace
+
+std::string significance_text(const trend::Group& group) {
+  return group.gain_bits ? fmt::format("{:.1f} bits", *group.gain_bits) : "";
+}
 
 std::optional<std::pair<std::string, std::string>> group_commit_range(const TrendSeries& series,
                                                                       const trend::Group& group) {
@@ -122,26 +135,29 @@ std::string format_trend_report(const std::vector<TrendResult>& results, const T
   }
   for (const TrendResult& r : results) {
     text += fmt::format(
-        "\n{}: {} runs, {} group{}, {} ({}); trend change against the best trend {}..{} runs ago\n",
+        "\n{}: {} runs, {} group{}{}, {} ({}); trend change against the best trend {}..{} runs ago\n",
         series_title(r.series), r.series.runs.size(), r.grouping.groups.size(),
-        r.grouping.groups.size() == 1 ? "" : "s", direction_text(r.series.direction),
-        r.series.direction_source, windows.long_window, windows.short_window);
-    double previous = 0.0;
-    for (const trend::Group& g : r.grouping.groups) {
-      if (g.change != trend::Change::normal) {
-        const bool recent = g.start + windows.short_window >= r.series.runs.size();
-        text += fmt::format(
-            "  {} {:<11} at run {}{}: {} -> {} ({}){}\n", g.change == trend::Change::regression ? "!" : "+",
-            trend::to_string(g.change), g.start,
-            g.start < r.series.labels.size() ? fmt::format(" ({})", r.series.labels[g.start]) : "",
-            format_value(previous, r.series.unit), format_value(g.stats.avg, r.series.unit),
-            previous != 0.0 ? util::format_percent((g.stats.avg - previous) / previous) : "n/a",
-            recent ? "  [in the short window]" : "");
-        if (g.change == trend::Change::regression) {
-          text += bisect_hint(r.series, g);
-        }
+        r.grouping.groups.size() == 1 ? "" : "s", r.grouping.lines ? " (lines: the series drifts)" : "",
+        direction_text(r.series.direction), r.series.direction_source, windows.long_window,
+        windows.short_window);
+    for (std::size_t i = 1; i < r.grouping.groups.size(); ++i) {
+      const trend::Group& g = r.grouping.groups[i];
+      if (g.change == trend::Change::normal) {
+        continue;
       }
-      previous = g.stats.avg;
+      const double previous = trend::level_at_end(r.grouping.groups[i - 1]);
+      const double now = trend::level_at_start(g);
+      const bool recent = g.start + windows.short_window >= r.series.runs.size();
+      text +=
+          fmt::format("  {} {:<11} at run {}{}: {} -> {} ({}), {}{}\n",
+                      g.change == trend::Change::regression ? "!" : "+", trend::to_string(g.change), g.start,
+                      g.start < r.series.labels.size() ? fmt::format(" ({})", r.series.labels[g.start]) : "",
+                      format_value(previous, r.series.unit), format_value(now, r.series.unit),
+                      previous != 0.0 ? util::format_percent((now - previous) / previous) : "n/a",
+                      significance_text(g), recent ? "  [in the short window]" : "");
+      if (g.change == trend::Change::regression) {
+        text += bisect_hint(r.series, g);
+      }
     }
   }
   return text;

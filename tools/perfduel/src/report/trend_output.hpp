@@ -41,6 +41,10 @@ struct TrendSeries {
 // The series' name as shown: the metric, and "@config" when it is one configuration of several.
 std::string series_title(const TrendSeries& series);
 
+// The significance of the change that starts `group`: "12.3 bits" (what its cut saves in
+// description length; 1 bit is odds of 2:1, 10 bits about 1000:1); empty for the first group.
+std::string significance_text(const trend::Group& group);
+
 struct TrendResult {
   TrendSeries series;
   trend::Grouping grouping;

@@ -9,7 +9,13 @@ namespace perfduel::trend {
 std::vector<double> trend_per_run(const Grouping& grouping) {
   std::vector<double> trend;
   for (const Group& group : grouping.groups) {
-    trend.insert(trend.end(), group.runs, group.stats.avg);
+    if (group.slope == 0.0) {
+      trend.insert(trend.end(), group.runs, group.stats.avg);
+      continue;
+    }
+    for (std::size_t run = 0; run < group.runs; ++run) {
+      trend.push_back(level_at(group, static_cast<double>(run)));
+    }
   }
   return trend;
 }
@@ -34,7 +40,7 @@ util::Expected<Compliance> compliance(const Grouping& grouping, const Compliance
   }
   Compliance result;
   const Group& last = grouping.groups.back();
-  result.last_trend = last.stats.avg;
+  result.last_trend = level_at_end(last);
   result.runs = last.runs;
   result.samples = last.stats.size;
   result.last_change = last.change;

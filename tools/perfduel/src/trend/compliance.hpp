@@ -22,7 +22,7 @@ struct ComplianceOptions {
 };
 
 struct Compliance {
-  double last_trend = 0.0;   // average of the last group
+  double last_trend = 0.0;   // the last group's value at its last run (its average for a level)
   std::size_t runs = 0;      // runs in the last group
   std::int64_t samples = 0;  // samples in the last group
   Change last_change = Change::normal;
@@ -35,7 +35,7 @@ struct Compliance {
   std::size_t progressions = 0;
 };
 
-// The trend (its group's average) at every run of `grouping`.
+// The trend at every run of `grouping`: its group's average, or its line's value there.
 std::vector<double> trend_per_run(const Grouping& grouping);
 
 // The change at every run of `grouping`: the group's class at its first run, normal elsewhere.

@@ -1,6 +1,7 @@
 #include "trend/jumpavg.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -8,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "trend/bit_model.hpp"
+#include "trend/segmentation.hpp"
 
 namespace perfduel::trend {
 
@@ -43,26 +45,72 @@ double group_bits(const RunStats& stats, double max_value, double unit, std::opt
   return model.later_group_bits(stats, previous);
 }
 
+double level_at(const Group& group, double offset) {
+  return group.stats.avg + group.slope * (offset - group.slope_origin);
+}
+
+double level_at_start(const Group& group) {
+  return group.slope == 0.0 ? group.stats.avg : level_at(group, 0.0);
+}
+
+double level_at_end(const Group& group) {
+  return group.slope == 0.0 ? group.stats.avg : level_at(group, static_cast<double>(group.runs) - 1);
+}
+
 namespace {
 
-// Marks each group against the one before it. The reference compares the stored
+// Marks each group against the one before it: the step from where the previous group ends
+// to where this one starts (for levels, their averages). The reference compares the stored
 // averages exactly: equal is normal, and the first group is always normal.
 void classify_changes(std::vector<Group>& groups, Direction direction) {
-  if (groups.empty()) {
-    return;
-  }
-  double previous = groups.front().stats.avg;
-  for (Group& group : groups) {
-    const double avg = group.stats.avg;
-    if (avg == previous) {
-      group.change = Change::normal;
+  for (std::size_t i = 1; i < groups.size(); ++i) {
+    const double previous = level_at_end(groups[i - 1]);
+    const double now = level_at_start(groups[i]);
+    if (now == previous) {
+      groups[i].change = Change::normal;
     } else {
-      const bool went_up = avg > previous;
+      const bool went_up = now > previous;
       const bool better = direction == Direction::higher_is_better ? went_up : !went_up;
-      group.change = better ? Change::progression : Change::regression;
+      groups[i].change = better ? Change::progression : Change::regression;
     }
-    previous = avg;
   }
+}
+
+// The bits a jumpavg partition saves by each cut: its bits with the two groups around the
+// cut joined (which also moves the next group's reference average) less its bits as is.
+void add_jumpavg_gains(std::vector<Group>& groups, double max_value, double unit) {
+  const auto bits_of = [&](const RunStats& stats, const RunStats* before) {
+    return group_bits(stats, max_value, unit, before ? std::optional<double>(before->avg) : std::nullopt);
+  };
+  for (std::size_t i = 1; i < groups.size(); ++i) {
+    const RunStats* before = i >= 2 ? &groups[i - 2].stats : nullptr;
+    const std::array<RunStats, 2> pair{groups[i - 1].stats, groups[i].stats};
+    const RunStats joined = merge_runs(pair);
+    double apart = groups[i - 1].bits + groups[i].bits;
+    double together = bits_of(joined, before);
+    if (i + 1 < groups.size()) {
+      apart += groups[i + 1].bits;
+      together += bits_of(groups[i + 1].stats, &joined);
+    }
+    groups[i].gain_bits = together - apart;
+  }
+}
+
+// The `segments` grouping of `runs` (segmentation.hpp).
+Grouping segment_grouping(std::span<const RunStats> runs, double max_value, const GroupingOptions& options) {
+  Grouping result;
+  result.method = Method::segments;
+  SegmentationOptions segmentation;
+  segmentation.min_magnitude = options.min_magnitude;
+  SegmentShape shape = SegmentShape::level;
+  result.groups = segment_runs(runs, segmentation, shape);
+  result.lines = shape == SegmentShape::line;
+  result.max_value = max_value;
+  for (const Group& group : result.groups) {
+    result.total_bits += group.bits;
+  }
+  classify_changes(result.groups, options.direction);
+  return result;
 }
 
 }  // namespace
@@ -77,9 +125,17 @@ util::Expected<Grouping> group_runs(std::span<const RunStats> runs, double max_v
       return util::Expected<Grouping>::failure(fmt::format("run {} is not a finite number", i));
     }
   }
+  if (!std::isfinite(options.min_magnitude) || options.min_magnitude < 0.0) {
+    return util::Expected<Grouping>::failure(
+        fmt::format("invalid minimum magnitude {}: it must be 0 or more", options.min_magnitude));
+  }
   Grouping result;
+  result.method = options.method;
   if (runs.empty()) {
     return result;
+  }
+  if (options.method == Method::segments) {
+    return segment_grouping(runs, max_value, options);
   }
   // The reference treats a zero unit as "not given".
   const bool unit_given = options.unit && *options.unit != 0.0;
@@ -92,7 +148,10 @@ util::Expected<Grouping> group_runs(std::span<const RunStats> runs, double max_v
     // Zeros only (a program that spends no measurable system time): one group and no change.
     // The bit model needs a positive maximum, and there is nothing to describe.
     result.unit = unit_given ? *options.unit : 0.0;
-    result.groups.push_back(Group{0, runs.size(), merge_runs(runs), 0.0, Change::normal});
+    Group group;
+    group.runs = runs.size();
+    group.stats = merge_runs(runs);
+    result.groups.push_back(group);
     return result;
   }
   if (!std::isfinite(max_value) || max_value <= 0.0) {
@@ -110,6 +169,7 @@ util::Expected<Grouping> group_runs(std::span<const RunStats> runs, double max_v
     result.total_bits += group.bits;
   }
   classify_changes(result.groups, options.direction);
+  add_jumpavg_gains(result.groups, max_value, unit);
   return result;
 }
 

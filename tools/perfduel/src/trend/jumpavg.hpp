@@ -58,21 +58,46 @@ struct Group {
   RunStats stats;
   double bits = 0.0;
   Change change = Change::normal;
+  // A line's slope per run, and the run (counted from `start`, fractional) where the line
+  // passes through `stats.avg`; 0 for a level (every jumpavg group).
+  double slope = 0.0;
+  double slope_origin = 0.0;
+  // What the cut before this group saves, in bits, over joining it to the group before: the
+  // change's significance. None for the first group.
+  std::optional<double> gain_bits;
 };
+
+// The group's fitted value at its first run, at its last run, and at run `offset` of it.
+double level_at(const Group& group, double offset);
+double level_at_start(const Group& group);
+double level_at_end(const Group& group);
+
+// How a series is grouped: `segments`, least-squares levels or lines with a cost per cut
+// (segmentation.hpp, the default), or `jumpavg`, FD.io CSIT's bit-counting model exactly.
+enum class Method { segments, jumpavg };
+
+constexpr util::NameTable<Method, 2> k_method_names{
+    {{Method::segments, "segments"}, {Method::jumpavg, "jumpavg"}}};
 
 // The winning partition.
 struct Grouping {
   std::vector<Group> groups;
+  Method method = Method::segments;
+  bool lines = false;      // segments: the groups are lines (a drifting series), not levels
   double unit = 0.0;       // the resolution used (given, or max_value / 8191)
   double max_value = 0.0;  // the largest sample
   double total_bits = 0.0;
 };
 
-// Choices of the caller: the resolution `unit` (none: the largest value with 13
+// Choices of the caller (jumpavg): the resolution `unit` (none: the largest value with 13
 // significant bits, max / 8191, as the reference) and the `direction` of the metric.
+// `method` and, for `segments`, the hiding of steps smaller than `min_magnitude` (relative;
+// 0 keeps all). `unit` applies to jumpavg only.
 struct GroupingOptions {
   std::optional<double> unit;
   Direction direction = Direction::higher_is_better;
+  Method method = Method::segments;
+  double min_magnitude = 0.0;
 };
 
 // Groups `runs` (each summarised, e.g. by `summarize`) whose largest sample is

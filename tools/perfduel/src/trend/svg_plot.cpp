@@ -69,14 +69,17 @@ std::string render_trend_svg(const TrendPlot& plot) {
   }
   svg += "</g>\n";
 
-  // Group averages as one step line: horizontal over each group, vertical at each change.
+  // Each group's fit as one line: a level (or a sloped line) over the group, a vertical
+  // step at each change.
   std::string points;
   for (const Group& group : plot.grouping.groups) {
-    const double y = value_y(group.stats.avg);
-    const double begin = static_cast<double>(group.start) - (group.start > 0 ? 0.5 : 0.0);
-    const double end = static_cast<double>(group.start + group.runs - 1) +
-                       (group.start + group.runs < plot.samples.size() ? 0.5 : 0.0);
-    points += fmt::format("{:.1f},{:.1f} {:.1f},{:.1f} ", run_x(begin), y, run_x(end), y);
+    const double before = group.start > 0 ? 0.5 : 0.0;
+    const double after = group.start + group.runs < plot.samples.size() ? 0.5 : 0.0;
+    const double last = static_cast<double>(group.runs - 1);
+    points +=
+        fmt::format("{:.1f},{:.1f} {:.1f},{:.1f} ", run_x(static_cast<double>(group.start) - before),
+                    value_y(level_at(group, -before)), run_x(static_cast<double>(group.start) + last + after),
+                    value_y(level_at(group, last + after)));
   }
   svg += fmt::format("<polyline fill=\"none\" stroke=\"#222\" stroke-width=\"2\" points=\"{}\"/>\n", points);
 
@@ -90,9 +93,9 @@ std::string render_trend_svg(const TrendPlot& plot) {
         "<circle class=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"9\" fill=\"none\" stroke=\"{}\" "
         "stroke-width=\"2\">"
         "<title>run {}: {} to {:.6g}</title></circle>\n",
-        to_string(group.change), run_x(static_cast<double>(group.start)), value_y(group.stats.avg),
+        to_string(group.change), run_x(static_cast<double>(group.start)), value_y(level_at_start(group)),
         verdict_colour(regression ? Verdict::regression : Verdict::improvement), group.start,
-        to_string(group.change), group.stats.avg);
+        to_string(group.change), level_at_start(group));
   }
   svg += "</svg>\n";
   return svg;

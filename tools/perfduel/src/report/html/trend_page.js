@@ -34,15 +34,18 @@
       .filter(Boolean);
   }
 
-  // --- One series' chart: every run's value, each group's average as a line (red where a
-  // regression starts, green where a progression does).
+  // --- One series' chart: every run's value, each group's level (or line, for a drifting
+  // series) drawn across it (red where a regression starts, green where a progression does).
   function groupLines(series, change) {
     const points = [];
     series.groups.forEach(function (g) {
       if (g.change !== change) return;
-      const y = g.avg * series.factor;
-      points.push({x: g.start, y: y}, {x: g.start + g.runs - 1 + 0.999, y: y},
-                  {x: g.start + g.runs - 1 + 0.9995, y: NaN});
+      const first = g.first * series.factor;
+      const last = g.last * series.factor;
+      const end = g.start + g.runs - 1;
+      const slope = g.runs > 1 ? (last - first) / (g.runs - 1) : 0;
+      points.push({x: g.start, y: first}, {x: end + 0.999, y: last + slope * 0.999},
+                  {x: end + 0.9995, y: NaN});
     });
     return points;
   }
@@ -51,7 +54,7 @@
     const values = [];
     series.values.forEach(function (v, i) { if (v !== null) values.push({x: i, y: v * series.factor}); });
     const line = function (change, colour, width) {
-      return {label: change === 'normal' ? 'trend (group average)' : change, data: groupLines(series, change),
+      return {label: change === 'normal' ? 'trend (each group\'s fit)' : change, data: groupLines(series, change),
               borderColor: colour, backgroundColor: colour, borderWidth: width, pointRadius: 0,
               pointHitRadius: 0, spanGaps: false, order: 0};
     };
@@ -94,8 +97,8 @@
       const range = g.good ? 'commits ' + short(g.good) + '..' + short(g.bad) : 'commits unknown';
       items.push(PD.el('li', {class: g.change === 'regression' ? 'regression' : 'progression'},
         PD.el('strong', {}, g.change), ' at run ' + g.start + ' (' + short(runTable.commit[series.runIndex[g.start]]) +
-          '): ' + valueText(previous.avg, series) + ' → ' + valueText(g.avg, series) + ' (' + changeText(g.step) + '), ' +
-          range,
+          '): ' + valueText(previous.last, series) + ' → ' + valueText(g.first, series) + ' (' + changeText(g.step) + '), ' +
+          (g.bits !== null ? PD.number(g.bits) + ' bits, ' : '') + range,
         g.bisect ? [' · ', PD.el('code', {class: 'bisect', title: 'the command that finds the commit'}, g.bisect)]
                  : (g.good && g.good === g.bad ? ' · both runs measured one commit: not the code (machine, load?)' : '')));
     });

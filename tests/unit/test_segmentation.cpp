@@ -1,0 +1,173 @@
+// The default trend grouping (segments): levels or lines, each cut paying for itself.
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "trend/compliance.hpp"
+#include "trend/jumpavg.hpp"
+#include "trend/segmentation.hpp"
+
+using namespace perfduel::trend;
+
+namespace {
+
+// `count` values of `level` with normal noise of relative size `noise`, seeded.
+std::vector<double> noisy(std::size_t count, double level, double noise, std::mt19937_64& random) {
+  std::normal_distribution<double> normal(0.0, noise);
+  std::vector<double> values(count);
+  for (double& v : values) {
+    v = level * (1.0 + normal(random));
+  }
+  return values;
+}
+
+std::vector<double> concat(std::vector<double> a, const std::vector<double>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+Grouping segments(const std::vector<double>& values, double min_magnitude = 0.0) {
+  GroupingOptions options;
+  options.method = Method::segments;
+  options.min_magnitude = min_magnitude;
+  auto grouping = group_values(values, options);
+  REQUIRE(grouping);
+  return *grouping;
+}
+
+}  // namespace
+
+TEST_CASE("segments: pure noise is one level, whatever its scale", "[trend][segments]") {
+  // 200 seeds: a false change on pure noise would show as a second group.
+  int false_changes = 0;
+  int lines = 0;
+  for (unsigned seed = 1; seed <= 200; ++seed) {
+    std::mt19937_64 random(seed);
+    const Grouping g = segments(noisy(300, 1.0, 0.02, random));
+    false_changes += g.groups.size() > 1 ? 1 : 0;
+    lines += g.lines ? 1 : 0;
+  }
+  // A cut costs 4 ln N in units of the noise variance: on 300 points of pure noise a false
+  // one needs a standardised step past about 4.8 sigma. A line (½ ln N more) fits noise
+  // better by chance now and then, and a false cut comes with it: on seeds 1..2000, 77 lines
+  // and 2 false cuts (seed 142 is one), so at most a few here.
+  CHECK(false_changes <= 2);
+  CHECK(lines <= 16);
+  std::mt19937_64 random(7);
+  const std::vector<double> series = noisy(200, 1e9, 0.02, random);
+  CHECK(segments(series).groups.size() == 1);
+}
+
+TEST_CASE("segments: a step is found at its run, with its significance", "[trend][segments]") {
+  std::mt19937_64 random(11);
+  const std::vector<double> values = concat(noisy(120, 100.0, 0.01, random), noisy(80, 103.0, 0.01, random));
+  GroupingOptions options;
+  options.direction = Direction::lower_is_better;
+  const auto grouping = group_values(values, options);
+  REQUIRE(grouping);
+  REQUIRE(grouping->groups.size() == 2);
+  const Group& after = grouping->groups[1];
+  CHECK(after.start >= 118);
+  CHECK(after.start <= 122);
+  CHECK(after.change == Change::regression);
+  REQUIRE(after.gain_bits);
+  CHECK(*after.gain_bits > 20.0);
+  CHECK_FALSE(grouping->groups[0].gain_bits);
+  CHECK(level_at_start(after) == after.stats.avg);
+  // Scaled by 1e6 the cut is the same.
+  std::vector<double> scaled = values;
+  for (double& v : scaled) {
+    v *= 1e6;
+  }
+  CHECK(segments(scaled).groups[1].start == after.start);
+}
+
+TEST_CASE("segments: every cut of the optimum saves bits", "[trend][segments]") {
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<double> level(50.0, 150.0);
+    std::vector<double> values;
+    for (int part = 0; part < 5; ++part) {
+      values = concat(values, noisy(20 + 17 * static_cast<std::size_t>(part), level(random), 0.03, random));
+    }
+    const Grouping g = segments(values);
+    for (std::size_t i = 1; i < g.groups.size(); ++i) {
+      REQUIRE(g.groups[i].gain_bits);
+      CHECK(*g.groups[i].gain_bits >= -1e-9);
+    }
+  }
+}
+
+TEST_CASE("segments: a slow drift is one line, not a staircase", "[trend][segments]") {
+  std::mt19937_64 random(3);
+  std::normal_distribution<double> noise(0.0, 1.0);
+  std::vector<double> values;
+  for (int i = 0; i < 400; ++i) {
+    values.push_back(100.0 + 0.2 * i + noise(random));
+  }
+  const Grouping g = segments(values);
+  CHECK(g.lines);
+  REQUIRE(g.groups.size() == 1);
+  CHECK(g.groups[0].slope == Approx(0.2).epsilon(0.05));
+  CHECK(level_at_end(g.groups[0]) == Approx(100.0 + 0.2 * 399).epsilon(0.01));
+  // The trend follows the line, and the last trend is where it ends.
+  const std::vector<double> trend = trend_per_run(g);
+  CHECK(trend.front() == Approx(100.0).epsilon(0.02));
+  const auto summary = compliance(g, ComplianceOptions{});
+  REQUIRE(summary);
+  CHECK(summary->last_trend == Approx(level_at_end(g.groups[0])));
+}
+
+TEST_CASE("segments: --min-magnitude hides small steps", "[trend][segments]") {
+  std::mt19937_64 random(5);
+  const std::vector<double> values =
+      concat(concat(noisy(100, 100.0, 0.001, random), noisy(100, 103.0, 0.001, random)),
+             noisy(100, 110.0, 0.001, random));
+  CHECK(segments(values).groups.size() == 3);
+  const Grouping big_only = segments(values, 0.05);
+  REQUIRE(big_only.groups.size() == 2);
+  CHECK(big_only.groups[1].start == 200);
+  CHECK(segments(values, 0.5).groups.size() == 1);
+}
+
+TEST_CASE("segments: exact series and runs", "[trend][segments]") {
+  // A constant series, zeros included, is one group with no change.
+  CHECK(segments(std::vector<double>(50, 7.0)).groups.size() == 1);
+  CHECK(segments(std::vector<double>(50, 0.0)).groups.size() == 1);
+  // Counted metrics step without noise.
+  std::vector<double> counts(30, 1000.0);
+  counts.insert(counts.end(), 30, 1010.0);
+  const Grouping stepped = segments(counts);
+  REQUIRE(stepped.groups.size() == 2);
+  CHECK(stepped.groups[1].start == 30);
+  // Negative values are fine for least squares.
+  std::vector<double> negative(40, -5.0);
+  negative.insert(negative.end(), 40, -8.0);
+  CHECK(segments(negative).groups.size() == 2);
+  // Runs stay whole: the cut falls between runs.
+  const std::vector<std::vector<double>> runs{{10, 10.1, 9.9}, {10, 10.2},       {10.1, 9.9, 10},
+                                              {20, 20.1},      {19.9, 20, 20.2}, {20.1, 19.8}};
+  const auto grouped = group_runs(runs, GroupingOptions{});
+  REQUIRE(grouped);
+  REQUIRE(grouped->groups.size() == 2);
+  CHECK(grouped->groups[1].start == 3);
+  CHECK(grouped->groups[1].stats.size == 7);
+}
+
+TEST_CASE("jumpavg groups carry the bits each cut saves", "[trend][jumpavg]") {
+  GroupingOptions options;
+  options.method = Method::jumpavg;
+  options.unit = 0.1;
+  const auto grouping = group_values(std::vector<double>{2.1, 3.1, 3.2}, options);
+  REQUIRE(grouping);
+  REQUIRE(grouping->groups.size() == 2);
+  REQUIRE(grouping->groups[1].gain_bits);
+  // Joined, [2.1, 3.1, 3.2] is one group: its bits less the two groups' bits.
+  const RunStats joined = summarize(std::vector<double>{2.1, 3.1, 3.2});
+  const double one = group_bits(joined, 3.2, 0.1, std::nullopt);
+  CHECK(*grouping->groups[1].gain_bits ==
+        Approx(one - grouping->groups[0].bits - grouping->groups[1].bits).epsilon(1e-12));
+  CHECK(*grouping->groups[1].gain_bits > 0.0);
+}
