@@ -48,10 +48,11 @@ std::vector<double> flat_series(std::size_t count, unsigned seed) {
   return series;
 }
 
-// CPU time of this thread: on a shared machine it is closer to the cost than wall time.
-double thread_cpu_seconds() {
+// CPU time of the process (all its threads): on a shared machine it is closer to the cost
+// than wall time.
+double process_cpu_seconds() {
   timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
@@ -63,11 +64,11 @@ void time_grouping(const std::string& name, const std::vector<double>& series, i
   std::vector<double> cpu_seconds;
   std::size_t groups = 0;
   for (int r = 0; r < repeats; ++r) {
-    const double cpu_start = thread_cpu_seconds();
+    const double cpu_start = process_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
     const auto grouping = perfduel::trend::group_values(series, options);
     const auto stop = std::chrono::steady_clock::now();
-    cpu_seconds.push_back(thread_cpu_seconds() - cpu_start);
+    cpu_seconds.push_back(process_cpu_seconds() - cpu_start);
     if (!grouping) {
       fmt::print(stderr, "{}: {}\n", name, grouping.error());
       std::exit(1);
