@@ -75,13 +75,27 @@ TEST_CASE("segments: a step is found at its run, with its significance", "[trend
   REQUIRE(after.gain_bits);
   CHECK(*after.gain_bits > 20.0);
   CHECK_FALSE(grouping->groups[0].gain_bits);
-  CHECK(level_at_start(after) == after.stats.avg);
+  CHECK(level_at_start(after) == Approx(103.0).epsilon(0.003));
+  CHECK(level_at_end(grouping->groups[0]) == Approx(100.0).epsilon(0.003));
   // Scaled by 1e6 the cut is the same.
   std::vector<double> scaled = values;
   for (double& v : scaled) {
     v *= 1e6;
   }
   CHECK(segments(scaled).groups[1].start == after.start);
+}
+
+TEST_CASE("segments: an outlier is neither a group nor part of the level", "[trend][segments]") {
+  std::mt19937_64 random(13);
+  std::vector<double> values = concat(noisy(40, 1.00, 0.002, random), noisy(30, 1.05, 0.002, random));
+  values[20] = 1.6;
+  const Grouping g = segments(values);
+  REQUIRE(g.groups.size() == 2);
+  CHECK(g.groups[1].start == 40);
+  // The raw statistics keep the outlier; the fitted level does not.
+  CHECK(g.groups[0].stats.avg > 1.01);
+  CHECK(level_at_end(g.groups[0]) == Approx(1.0).epsilon(0.002));
+  REQUIRE(g.groups[0].fit_average);
 }
 
 TEST_CASE("segments: every cut of the optimum saves bits", "[trend][segments]") {

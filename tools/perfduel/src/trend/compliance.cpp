@@ -9,7 +9,7 @@ namespace perfduel::trend {
 std::vector<double> trend_per_run(const Grouping& grouping) {
   std::vector<double> trend;
   for (const Group& group : grouping.groups) {
-    if (group.slope == 0.0) {
+    if (group.slope == 0.0 && !group.fit_average) {
       trend.insert(trend.end(), group.runs, group.stats.avg);
       continue;
     }

@@ -46,15 +46,15 @@ double group_bits(const RunStats& stats, double max_value, double unit, std::opt
 }
 
 double level_at(const Group& group, double offset) {
-  return group.stats.avg + group.slope * (offset - group.slope_origin);
+  return group.fit_average.value_or(group.stats.avg) + group.slope * (offset - group.slope_origin);
 }
 
 double level_at_start(const Group& group) {
-  return group.slope == 0.0 ? group.stats.avg : level_at(group, 0.0);
+  return level_at(group, 0.0);
 }
 
 double level_at_end(const Group& group) {
-  return group.slope == 0.0 ? group.stats.avg : level_at(group, static_cast<double>(group.runs) - 1);
+  return level_at(group, static_cast<double>(group.runs) - 1);
 }
 
 namespace {

@@ -62,6 +62,9 @@ struct Group {
   // passes through `stats.avg`; 0 for a level (every jumpavg group).
   double slope = 0.0;
   double slope_origin = 0.0;
+  // The fitted value at `slope_origin` when it is not `stats.avg`: segments fits each group
+  // with its outliers set aside, and reports the fit (the statistics stay the raw ones).
+  std::optional<double> fit_average;
   // What the cut before this group saves, in bits, over joining it to the group before: the
   // change's significance. None for the first group.
   std::optional<double> gain_bits;

@@ -165,14 +165,17 @@ Candidate fit_shape(const Prefix& p, SegmentShape shape, const SegmentationOptio
   return c;
 }
 
-// The fitted line (or level) of runs [a, b) of the raw `runs`: the slope per run and the run
-// offset from `a` at which it passes through the average.
+// The fitted line (or level) of runs [a, b) of `runs` with each run's average from
+// `averages` (outliers set aside): the slope per run, the run offset from `a` at which it
+// passes through its average, and that average.
 struct Fit {
   double slope = 0.0;
   double origin = 0.0;
+  double average = 0.0;
 };
 
-Fit fit_line(std::span<const RunStats> runs, std::size_t a, std::size_t b, SegmentShape shape) {
+Fit fit_line(std::span<const RunStats> runs, std::span<const double> averages, std::size_t a, std::size_t b,
+             SegmentShape shape) {
   double w = 0.0;
   double t = 0.0;
   double tt = 0.0;
@@ -184,11 +187,12 @@ Fit fit_line(std::span<const RunStats> runs, std::size_t a, std::size_t b, Segme
     w += n;
     t += n * time;
     tt += n * time * time;
-    tx += n * time * runs[i].avg;
-    x += n * runs[i].avg;
+    tx += n * time * averages[i];
+    x += n * averages[i];
   }
   Fit fit;
   fit.origin = t / w;
+  fit.average = x / w;
   const double spread = tt - t * t / w;
   if (shape == SegmentShape::line && spread > 1e-9 * w) {
     fit.slope = (tx - t * x / w) / spread;
@@ -196,9 +200,10 @@ Fit fit_line(std::span<const RunStats> runs, std::size_t a, std::size_t b, Segme
   return fit;
 }
 
-// The groups of `c`'s starts over the raw `runs`, with their bits and the gain of each cut
-// (on the series as the cuts were chosen, `p`).
-std::vector<Group> make_groups(std::span<const RunStats> runs, const Prefix& p, const Candidate& c) {
+// The groups of `c`'s starts over the raw `runs` (their statistics) fitted on `cleaned`,
+// with their bits and the gain of each cut (on the series as the cuts were chosen, `p`).
+std::vector<Group> make_groups(std::span<const RunStats> runs, std::span<const double> cleaned,
+                               const Prefix& p, const Candidate& c) {
   std::vector<Group> groups;
   const double variance = c.variance > k_exact ? c.variance : 1.0;
   const double to_bits = 1.0 / (2 * std::numbers::ln2);
@@ -209,9 +214,12 @@ std::vector<Group> make_groups(std::span<const RunStats> runs, const Prefix& p, 
     g.start = a;
     g.runs = b - a;
     g.stats = merge_runs(runs.subspan(a, b - a));
-    const Fit fit = fit_line(runs, a, b, c.shape);
+    const Fit fit = fit_line(runs, cleaned, a, b, c.shape);
     g.slope = fit.slope;
     g.slope_origin = fit.origin;
+    if (fit.average != g.stats.avg) {
+      g.fit_average = fit.average;
+    }
     const double own = segment_rss(p, a, b, c.shape) / variance;
     g.bits = (own + (i > 0 ? c.penalty : 0.0)) * to_bits;
     if (i > 0) {
@@ -236,9 +244,10 @@ double relative_step(const Group& before, const Group& after) {
 }
 
 // Joins neighbours whose step is below `min_magnitude`, the smallest step first.
-void join_small_steps(Candidate& c, std::span<const RunStats> runs, const Prefix& p, double min_magnitude) {
+void join_small_steps(Candidate& c, std::span<const RunStats> runs, std::span<const double> cleaned,
+                      const Prefix& p, double min_magnitude) {
   while (c.starts.size() > 1) {
-    const std::vector<Group> groups = make_groups(runs, p, c);
+    const std::vector<Group> groups = make_groups(runs, cleaned, p, c);
     std::size_t smallest = 0;
     double smallest_step = min_magnitude;
     for (std::size_t i = 1; i < groups.size(); ++i) {
@@ -282,9 +291,9 @@ std::vector<Group> segment_runs(std::span<const RunStats> runs, const Segmentati
   Candidate& chosen = line.length < level.length ? line : level;
   shape = chosen.shape;
   if (options.min_magnitude > 0) {
-    join_small_steps(chosen, runs, p, options.min_magnitude);
+    join_small_steps(chosen, runs, cleaned, p, options.min_magnitude);
   }
-  return make_groups(runs, p, chosen);
+  return make_groups(runs, cleaned, p, chosen);
 }
 
 }  // namespace perfduel::trend
