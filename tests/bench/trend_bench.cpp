@@ -94,17 +94,19 @@ void time_dashboard(const std::string& name, std::size_t count, std::size_t poin
     all.push_back(make(points, static_cast<unsigned>(i + 1)));
   }
   std::vector<std::size_t> groups(count);
+  const double cpu_start = process_cpu_seconds();
   const auto start = std::chrono::steady_clock::now();
   perfduel::util::parallel_for(count, 0, [&](std::size_t i) {
     groups[i] = perfduel::trend::group_values(all[i], perfduel::trend::GroupingOptions{})->groups.size();
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double cpu = process_cpu_seconds() - cpu_start;
   std::size_t total = 0;
   for (const std::size_t g : groups) {
     total += g;
   }
-  fmt::print("dashboard {:<8} {} series x {} points, {} groups in all: {:.2f} s wall ({} threads)\n", name,
-             count, points, total, seconds, std::max(1U, std::thread::hardware_concurrency()));
+  fmt::print("dashboard {:<8} {} series x {} points, {} groups in all: {:.2f} s wall, {:.2f} s cpu ({} threads)\n",
+             name, count, points, total, seconds, cpu, std::max(1U, std::thread::hardware_concurrency()));
 }
 
 }  // namespace

@@ -134,6 +134,26 @@ TEST_CASE("segments: a slow drift is one line, not a staircase", "[trend][segmen
   CHECK(summary->last_trend == Approx(level_at_end(g.groups[0])));
 }
 
+TEST_CASE("segments: a long series' shape is chosen on blocks of it", "[trend][segments]") {
+  // 5,000 runs: more than twice the 1,000 blocks the shape is judged on.
+  std::mt19937_64 random(17);
+  std::normal_distribution<double> noise(0.0, 1.0);
+  std::vector<double> drift;
+  std::vector<double> steps;
+  for (int i = 0; i < 5000; ++i) {
+    drift.push_back(1000.0 + 0.01 * i + noise(random));
+    steps.push_back((i < 2000 ? 1000.0 : i < 3500 ? 1010.0 : 1004.0) + noise(random));
+  }
+  const Grouping drifting = segments(drift);
+  CHECK(drifting.lines);
+  CHECK(drifting.groups.size() == 1);
+  const Grouping stepping = segments(steps);
+  CHECK_FALSE(stepping.lines);
+  REQUIRE(stepping.groups.size() == 3);
+  CHECK(stepping.groups[1].start == 2000);
+  CHECK(stepping.groups[2].start == 3500);
+}
+
 TEST_CASE("segments: --min-magnitude hides small steps", "[trend][segments]") {
   std::mt19937_64 random(5);
   const std::vector<double> values =

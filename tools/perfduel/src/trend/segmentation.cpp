@@ -14,14 +14,16 @@
 //    that pass found, so that a large step does not hide the smaller ones. (A series too
 //    short for any cut at the first level starts from its best single cut instead.)
 //  - A line per segment when the whole series is better described so: a slow drift (a
-//    balance, a population, a cache that fills) is one segment, not a staircase.
+//    balance, a population, a cache that fills) is one segment, not a staircase. (A series
+//    of more than 2,000 runs is judged on 1,000 blocks of it, then fitted in that shape
+//    only: a drift is a property of the whole series, and the full search is quadratic
+//    where nothing changes.)
 //  - The exact optimum (optimal_partition.hpp) rather than binary segmentation: no missed
 //    pair of close changes, and no dependence on the order of the splits.
 #include "trend/segmentation.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <future>
 #include <limits>
 #include <numbers>
 #include <optional>
@@ -264,6 +266,26 @@ void join_small_steps(Candidate& c, std::span<const RunStats> runs, std::span<co
   }
 }
 
+// A series longer than twice this many runs has its shape chosen on this many blocks.
+constexpr std::size_t k_shape_runs = 1000;
+
+// `runs`, with each run's average from `cleaned`, merged into about k_shape_runs blocks of
+// consecutive runs (the last block may be shorter): each block keeps its samples' count,
+// mean and spread, so the description lengths of the blocks compare as the series' do.
+std::vector<RunStats> in_blocks(std::span<const RunStats> runs, std::span<const double> cleaned) {
+  const std::size_t size = (runs.size() + k_shape_runs - 1) / k_shape_runs;
+  std::vector<RunStats> blocks;
+  std::vector<RunStats> block;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    block.push_back(RunStats{runs[i].size, cleaned[i], runs[i].stdev});
+    if (block.size() == size || i + 1 == runs.size()) {
+      blocks.push_back(merge_runs(block));
+      block.clear();
+    }
+  }
+  return blocks;
+}
+
 }  // namespace
 
 std::vector<Group> segment_runs(std::span<const RunStats> runs, const SegmentationOptions& options,
@@ -276,14 +298,19 @@ std::vector<Group> segment_runs(std::span<const RunStats> runs, const Segmentati
   const double magnitude = std::max(all.stdev, std::fabs(all.avg));
   const std::vector<double> cleaned = without_outliers(runs);
   const Prefix p = prefix_sums(runs, cleaned, all.avg, magnitude > 0 ? magnitude : 1.0);
-  // The two shapes are independent: a long series fits them on two threads.
-  constexpr std::size_t k_parallel_runs = 2000;
   Candidate level;
   Candidate line;
-  if (runs.size() >= k_parallel_runs) {
-    auto line_fit = std::async(std::launch::async, [&] { return fit_shape(p, SegmentShape::line, options); });
-    level = fit_shape(p, SegmentShape::level, options);
-    line = line_fit.get();
+  if (runs.size() > 2 * k_shape_runs) {
+    // A long series: its shape is chosen on blocks of it, then fitted whole in that shape.
+    const std::vector<RunStats> blocks = in_blocks(runs, cleaned);
+    std::vector<double> block_averages;
+    for (const RunStats& block : blocks) {
+      block_averages.push_back(block.avg);
+    }
+    const Prefix coarse = prefix_sums(blocks, block_averages, all.avg, magnitude > 0 ? magnitude : 1.0);
+    const bool lines =
+        fit_shape(coarse, SegmentShape::line, options).length < fit_shape(coarse, SegmentShape::level, options).length;
+    (lines ? line : level) = fit_shape(p, lines ? SegmentShape::line : SegmentShape::level, options);
   } else {
     level = fit_shape(p, SegmentShape::level, options);
     line = fit_shape(p, SegmentShape::line, options);
