@@ -105,8 +105,9 @@ void time_dashboard(const std::string& name, std::size_t count, std::size_t poin
   for (const std::size_t g : groups) {
     total += g;
   }
-  fmt::print("dashboard {:<8} {} series x {} points, {} groups in all: {:.2f} s wall, {:.2f} s cpu ({} threads)\n",
-             name, count, points, total, seconds, cpu, std::max(1U, std::thread::hardware_concurrency()));
+  fmt::print(
+      "dashboard {:<8} {} series x {} points, {} groups in all: {:.2f} s wall, {:.2f} s cpu ({} threads)\n",
+      name, count, points, total, seconds, cpu, std::max(1U, std::thread::hardware_concurrency()));
 }
 
 }  // namespace

@@ -304,12 +304,13 @@ std::vector<Group> segment_runs(std::span<const RunStats> runs, const Segmentati
     // A long series: its shape is chosen on blocks of it, then fitted whole in that shape.
     const std::vector<RunStats> blocks = in_blocks(runs, cleaned);
     std::vector<double> block_averages;
+    block_averages.reserve(blocks.size());
     for (const RunStats& block : blocks) {
       block_averages.push_back(block.avg);
     }
     const Prefix coarse = prefix_sums(blocks, block_averages, all.avg, magnitude > 0 ? magnitude : 1.0);
-    const bool lines =
-        fit_shape(coarse, SegmentShape::line, options).length < fit_shape(coarse, SegmentShape::level, options).length;
+    const bool lines = fit_shape(coarse, SegmentShape::line, options).length <
+                       fit_shape(coarse, SegmentShape::level, options).length;
     (lines ? line : level) = fit_shape(p, lines ? SegmentShape::line : SegmentShape::level, options);
   } else {
     level = fit_shape(p, SegmentShape::level, options);
