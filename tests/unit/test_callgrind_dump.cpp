@@ -81,16 +81,15 @@ TEST_CASE("call windows: Google Benchmark's runs, the iteration search's and the
 }
 
 TEST_CASE("call windows of two threads overlap", "[callgrind]") {
-  const std::vector<CallgrindDump> dumps{dump(k_start, 100),
-                                         dump(k_start, 5),
-                                         dump(k_finish, 900),
+  const std::vector<CallgrindDump> dumps{dump(k_start, 100), dump(k_start, 5), dump(k_finish, 900),
                                          dump(k_finish, 7)};
   const auto found = call_windows(dumps, k_start, k_finish);
   CHECK(found.overlapping);
 }
 
 TEST_CASE("call windows: none without the calls, a close without an open overlaps", "[callgrind]") {
-  CHECK(call_windows(std::vector<CallgrindDump>{dump("Program termination", 5)}, k_start, k_finish).windows.empty());
+  CHECK(call_windows(std::vector<CallgrindDump>{dump("Program termination", 5)}, k_start, k_finish)
+            .windows.empty());
   const std::vector<CallgrindDump> closing_only{dump(k_finish, 9)};
   const auto found = call_windows(closing_only, k_start, k_finish);
   CHECK(found.overlapping);
@@ -98,7 +97,8 @@ TEST_CASE("call windows: none without the calls, a close without an open overlap
 }
 
 TEST_CASE("call windows: another dump inside a window spoils it", "[callgrind]") {
-  const std::vector<CallgrindDump> dumps{dump(k_start, 10), dump("Program termination", 5), dump(k_finish, 9)};
+  const std::vector<CallgrindDump> dumps{dump(k_start, 10), dump("Program termination", 5),
+                                         dump(k_finish, 9)};
   const auto found = call_windows(dumps, k_start, k_finish);
   CHECK(found.overlapping);
   CHECK(found.windows.empty());

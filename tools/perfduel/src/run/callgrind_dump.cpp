@@ -28,8 +28,8 @@ util::Expected<CallgrindDump> parse_callgrind_dump(std::string_view text) {
   using Result = util::Expected<CallgrindDump>;
   CallgrindDump dump;
   std::vector<std::string> events;
-  std::vector<std::string> totals;    // "totals:" (callgrind's format since 3.x)
-  std::vector<std::string> summary;   // "summary:" (the older name; both are written today)
+  std::vector<std::string> totals;   // "totals:" (callgrind's format since 3.x)
+  std::vector<std::string> summary;  // "summary:" (the older name; both are written today)
   for (const auto& line : util::split_lines(text)) {
     if (line.starts_with(k_trigger)) {
       dump.trigger = std::string(util::trim(line.substr(k_trigger.size())));
@@ -51,7 +51,8 @@ util::Expected<CallgrindDump> parse_callgrind_dump(std::string_view text) {
     return Result::failure("no \"totals:\" or \"summary:\" line");
   }
   if (totals.size() > events.size()) {
-    return Result::failure(fmt::format("the totals have {} values for {} events", totals.size(), events.size()));
+    return Result::failure(
+        fmt::format("the totals have {} values for {} events", totals.size(), events.size()));
   }
   // A total may be left out at the end of the line when it is 0.
   for (std::size_t i = 0; i < events.size(); ++i) {
@@ -68,7 +69,8 @@ util::Expected<CallgrindDump> parse_callgrind_dump(std::string_view text) {
   return dump;
 }
 
-CallWindows call_windows(std::span<const CallgrindDump> dumps, std::string_view opening, std::string_view closing) {
+CallWindows call_windows(std::span<const CallgrindDump> dumps, std::string_view opening,
+                         std::string_view closing) {
   CallWindows found;
   bool open = false;
   for (const auto& dump : dumps) {

@@ -40,6 +40,7 @@ struct CallWindows {
 };
 
 // The windows of `dumps` (in dump order) from an `opening` to a `closing` trigger.
-CallWindows call_windows(std::span<const CallgrindDump> dumps, std::string_view opening, std::string_view closing);
+CallWindows call_windows(std::span<const CallgrindDump> dumps, std::string_view opening,
+                         std::string_view closing);
 
 }  // namespace perfduel
