@@ -359,6 +359,9 @@ class Duel {
     const RunResult& baseline_run = completed[baseline_first ? 0 : 1].result;
     const RunResult& candidate_run = completed[baseline_first ? 1 : 0].result;
     auto expansion = expand_metric_patterns(m_effective.metrics, baseline_run.out, candidate_run.out);
+    if (expansion) {
+      set_aside_uncountable(expansion.value(), baseline_run.uncountable, candidate_run.uncountable);
+    }
     if (expansion && std::none_of(expansion->metrics.begin(), expansion->metrics.end(),
                                   [](const MetricSpec& m) { return m.gating == Gating::gated; })) {
       expansion = util::Expected<MetricExpansion>::failure(
