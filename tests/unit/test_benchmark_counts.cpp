@@ -39,13 +39,13 @@ std::string gbench_json(const std::string& name, int iterations, int threads = 1
 // Dumps of a run: start-up, then runs of 1, 10 and `iterations` iterations of `per_iteration`
 // instructions, each with the loop's entry and exit (250).
 std::vector<CallgrindDump> gbench_dumps(double per_iteration, int iterations) {
-  std::vector<CallgrindDump> dumps{{k_loop_opened, {{"Ir", 2.9e6}}}};
+  std::vector<CallgrindDump> dumps{{k_loop_opened, {{"Ir", 2.9e6}}, {}}};
   for (const int n : {1, 10, iterations}) {
-    dumps.push_back({k_loop_closed, {{"Ir", 250 + n * per_iteration}}});
-    dumps.push_back({k_loop_opened, {{"Ir", 2305}}});
+    dumps.push_back({k_loop_closed, {{"Ir", 250 + n * per_iteration}}, {}});
+    dumps.push_back({k_loop_opened, {{"Ir", 2305}}, {}});
   }
   dumps.pop_back();
-  dumps.push_back({"Program termination", {{"Ir", 95000}}});
+  dumps.push_back({"Program termination", {{"Ir", 95000}}, {}});
   return dumps;
 }
 
@@ -117,9 +117,10 @@ TEST_CASE("the count per iteration is the final run's loop over its iterations",
 
 TEST_CASE("estimated cycles per iteration need the cache simulation", "[benchmark_counts]") {
   std::vector<CallgrindDump> dumps{
-      {k_loop_opened, {{"Ir", 1}}},
+      {k_loop_opened, {{"Ir", 1}}, {}},
       {k_loop_closed,
-       {{"Ir", 4e6}, {"I1mr", 0}, {"D1mr", 1000}, {"D1mw", 0}, {"ILmr", 0}, {"DLmr", 100}, {"DLmw", 0}}}};
+       {{"Ir", 4e6}, {"I1mr", 0}, {"D1mr", 1000}, {"D1mw", 0}, {"ILmr", 0}, {"DLmr", 100}, {"DLmw", 0}},
+       {}}};
   const auto count = count_from_dumps("BM_x", dumps, gbench_json("BM_x", 1000), CacheSimulation::on);
   REQUIRE(count);
   CHECK(count->per_iteration.at(CountedEvent::instructions) == Approx(4000));
@@ -134,6 +135,19 @@ TEST_CASE("what cannot be counted per iteration says why", "[benchmark_counts]")
     CHECK(count->uncountable ==
           "runs 2 threads, whose timed loops overlap in one count: not countable per iteration");
   }
+  SECTION("a timer paused inside the loop") {
+    auto dumps = gbench_dumps(1000, 5000);
+    dumps[dumps.size() - 2].functions = {"benchmark::State::PauseTiming()",
+                                         "benchmark::State::ResumeTiming()"};
+    const auto count = count_from_dumps("BM_p", dumps, gbench_json("BM_p", 5000), CacheSimulation::off);
+    REQUIRE(count);
+    CHECK(count->uncountable ==
+          "pauses its timer inside the loop (State::PauseTiming): the paused work would be in the count, not "
+          "countable per iteration");
+    dumps[dumps.size() - 2].functions = {"benchmark::State::ResumeTiming()"};
+    CHECK(count_from_dumps("BM_p", dumps, gbench_json("BM_p", 5000), CacheSimulation::off)
+              ->uncountable.empty());
+  }
   SECTION("a final run too short for the loop's entry and exit to vanish") {
     const auto count =
         count_from_dumps("BM_x", gbench_dumps(6046, 1), gbench_json("BM_x", 1), CacheSimulation::off);
@@ -145,7 +159,7 @@ TEST_CASE("what cannot be counted per iteration says why", "[benchmark_counts]")
         "to vanish: not countable per iteration at this --benchmark_min_time (the default 0.5 s is enough)");
   }
   SECTION("no loop seen, no JSON entry") {
-    const std::vector<CallgrindDump> none{{"Program termination", {{"Ir", 5}}}};
+    const std::vector<CallgrindDump> none{{"Program termination", {{"Ir", 5}}, {}}};
     CHECK(count_from_dumps("BM_x", none, gbench_json("BM_x", 10), CacheSimulation::off).error() ==
           "benchmark \"BM_x\": callgrind saw no call of benchmark::State::StartKeepRunning (is Google "
           "Benchmark "

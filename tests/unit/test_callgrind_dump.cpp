@@ -1,6 +1,7 @@
 // Callgrind's dump files: the trigger and totals of one dump, and the windows between two
 // function calls that a sequence of dumps describes (run/callgrind_dump.hpp). The fixtures are
 // cut from real dumps of Valgrind 3.19 on a Google Benchmark 1.7.1 program.
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,7 @@ std::string dump_text(const std::string& trigger, const std::string& totals) {
 }
 
 CallgrindDump dump(const std::string& trigger, double ir) {
-  return {trigger, {{"Ir", ir}}};
+  return {trigger, {{"Ir", ir}}, {}};
 }
 
 }  // namespace
@@ -37,6 +38,17 @@ TEST_CASE("a callgrind dump: its trigger and its totals", "[callgrind]") {
   CHECK(read->trigger == k_finish);
   REQUIRE(read->totals.size() == 1);
   CHECK(read->totals.at("Ir") == 274923627.0);
+}
+
+TEST_CASE("a callgrind dump names the functions that ran, compressed or not", "[callgrind]") {
+  const auto read = parse_callgrind_dump(
+      "events: Ir\nfn=(4450) benchmark::State::PauseTiming()\n0 12\ncfn=(4440) "
+      "benchmark::State::ResumeTiming()\ncalls=1 0\nfn=(4450)\ncfn=std::sort<int*>(int*, int*)\ntotals: "
+      "12\n");
+  REQUIRE(read);
+  CHECK(read->functions == std::set<std::string>{"benchmark::State::PauseTiming()",
+                                                 "benchmark::State::ResumeTiming()",
+                                                 "std::sort<int*>(int*, int*)"});
 }
 
 TEST_CASE("a callgrind dump with the cache simulation: every event, a trailing 0 left out", "[callgrind]") {
@@ -76,8 +88,8 @@ TEST_CASE("call windows: Google Benchmark's runs, the iteration search's and the
   const auto found = call_windows(dumps, k_start, k_finish);
   CHECK_FALSE(found.overlapping);
   REQUIRE(found.windows.size() == 3);
-  CHECK(found.windows[0].at("Ir") == 16344.0);
-  CHECK(found.windows.back().at("Ir") == 274923627.0);
+  CHECK(found.windows[0].totals.at("Ir") == 16344.0);
+  CHECK(found.windows.back().totals.at("Ir") == 274923627.0);
 }
 
 TEST_CASE("call windows of two threads overlap", "[callgrind]") {

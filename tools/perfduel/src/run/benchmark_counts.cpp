@@ -104,7 +104,15 @@ util::Expected<BenchmarkCount> count_from_dumps(const std::string& name, std::sp
   if (!(iterations > 0)) {
     return Result::failure(fmt::format("benchmark \"{}\": its JSON entry has no iterations", name));
   }
-  const auto& last = windows.windows.back();
+  const auto& last = windows.windows.back().totals;
+  const auto& called = windows.windows.back().functions;
+  if (std::any_of(called.begin(), called.end(),
+                  [](const std::string& function) { return function.starts_with(k_timer_pause); })) {
+    count.uncountable =
+        "pauses its timer inside the loop (State::PauseTiming): the paused work would be in the count, not "
+        "countable per iteration";
+    return count;
+  }
   if (const auto found = last.find("Ir");
       found != last.end() && found->second < k_least_window_instructions) {
     count.uncountable = fmt::format(
@@ -118,7 +126,7 @@ util::Expected<BenchmarkCount> count_from_dumps(const std::string& name, std::sp
     if (event == CountedEvent::cycles && cache == CacheSimulation::off) {
       break;
     }
-    const auto value = simulated_value(windows.windows.back(), event);
+    const auto value = simulated_value(last, event);
     if (!value) {
       return Result::failure(fmt::format("benchmark \"{}\": {}", name, value.error()));
     }

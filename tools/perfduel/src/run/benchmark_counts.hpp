@@ -32,6 +32,9 @@ namespace perfduel {
 // libbenchmark 1.7 and later, shared or static, unless the binary is stripped).
 inline constexpr std::string_view k_loop_start = "benchmark::State::StartKeepRunning";
 inline constexpr std::string_view k_loop_finish = "benchmark::State::FinishKeepRunning";
+// What a benchmark calls to leave work out of the framework's time; StartKeepRunning's own
+// ResumeTiming is in every window, a PauseTiming only when the benchmark pauses.
+inline constexpr std::string_view k_timer_pause = "benchmark::State::PauseTiming(";
 
 // The fewest instructions a benchmark's final run may count: the loop's entry and exit, about
 // 250, are then at most 10⁻⁴ of it, and so is their share's change when the framework picks
@@ -55,7 +58,8 @@ struct BenchmarkCount {
 // The count of benchmark `name` from its run alone under callgrind: `dumps` in the order
 // callgrind wrote them, `json_output` its Google Benchmark JSON; `cache`: whether the cache
 // simulation ran (for estimated cycles). A benchmark that runs several threads is uncountable
-// (their loops overlap in one count), and so is one whose final run counted fewer than
+// (their loops overlap in one count), so is one that pauses its timer inside the loop (the
+// paused work would be counted), and so is one whose final run counted fewer than
 // k_least_window_instructions. Errors: no timed loop in the dumps (a stripped binary?),
 // the JSON lacks the benchmark.
 util::Expected<BenchmarkCount> count_from_dumps(const std::string& name, std::span<const CallgrindDump> dumps,

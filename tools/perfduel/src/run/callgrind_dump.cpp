@@ -22,6 +22,16 @@ std::vector<std::string> dump_words(std::string_view text) {
   return words;
 }
 
+// The name in the value of a "fn=" or "cfn=" line: "(12) name" or "name"; empty for "(12)",
+// a compressed name defined earlier in the file.
+std::string_view function_name(std::string_view value) {
+  if (value.starts_with('(')) {
+    const auto close = value.find(')');
+    value = close == std::string_view::npos ? std::string_view() : value.substr(close + 1);
+  }
+  return util::trim(value);
+}
+
 }  // namespace
 
 util::Expected<CallgrindDump> parse_callgrind_dump(std::string_view text) {
@@ -39,6 +49,10 @@ util::Expected<CallgrindDump> parse_callgrind_dump(std::string_view text) {
       totals = dump_words(line.substr(7));
     } else if (line.starts_with("summary:")) {
       summary = dump_words(line.substr(8));
+    } else if (line.starts_with("fn=") || line.starts_with("cfn=")) {
+      if (auto name = function_name(std::string_view(line).substr(line.find('=') + 1)); !name.empty()) {
+        dump.functions.emplace(name);
+      }
     }
   }
   if (totals.empty()) {
@@ -80,7 +94,7 @@ CallWindows call_windows(std::span<const CallgrindDump> dumps, std::string_view 
     } else if (dump.trigger.starts_with(closing)) {
       found.overlapping |= !open;
       if (open) {
-        found.windows.push_back(dump.totals);
+        found.windows.push_back(dump);
       }
       open = false;
     } else if (open) {

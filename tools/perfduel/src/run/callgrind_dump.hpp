@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,18 +11,22 @@
 
 // Reading the files Valgrind's callgrind writes when a dump is triggered (--dump-before,
 // --dump-after): each holds the events counted since the previous dump. Only two kinds of line
-// matter here: "desc: Trigger: ..." (why the dump was written) and the event totals ("events:"
-// names them, "totals:" or, in older files, "summary:" counts them). Pure: text in, values out.
+// matter here: "desc: Trigger: ..." (why the dump was written), the event totals ("events:"
+// names them, "totals:" or, in older files, "summary:" counts them), and the names of the
+// functions ("fn=(id) name", "cfn=(id) name"; a compressed "(id)" alone repeats a name). Pure: text in,
+// values out.
 namespace perfduel {
 
 // Event totals by event name (Ir, and with the cache simulation I1mr, D1mr, ...).
 using EventTotals = std::map<std::string, double>;
 
 // One dump: what triggered it, e.g. "--dump-before=benchmark::State::FinishKeepRunning()",
-// and what was counted since the dump before it.
+// what was counted since the dump before it, and the functions that ran or were called in that
+// time, as named by its "fn=" and "cfn=" lines.
 struct CallgrindDump {
   std::string trigger;
   EventTotals totals;
+  std::set<std::string> functions;
 };
 
 // Reads the dump file `text`. The error names the missing or malformed line.
@@ -35,7 +40,7 @@ util::Expected<CallgrindDump> parse_callgrind_dump(std::string_view text);
 // opens while one is open, closes when none is, or another dump falls inside it: then several
 // threads made the calls at once, and no window is one thread's alone.
 struct CallWindows {
-  std::vector<EventTotals> windows;
+  std::vector<CallgrindDump> windows;  // each window's closing dump
   bool overlapping = false;
 };
 
