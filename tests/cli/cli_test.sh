@@ -652,6 +652,47 @@ YAML
     expect_err 'baseline run in round 1 \(warm-up\): timed out after 1.000 s'
     [ "$(json .end hang.json)" = "benchmark-failed" ] || fail "end: $(json .end hang.json)"
     ;;
+  gbench_counted_per_benchmark)
+    # Each benchmark of a real Google Benchmark suite counted alone under callgrind, per
+    # iteration of its final run: the same on every run (a count does not depend on timing), so
+    # that an A/A pair is a certain no-change and 1 % more work in one benchmark a certain
+    # regression of that one alone, each after the 3 rounds a deterministic metric needs,
+    # whatever the machine's load. BM_Spin runs two threads: listed as not countable, not gated.
+    : "${GBENCH_SUITE:?set GBENCH_SUITE}"
+    command -v valgrind >/dev/null || fail "valgrind is not installed (.ci/packages lists it)"
+    cat >gate.yaml <<'YAML'
+identical_programs: measure
+max_seconds: 600
+metrics:
+  insns: {google_benchmark: "BM_*", valgrind: instructions}
+YAML
+    # 0.1 s: final runs of 20-40 million instructions under callgrind, far above the fewest
+    # that count (2.5 million), at a fifth of the default's cost.
+    gb="$GBENCH_SUITE --units=100 --threaded --benchmark_min_time=0.1 --benchmark_filter=^(BM_Hash/(16|256)|BM_Parse/4|BM_Spin.*)\$"
+    run 0 compare --config gate.yaml --seed 5 --json report.json -b "$gb" -n "$gb"
+    [ "$(json '.measured_rounds')" = 3 ] || fail "A/A took $(json '.measured_rounds') rounds, not 3"
+    [ "$(json '[.metrics[].name] | sort | join(",")')" = "insns/BM_Hash/16,insns/BM_Hash/256,insns/BM_Parse/4" ] ||
+      fail "metrics $(json '[.metrics[].name]')"
+    [ "$(json '[.metrics[] | select(.verdict != "no-change")] | length')" = 0 ] || fail "A/A verdicts $(json '[.metrics[].verdict]')"
+    # Every run within 10⁻⁵ of the others: only the loop's entry and exit, about 250
+    # instructions, divided by an iteration count that timing picks, tell them apart.
+    for name in BM_Hash/16 BM_Hash/256 BM_Parse/4; do
+      spread=$(json "[.runs[] | .values[\"insns/$name\"]] | max / min - 1")
+      awk -v s="$spread" 'BEGIN { exit !(s < 1e-5) }' ||
+        fail "$name counts differ by $spread: $(json "[.runs[] | .values[\"insns/$name\"]]")"
+    done
+    json '.benchmarks.uncountable["insns/BM_Spin/threads:2"]' | grep -q '^runs 2 threads, whose timed loops overlap' ||
+      fail "BM_Spin not listed as uncountable: $(json '.benchmarks')"
+    expect_out 'insns/BM_Spin/threads:2: runs 2 threads, whose timed loops overlap in one count: not countable per iteration: reported, not gated'
+    expect_out '^insns/BM_Hash/256 +[0-9.]+ insn/iter +[0-9.]+ insn/iter '
+    # 101 units of work instead of 100 in BM_Hash/256 alone: about +1 % of its instructions.
+    run 1 compare --config gate.yaml --seed 5 --json report.json -b "$gb" -n "$gb --slow=BM_Hash/256 --slow-units=101"
+    [ "$(json '[.metrics[] | select(.verdict == "regression") | .name] | join(",")')" = "insns/BM_Hash/256" ] ||
+      fail "regressions $(json '[.metrics[] | select(.verdict == "regression") | .name]')"
+    [ "$(json '.measured_rounds')" -le 5 ] || fail "took $(json '.measured_rounds') rounds"
+    change=$(json '.metrics[] | select(.name == "insns/BM_Hash/256") | .change')
+    awk -v c="$change" 'BEGIN { exit !(c > 0.009 && c < 0.011) }' || fail "BM_Hash/256 change $change"
+    ;;
   gbench_threads_get_their_cpus)
     # A suite whose one benchmark runs two threads keeps about one CPU busy over the whole
     # binary; the automatic pinning gives it two CPUs by the benchmark's name (on a machine

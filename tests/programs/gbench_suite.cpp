@@ -5,6 +5,8 @@
 // known regression in one benchmark of many is one flag away; `--slow-units=N` does N units
 // instead (20: twice as slow). `--threaded` adds BM_Spin/threads:2, a benchmark that runs two
 // threads (Google Benchmark's Threads(2)), as a suite with one such benchmark among many has.
+// `--units=N` makes every benchmark do N units (default 10), so that `--units=100
+// --slow-units=101` is a 1 % change of one benchmark.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -94,7 +96,8 @@ void copy(benchmark::State& state, std::int64_t n, int count) {
 int main(int argc, char** argv) {
   // Take --slow=NAME out before Google Benchmark sees the arguments (it rejects unknown ones).
   std::string slow;     // the benchmark made slower, if any
-  int slow_units = 11;  // its units of work per iteration (the others do 10)
+  int units = 10;       // the units of work per iteration of every benchmark
+  int slow_units = 11;  // those of the slow one
   bool threaded = false;
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
@@ -102,6 +105,8 @@ int main(int argc, char** argv) {
       threaded = true;
     } else if (std::strncmp(argv[i], "--slow=", 7) == 0) {
       slow = argv[i] + 7;
+    } else if (std::strncmp(argv[i], "--units=", 8) == 0) {
+      units = std::atoi(argv[i] + 8);
     } else if (std::strncmp(argv[i], "--slow-units=", 13) == 0) {
       slow_units = std::atoi(argv[i] + 13);
     } else {
@@ -119,7 +124,7 @@ int main(int argc, char** argv) {
   for (std::size_t f = 0; f < 4; ++f) {
     for (const std::int64_t n : sizes[f]) {
       const std::string name = std::string(families[f].first) + "/" + std::to_string(n);
-      const int count = name == slow ? slow_units : 10;
+      const int count = name == slow ? slow_units : units;
       benchmark::RegisterBenchmark(name.c_str(), families[f].second, n, count);
     }
   }

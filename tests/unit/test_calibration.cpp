@@ -127,3 +127,22 @@ TEST_CASE("the duel notes early which metrics its budget cannot settle", "[calib
   loose.metrics[1].tolerance = 1.5;
   CHECK_FALSE(budget_note(loose, analyze(loose, runs, Finality::ongoing), runs, 100));
 }
+
+TEST_CASE("a count whose rounds agree needs no fitting", "[calibration]") {
+  // Instructions per iteration of a benchmark counted by valgrind: log-ratios of a few 10⁻⁷
+  // (docs/metrics.md), far within a hundredth of the 2 % threshold; a count that moved by 1 %
+  // in one round is calibrated like any other metric.
+  MetricSpec counted = calibration_metric("insns/BM_Hash/16", 0.02, 0.001);
+  counted.source = MetricSource::valgrind;
+  counted.framework = BenchmarkFramework::google_benchmark;
+  Config config;
+  config.metrics = {counted, counted};
+  config.metrics[1].name = "insns/BM_Sort/8";
+  const Calibration calibration = calibrate_ratios(config, {{4e-7, -3e-7, 1e-7}, {4e-7, 0.01, 1e-7}}, 0.0);
+  REQUIRE(calibration.metrics.size() == 2);
+  CHECK(calibration.metrics[0].counted);
+  CHECK_FALSE(calibration.metrics[0].loosened);
+  CHECK(calibration.metrics[0].rounds_proposed == k_deterministic_min_rounds);
+  CHECK(calibration.metrics[0].threshold == Approx(0.02));
+  CHECK_FALSE(calibration.metrics[1].counted);
+}

@@ -15,7 +15,8 @@
 namespace perfduel {
 
 bool is_benchmark_pattern(const MetricSpec& metric) {
-  return (metric.source == MetricSource::google_benchmark || metric.source == MetricSource::catch2) &&
+  return (metric.source == MetricSource::google_benchmark || metric.source == MetricSource::catch2 ||
+          metric.framework != BenchmarkFramework::none) &&
          util::is_glob(metric.benchmark);
 }
 

@@ -30,8 +30,12 @@ enum class MetricSource {
   google_benchmark,  // a field of one benchmark in Google Benchmark's JSON on stdout
   catch2,            // the mean of one BENCHMARK in a Catch2 test binary's XML report on stdout
   counter,           // a hardware performance counter (perf_event_open) over the plain run
-  valgrind,          // counted by Valgrind's cachegrind in a separate, slower run
+  valgrind,          // counted by Valgrind in a separate, slower run (the process, or each benchmark)
 };
+
+// Whose benchmarks a valgrind metric counts one by one (MetricSpec::framework): none counts
+// the whole process.
+enum class BenchmarkFramework { none, google_benchmark };
 
 // What a counted metric (source counter or valgrind) counts.
 enum class CountedEvent {
@@ -109,7 +113,10 @@ struct MetricSpec {
   std::string benchmark;  // benchmark name or glob (`*`, `?`; sources google_benchmark, catch2)
   std::string field;      // real_time, cpu_time or a counter (google_benchmark); mean (catch2)
   CountedEvent event = CountedEvent::instructions;  // sources counter and valgrind
-  std::string unit;                                 // for display only
+  // Source valgrind: count each benchmark's timed loop per iteration (run/benchmark_counts.hpp)
+  // rather than the whole process; `benchmark` then names the benchmark or pattern.
+  BenchmarkFramework framework = BenchmarkFramework::none;
+  std::string unit;  // for display only
   Direction direction = Direction::lower_is_better;
   Gating gating = Gating::report_only;
   double threshold = 0.02;  // target full width of the relative-change interval

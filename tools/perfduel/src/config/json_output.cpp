@@ -40,6 +40,9 @@ void write_source(const MetricSpec& metric, nlohmann::ordered_json& item) {
       item["counter"] = counted_event_name(metric.event);
       break;
     case MetricSource::valgrind:
+      if (metric.framework == BenchmarkFramework::google_benchmark) {
+        item["google_benchmark"] = metric.benchmark;
+      }
       item["valgrind"] = counted_event_name(metric.event);
       break;
     default:

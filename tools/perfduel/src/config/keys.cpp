@@ -175,7 +175,8 @@ void write_unit(const MetricSpec& metric, const std::string& key, nlohmann::orde
 }
 
 bool suite_source(const MetricSpec& metric) {
-  return metric.source == MetricSource::google_benchmark || metric.source == MetricSource::catch2;
+  return metric.source == MetricSource::google_benchmark || metric.source == MetricSource::catch2 ||
+         metric.framework != BenchmarkFramework::none;
 }
 
 // Fails unless `metric` reads a suite's benchmark (Google Benchmark, Catch2): `key` applies to
@@ -191,6 +192,9 @@ void require_suite_source(const Reader& reader, const YAML::Node& node, const st
 void read_field(const Value<MetricSpec>& /*self*/, const Reader& reader, const YAML::Node& node,
                 const std::string& key, MetricSpec& metric) {
   require_suite_source(reader, node, key, metric);
+  if (metric.framework != BenchmarkFramework::none) {
+    reader.fail(node, "\"field\" does not apply to a benchmark counted by valgrind (it reads the count)");
+  }
   metric.field = reader.scalar(node, key);
   if (metric.source == MetricSource::catch2 && metric.field != "mean") {
     reader.fail(node, fmt::format("\"field\" of a Catch2 benchmark must be mean, not \"{}\"", metric.field));
@@ -213,6 +217,10 @@ void write_missing(const MetricSpec& metric, const std::string& key, nlohmann::o
 void read_repetitions(const Value<MetricSpec>& /*self*/, const Reader& reader, const YAML::Node& node,
                       const std::string& key, MetricSpec& metric) {
   require_suite_source(reader, node, key, metric);
+  if (metric.framework != BenchmarkFramework::none) {
+    reader.fail(node,
+                "\"repetitions\" does not apply to a benchmark counted by valgrind (a count does not vary)");
+  }
   metric.repetitions = reader.choice(node, key, k_repetitions_names);
 }
 
@@ -315,7 +323,8 @@ constexpr auto k_metric = std::to_array<Key<MetricSpec>>({
     {"google_benchmark", made_the_runs, "", "source: a benchmark (or pattern) of Google Benchmark's JSON"},
     {"catch2", made_the_runs, "", "source: the mean of a BENCHMARK (or pattern) of a Catch2 XML report"},
     {"counter", made_the_runs, "", "source: a hardware counter over the timed run"},
-    {"valgrind", made_the_runs, "", "source: instructions or cycles counted by Valgrind's cachegrind"},
+    {"valgrind", made_the_runs, "",
+     "source: instructions or cycles counted by Valgrind (with google_benchmark: per benchmark)"},
     {"field", made_the_runs, "real_time",
      "the field of a Google Benchmark (a time or a counter) or Catch2 (mean)",
      written_by(read_by(text<&MetricSpec::field>(), read_field), nullptr)},

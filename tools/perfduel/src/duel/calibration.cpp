@@ -79,6 +79,17 @@ Calibration calibrate_ratios(const Config& config, const std::vector<std::vector
                                           static_cast<std::size_t>(config.min_batches));
     calibration.metrics.push_back(calibrate_metric(spec, noise, settle_levels(config, spec, spec.estimator),
                                                    calibration.target_rounds));
+    const bool agree = std::all_of(ratios[m].begin(), ratios[m].end(), [&](double ratio) {
+      return std::abs(ratio) <= std::log1p(spec.threshold / 100);
+    });
+    if (determinism_of(spec) == Determinism::counted && agree && !ratios[m].empty()) {
+      auto& counted = calibration.metrics.back();
+      counted.counted = true;
+      counted.loosened = false;
+      counted.threshold = spec.threshold;
+      counted.tolerance = spec.tolerance;
+      counted.rounds_configured = counted.rounds_proposed = k_deterministic_min_rounds;
+    }
   }
   return calibration;
 }

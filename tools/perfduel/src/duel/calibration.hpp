@@ -37,6 +37,9 @@ struct MetricCalibration {
   double tolerance = 0;
   double rounds_proposed = 0;  // rounds_to_settle at the proposed threshold and tolerance
   bool loosened = false;       // the configured threshold needs more than the target rounds
+  // A count (valgrind, counter) whose rounds all agree within a hundredth of its threshold: it
+  // settles in k_deterministic_min_rounds whatever its threshold, so there is nothing to fit.
+  bool counted = false;
 };
 
 // The calibration of one metric with `noise` at `levels`, aiming at `target_rounds`: the

@@ -359,10 +359,18 @@ class Duel {
     const RunResult& baseline_run = completed[baseline_first ? 0 : 1].result;
     const RunResult& candidate_run = completed[baseline_first ? 1 : 0].result;
     auto expansion = expand_metric_patterns(m_effective.metrics, baseline_run.out, candidate_run.out);
+    if (expansion) {
+      set_aside_uncountable(expansion.value(), baseline_run.uncountable, candidate_run.uncountable);
+    }
     if (expansion && std::none_of(expansion->metrics.begin(), expansion->metrics.end(),
                                   [](const MetricSpec& m) { return m.gating == Gating::gated; })) {
-      expansion = util::Expected<MetricExpansion>::failure(
-          "no gated benchmark runs on both sides (every one the patterns matched is new or removed)");
+      const auto& uncountable = expansion->changes.uncountable;
+      std::string why =
+          uncountable.empty()
+              ? "no gated benchmark runs on both sides (every one the patterns matched is new or removed)"
+              : fmt::format("no gated benchmark can be counted ({}: {})", uncountable.begin()->first,
+                            uncountable.begin()->second);
+      expansion = util::Expected<MetricExpansion>::failure(std::move(why));
     }
     if (!expansion) {
       fail_reading(Side::baseline, round, warmup, expansion.error(), baseline_run, Retry::refused);

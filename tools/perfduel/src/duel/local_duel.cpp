@@ -168,7 +168,7 @@ LocalDuel run_local_duel(Config& config, const std::string& cpus_origin, const P
   ProcessExecutor executor(exec_stub);
   std::optional<ValgrindExecutor> simulator;
   if (!valgrind.empty()) {
-    simulator.emplace(executor, valgrind, plan_runs(config).cache);
+    simulator.emplace(executor, valgrind, plan_runs(config).cache, plan_runs(config).framework);
   }
   bool settled = false;
   duel.outcome = run_duel_unless_identical(

@@ -59,8 +59,12 @@ util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpe
       expanded.push_back(pattern);
       continue;
     }
-    auto baseline = benchmark_names(pattern.source, baseline_output);
-    auto candidate = benchmark_names(pattern.source, candidate_output);
+    // A suite counted by Valgrind prints Google Benchmark's JSON, as it would uncounted.
+    const MetricSource names_source = pattern.framework == BenchmarkFramework::google_benchmark
+                                          ? MetricSource::google_benchmark
+                                          : pattern.source;
+    auto baseline = benchmark_names(names_source, baseline_output);
+    auto candidate = benchmark_names(names_source, candidate_output);
     for (const auto* side : {&baseline, &candidate}) {
       if (!*side) {
         return ExpansionResult::failure(fmt::format("metric \"{}\": {} run: {}", pattern.name,
@@ -116,6 +120,22 @@ util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpe
     }
   }
   return expansion;
+}
+
+void set_aside_uncountable(MetricExpansion& expansion, const std::map<std::string, std::string>& baseline,
+                           const std::map<std::string, std::string>& candidate) {
+  std::erase_if(expansion.metrics, [&](const MetricSpec& metric) {
+    if (metric.framework == BenchmarkFramework::none) {
+      return false;
+    }
+    for (const auto* side : {&baseline, &candidate}) {
+      if (const auto why = side->find(metric.benchmark); why != side->end()) {
+        expansion.changes.uncountable[metric.name] = why->second;
+        return true;
+      }
+    }
+    return false;
+  });
 }
 
 }  // namespace perfduel

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,8 +16,12 @@ struct SuiteChanges {
   std::vector<std::string> removed;  // metric names of benchmarks only the baseline runs
   // Metric names of benchmarks that measure nothing (is_unmeasurable): reported, not gated.
   std::vector<std::string> unmeasurable;
+  // Metric names of benchmarks that Valgrind cannot count one by one, and why: reported, not gated.
+  std::map<std::string, std::string> uncountable;
 
-  bool empty() const { return added.empty() && removed.empty() && unmeasurable.empty(); }
+  bool empty() const {
+    return added.empty() && removed.empty() && unmeasurable.empty() && uncountable.empty();
+  }
 };
 
 // A time per iteration below this measures nothing: a twentieth of a CPU cycle at 5 GHz. A
@@ -51,5 +56,11 @@ std::string expanded_metric_name(const std::string& key, const std::string& benc
 util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpec> metrics,
                                                        const std::string& baseline_output,
                                                        const std::string& candidate_output);
+
+// Takes out of `expansion` the metrics that count a benchmark which either side's suite could
+// not count one benchmark at a time (`baseline` and `candidate`: RunResult::uncountable, by
+// benchmark name), and lists them with the reason in its changes.
+void set_aside_uncountable(MetricExpansion& expansion, const std::map<std::string, std::string>& baseline,
+                           const std::map<std::string, std::string>& candidate);
 
 }  // namespace perfduel

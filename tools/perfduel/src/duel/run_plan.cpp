@@ -18,6 +18,7 @@ RunPlan plan_runs(const Config& config) {
       if (metric.event == CountedEvent::cycles) {
         plan.cache = CacheSimulation::on;
       }
+      plan.framework = std::max(plan.framework, metric.framework);
       continue;
     }
     plan.plain = true;
@@ -54,6 +55,15 @@ std::filesystem::path check_run_plan(const Config& config, const RunPlan& plan) 
   }
   if (!plan.valgrind) {
     return {};
+  }
+  const auto whole = std::find_if(config.metrics.begin(), config.metrics.end(), [](const MetricSpec& m) {
+    return m.source == MetricSource::valgrind && m.framework == BenchmarkFramework::none;
+  });
+  if (plan.framework != BenchmarkFramework::none && whole != config.metrics.end()) {
+    throw Error(
+        fmt::format("{}: metric \"{}\": valgrind counts either each benchmark (with google_benchmark) "
+                    "or the whole process, not both in one duel; drop one of them",
+                    config.origin, whole->name));
   }
   auto valgrind = find_valgrind();
   if (!valgrind) {

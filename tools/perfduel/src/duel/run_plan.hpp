@@ -17,14 +17,17 @@ struct RunPlan {
   bool plain = true;                             // metrics other than valgrind ones exist
   bool valgrind = false;                         // some metric is a valgrind one
   CacheSimulation cache = CacheSimulation::off;  // on when estimated cycles are asked for
-  std::vector<CountedEvent> counters;            // hardware events for the plain run, each once
+  // Whose benchmarks the Valgrind runs count one by one; none: the whole process.
+  BenchmarkFramework framework = BenchmarkFramework::none;
+  std::vector<CountedEvent> counters;  // hardware events for the plain run, each once
 };
 
 // The runs `config`'s metrics need.
 RunPlan plan_runs(const Config& config);
 
 // Checks before any run that this machine can make the runs of `plan`: the hardware counters
-// open (probe_counters) and valgrind is on PATH. Throws perfduel::Error (usage) naming the
+// open (probe_counters) and valgrind is on PATH, and the Valgrind metrics all count either
+// whole processes or each benchmark. Throws perfduel::Error (usage) naming the
 // configuration and the metric, e.g. `gate.yaml: metric "insns": hardware counter
 // "instructions" is not available here: perf_event_open: No such file or directory (no PMU in
 // this VM?); use valgrind: instructions instead`. Returns the valgrind program (empty when

@@ -81,7 +81,9 @@ std::string format_calibration(const Calibration& calibration, const std::string
     rows.push_back({metric.spec.name, sigma_text(metric.noise.sigma),
                     fraction_text(metric.spec.threshold, false),
                     projected_rounds_text(metric.rounds_configured),
-                    metric.loosened ? fraction_text(metric.threshold, false) : "kept",
+                    metric.counted    ? "counted"
+                    : metric.loosened ? fraction_text(metric.threshold, false)
+                                      : "kept",
                     fraction_text(metric.tolerance, false), projected_rounds_text(metric.rounds_proposed)});
   }
   std::vector<std::size_t> widths(rows.front().size(), 0);
@@ -131,6 +133,13 @@ std::string format_calibration_fragment(const Calibration& calibration, const st
     const std::string measured =
         fmt::format("σ {} per round: {} rounds to settle", sigma_text(metric.noise.sigma),
                     projected_rounds_text(metric.rounds_proposed));
+    if (metric.counted) {
+      text += fmt::format(
+          "  # {}: a count, the same on every run: settles in {} rounds, nothing to "
+          "fit\n",
+          metric.spec.name, k_deterministic_min_rounds);
+      continue;
+    }
     if (!metric.loosened) {
       text += fmt::format("  # {}: kept at {} ({})\n", metric.spec.name,
                           fraction_text(metric.spec.threshold, false), measured);

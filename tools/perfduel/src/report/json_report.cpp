@@ -189,7 +189,8 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   // Benchmarks that a pattern found on one side only: not compared, listed by metric name.
   json["benchmarks"] = {{"new", outcome.suite.added},
                         {"removed", outcome.suite.removed},
-                        {"unmeasurable", outcome.suite.unmeasurable}};
+                        {"unmeasurable", outcome.suite.unmeasurable},
+                        {"uncountable", outcome.suite.uncountable}};
   json["config"] = nlohmann::ordered_json::parse(config_to_json(config));
   const auto& environment = summary.environment;
   json["environment"] = {{"host", environment.host},
@@ -284,6 +285,7 @@ SavedReport read_report(const nlohmann::ordered_json& json, const std::string& o
     report.suite.added = json["benchmarks"].value("new", std::vector<std::string>{});
     report.suite.removed = json["benchmarks"].value("removed", std::vector<std::string>{});
     report.suite.unmeasurable = json["benchmarks"].value("unmeasurable", std::vector<std::string>{});
+    report.suite.uncountable = json["benchmarks"].value("uncountable", std::map<std::string, std::string>{});
   }
   if (json.contains("environment") && json["environment"].is_object()) {
     const auto& environment = json["environment"];

@@ -215,6 +215,9 @@ std::vector<Note> notes(const RunSummary& summary) {
                                       "its work was optimized away?): reported, not gated",
                                       name)});
   }
+  for (const auto& [name, why] : suite.uncountable) {
+    lines.push_back({NoteWeight::key, fmt::format("{}: {}: reported, not gated", name, why)});
+  }
   if (auto note = programs_note(summary.outcome->programs)) {
     lines.push_back(std::move(*note));
   }

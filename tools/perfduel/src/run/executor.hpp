@@ -54,6 +54,10 @@ struct RunResult {
   std::map<CountedEvent, double> counters;
   // Valgrind's counts, for a run under Valgrind.
   std::map<CountedEvent, double> simulated;
+  // Valgrind's counts per iteration of each benchmark, for a suite counted one benchmark at a
+  // time (run/benchmark_counts.hpp), and the benchmarks it could not count that way, with why.
+  std::map<std::string, std::map<CountedEvent, double>> simulated_benchmarks;
+  std::map<std::string, std::string> uncountable;
 };
 
 // The seam between scheduling and process launching: the duel asks an Executor to run a

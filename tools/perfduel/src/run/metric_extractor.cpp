@@ -163,8 +163,28 @@ Value from_catch2(const MetricSpec& metric, const std::vector<Catch2Benchmark>& 
   return combine_repetitions(metric, values);
 }
 
+// A Valgrind count per iteration of one benchmark of a suite counted one benchmark at a time.
+Value benchmark_count(const MetricSpec& metric, const RunResult& run) {
+  if (const auto why = run.uncountable.find(metric.benchmark); why != run.uncountable.end()) {
+    return Value::failure(fmt::format("benchmark \"{}\" {}", metric.benchmark, why->second));
+  }
+  const auto counts = run.simulated_benchmarks.find(metric.benchmark);
+  if (counts == run.simulated_benchmarks.end()) {
+    return Value::failure(fmt::format("the run counted no benchmark named \"{}\"", metric.benchmark));
+  }
+  const auto found = counts->second.find(metric.event);
+  if (found == counts->second.end()) {
+    return Value::failure(fmt::format("the run has no valgrind count of {} for benchmark \"{}\"",
+                                      counted_event_name(metric.event), metric.benchmark));
+  }
+  return found->second;
+}
+
 // A hardware or Valgrind count of the run; missing only when the run was not made to count it.
 Value counted_value(const MetricSpec& metric, const RunResult& run) {
+  if (metric.framework != BenchmarkFramework::none) {
+    return benchmark_count(metric, run);
+  }
   const bool hardware = metric.source == MetricSource::counter;
   const auto& counts = hardware ? run.counters : run.simulated;
   const auto found = counts.find(metric.event);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "run/benchmark_counts.hpp"
 #include "run/process_executor.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
@@ -103,6 +104,10 @@ util::Expected<std::filesystem::path> find_valgrind() {
   return found;
 }
 
+std::vector<std::string> fixed_cache_arguments() {
+  return {"--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"};
+}
+
 CommandSpec valgrind_command(const CommandSpec& command, const std::filesystem::path& program,
                              const std::filesystem::path& valgrind, CacheSimulation cache,
                              const std::filesystem::path& output_directory) {
@@ -118,7 +123,8 @@ CommandSpec valgrind_command(const CommandSpec& command, const std::filesystem::
       fmt::format("--cachegrind-out-file={}", (output_directory / k_output_prefix).string() + "%p"),
       fmt::format("--log-file={}", (output_directory / k_log_prefix).string() + "%p")};
   if (cache == CacheSimulation::on) {
-    wrapped.argv.insert(wrapped.argv.end(), {"--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"});
+    const auto geometry = fixed_cache_arguments();
+    wrapped.argv.insert(wrapped.argv.end(), geometry.begin(), geometry.end());
   }
   if (command.launch == Launch::shell) {
     wrapped.argv.insert(wrapped.argv.end(), {program.string(), "-c", command.argv.front()});
@@ -129,8 +135,9 @@ CommandSpec valgrind_command(const CommandSpec& command, const std::filesystem::
   return wrapped;
 }
 
-ValgrindExecutor::ValgrindExecutor(Executor& inner, std::filesystem::path valgrind, CacheSimulation cache)
-    : m_inner(inner), m_valgrind(std::move(valgrind)), m_cache(cache) {
+ValgrindExecutor::ValgrindExecutor(Executor& inner, std::filesystem::path valgrind, CacheSimulation cache,
+                                   BenchmarkFramework framework)
+    : m_inner(inner), m_valgrind(std::move(valgrind)), m_cache(cache), m_framework(framework) {
   std::string pattern = (std::filesystem::temp_directory_path() / "perfduel-valgrind-XXXXXX").string();
   if (::mkdtemp(pattern.data()) != nullptr) {
     m_directory = pattern;
@@ -210,6 +217,17 @@ RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& lim
   std::error_code ignored;
   for (const auto& entry : std::filesystem::directory_iterator(m_directory, ignored)) {
     std::filesystem::remove(entry.path(), ignored);
+  }
+  if (m_framework == BenchmarkFramework::google_benchmark) {
+    if (command.launch == Launch::shell) {
+      failed.error =
+          "counting each benchmark under valgrind needs the program itself as the command, not a shell";
+      return failed;
+    }
+    RunLimits stretched = limits;
+    stretched.timeout_seconds *= k_valgrind_slowdown;
+    stretched.counters.clear();
+    return count_google_benchmarks(m_inner, command, {program, m_valgrind, m_cache, m_directory}, stretched);
   }
 
   RunLimits stretched = limits;

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "config/config.hpp"
 #include "run/executor.hpp"
@@ -43,6 +44,9 @@ util::Expected<double> simulated_value(const CachegrindCounts& counts, CountedEv
 // The valgrind program on PATH; the error says how to install it.
 util::Expected<std::filesystem::path> find_valgrind();
 
+// The cache geometry of every simulation (--I1, --D1, --LL), the same on every machine.
+std::vector<std::string> fixed_cache_arguments();
+
 // `command` run under cachegrind: `valgrind` with `cache` simulation, output files in
 // `output_directory` (one per process: with --trace-children=yes a shell wrapper or a program's
 // own child processes are counted too, as rusage and inherited counters do), its log there as
@@ -57,16 +61,19 @@ CommandSpec valgrind_command(const CommandSpec& command, const std::filesystem::
 class ValgrindExecutor final : public Executor {
  public:
   // `inner` starts the processes and must outlive this; `valgrind`: the program
-  // (find_valgrind); `cache`: simulate caches. Creates a private directory for cachegrind's
-  // files under the system's temporary directory.
-  ValgrindExecutor(Executor& inner, std::filesystem::path valgrind, CacheSimulation cache);
+  // (find_valgrind); `cache`: simulate caches; `framework`: count the whole process (none) or
+  // each benchmark of a suite alone (run/benchmark_counts.hpp). Creates a private directory
+  // for Valgrind's files under the system's temporary directory.
+  ValgrindExecutor(Executor& inner, std::filesystem::path valgrind, CacheSimulation cache,
+                   BenchmarkFramework framework = BenchmarkFramework::none);
   ~ValgrindExecutor() override;
   ValgrindExecutor(const ValgrindExecutor&) = delete;
   ValgrindExecutor& operator=(const ValgrindExecutor&) = delete;
 
   // Runs `command` once under cachegrind with `limits` (the timeout stretched by
   // k_valgrind_slowdown, no hardware counters). On success RunResult::simulated holds
-  // instructions and, with the cache simulation, estimated cycles; a failure to count sets
+  // instructions and, with the cache simulation, estimated cycles (per benchmark: in
+  // RunResult::simulated_benchmarks, count_google_benchmarks); a failure to count sets
   // `error` and the status failed_to_start, with Valgrind's log tail in `err`.
   RunResult run(const CommandSpec& command, const RunLimits& limits) override;
 
@@ -74,6 +81,7 @@ class ValgrindExecutor final : public Executor {
   Executor& m_inner;
   std::filesystem::path m_valgrind;
   CacheSimulation m_cache;
+  BenchmarkFramework m_framework;
   std::filesystem::path m_directory;
   std::map<std::string, std::filesystem::path> m_resolved;  // working directory + program → path
 };
