@@ -13,22 +13,24 @@
 //   - __libc_start_main (2.34): its 2.2.5 version, handed the constructor runner that crt1.o
 //     passed before 2.34 (the 2.34 one runs the constructors itself when handed none).
 // tests/release/check_archive.sh reads the driver's symbol versions (objdump -T): none above 2.31.
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
 #include <dlfcn.h>
 #include <link.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstddef>
-#include <cstdint>
-#include <cstdlib>
-
 #ifndef SYS_close_range
 #define SYS_close_range 436  // Linux 5.9
 #endif
 
 // A wrapper that jumps to `symbol` at `version`: same arguments, same result, no prologue.
+// (clang-format is kept off it: assembly text and symbol versions, not C++.)
+// clang-format off
 #define PERFDUEL_OLD_VERSION(symbol, version)                                                          \
   __asm__(".symver perfduel_old_" #symbol ", " #symbol "@" #version "\n"                             \
           ".globl __wrap_" #symbol "\n"                                                              \
@@ -64,6 +66,7 @@ PERFDUEL_OLD_VERSION(pthread_rwlock_unlock, GLIBC_2.2.5)
 PERFDUEL_OLD_VERSION(pthread_rwlock_wrlock, GLIBC_2.2.5)
 PERFDUEL_OLD_VERSION(pthread_setspecific, GLIBC_2.2.5)
 PERFDUEL_OLD_VERSION(pthread_sigmask, GLIBC_2.2.5)
+// clang-format on
 
 extern "C" {
 
@@ -100,7 +103,8 @@ int __wrap_lstat64(const char* path, struct stat* buf) {
 // --- arc4random (2.36, std::random_device): the kernel's random bytes, as glibc's does -------
 std::uint32_t __wrap_arc4random() {
   std::uint32_t value = 0;
-  auto* bytes = reinterpret_cast<unsigned char*>(&value);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+  auto* bytes =
+      reinterpret_cast<unsigned char*>(&value);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
   std::size_t got = 0;
   while (got < sizeof value) {
     const long n = syscall(SYS_getrandom, bytes + got, sizeof value - got, 0);
@@ -156,8 +160,7 @@ int find_object(struct dl_phdr_info* info, std::size_t /*size*/, void* data) {
   find->result->dlfo_map_end = reinterpret_cast<void*>(end);      // NOLINT(performance-no-int-to-ptr)
   find->result->dlfo_link_map = nullptr;
   find->result->dlfo_eh_frame =
-      eh_frame == nullptr ? nullptr
-                          : reinterpret_cast<void*>(info->dlpi_addr + eh_frame->p_vaddr);  // NOLINT
+      eh_frame == nullptr ? nullptr : reinterpret_cast<void*>(info->dlpi_addr + eh_frame->p_vaddr);  // NOLINT
   return 1;
 }
 }  // namespace
@@ -184,11 +187,12 @@ void run_constructors(int argc, char** argv, char** envp) {
 }  // namespace
 
 using MainFunction = int (*)(int, char**, char**);
-int perfduel_old___libc_start_main(MainFunction main, int argc, char** argv, void (*init)(int, char**, char**),
-                                   void (*fini)(), void (*rtld_fini)(), void* stack_end);
+int perfduel_old___libc_start_main(MainFunction main, int argc, char** argv,
+                                   void (*init)(int, char**, char**), void (*fini)(), void (*rtld_fini)(),
+                                   void* stack_end);
 __asm__(".symver perfduel_old___libc_start_main, __libc_start_main@GLIBC_2.2.5");
 
-int __wrap___libc_start_main(MainFunction main, int argc, char** argv, void (*/*init*/)(int, char**, char**),
+int __wrap___libc_start_main(MainFunction main, int argc, char** argv, void (* /*init*/)(int, char**, char**),
                              void (*fini)(), void (*rtld_fini)(), void* stack_end) {
   return perfduel_old___libc_start_main(main, argc, argv, run_constructors, fini, rtld_fini, stack_end);
 }

@@ -28,11 +28,11 @@ foreach(file IN LISTS files)
     math(EXPR n "${n} + 1")
     # A perfduel reference: the action (perfduel/templates/gate@REF), the include's raw URL
     # (perfduel/REF/templates/), a release's download (download/REF/), PERFDUEL_VERSION: REF.
-    foreach(regex "perfduel/templates/gate@([^ #`,;)]+)" "perfduel/([^/ ]+)/templates/"
-                  "releases/download/([^/ ]+)/" "PERFDUEL_VERSION: *([^ #`,;)]+)")
+    foreach(regex "perfduel/templates/gate@([^ #`,;)]+)" "perfduel/(v?[0-9][^/ ]*|main|master)/templates/"
+                  "releases/download/([^/ ]+)/" "^ *PERFDUEL_VERSION: *([^ #`,;)]+)")
       if(line MATCHES "${regex}")
         set(ref "${CMAKE_MATCH_1}")
-        if(NOT ref STREQUAL "v${VERSION}" AND NOT ref MATCHES "^\\$")
+        if(NOT ref STREQUAL "v${VERSION}" AND NOT ref MATCHES "\\$")
           string(APPEND failures "\n  - ${file}:${n}: names perfduel \"${ref}\", expected v${VERSION}")
         endif()
       endif()

@@ -23,7 +23,9 @@
 #               passes, and every gate's report is recorded in the PostgreSQL history once;
 #   action /    (after pr-same, the same push) the short workflow: GitHub's templates/github-gate.yml
 #   include     with the composite action templates/gate, GitLab's templates/gitlab-gate.yml with
-#               the include file templates/gitlab-perfduel.yml: both shards pass;
+#               the include file templates/gitlab-perfduel.yml: both shards pass, perfduel taken
+#               from its release archive (cpack -G TGZ of the build under test stands in for the
+#               download: local/download-perfduel-archive.sh, local/gitlab-perfduel-archive.sh);
 #   undecided   (after pr-same) a pull request whose perf/sort.yaml cannot decide within its
 #               budget (undecided_branch, below): the action's job warns (an annotation, a line
 #               in the job summary) and passes, and fails with fail-on-inconclusive: true; the
@@ -76,6 +78,7 @@ work=$(cd "$work" && pwd)
 export HOME=$work/home   # the templates' `git config --global` writes here, not to yours
 export PERFDUEL_TEST_BUILD=$build_dir
 export PERFDUEL_TEST_DEB_STORE=$work/deb-store  # one cpack per test run (local/build-perfduel-deb.sh)
+export PERFDUEL_TEST_ARCHIVE_STORE=$work/archive-store  # the release archive's, likewise (local/*-archive.sh)
 export FAKE_API=$work/api
 : >"$FAKE_API/log"
 ln -s "$local_dir/fake_curl.sh" "$work/bin/curl"
@@ -264,6 +267,7 @@ gh_job() {  # gh_job CASE JOB [ci_local options...]: runs one job, its log in CA
     --replace "Which perfduel=$local_dir/perfduel-commit.sh" \
     --replace "Build the perfduel package=$local_dir/build-perfduel-deb.sh" \
     --replace "Install perfduel=$local_dir/install-perfduel-deb.sh" \
+    --replace "Download perfduel=$local_dir/download-perfduel-archive.sh" \
     "$@" >"$work/$case/$tag.log" 2>&1
   local rc=$?
   rm -rf "$dir/root"
@@ -304,6 +308,16 @@ gh_action_case() {
   say "action: perf exit codes:$perf_rc"
   [ "$(echo $perf_rc)" = "0 0" ] || { fail "action: perf shards exited$perf_rc, expected 0 0"; tail -20 "$work/$case/perf-1.log"; }
   grep -q 'the composite action in' "$work/$case/perf-1.log" || fail "action: the composite action's steps did not run"
+  # perfduel from the release archive, no container and no package: shard 1 downloads it, shard 2
+  # (the same runner's cache, as a second job of the workflow) restores it; neither builds it.
+  grep -q 'downloaded the perfduel under test: perfduel-[0-9.]*-linux-x86_64.tar.gz' "$work/$case/perf-1.log" ||
+    fail "action: shard 1 did not download perfduel's release archive: $(grep -m3 -i perfduel "$work/$case/perf-1.log")"
+  grep -q 'downloaded the perfduel under test' "$work/$case/perf-2.log" &&
+    fail "action: shard 2 downloaded perfduel again, not from the cache"
+  grep -q 'packaged the perfduel under test\|perfduel_core' "$work/$case/perf-1.log" "$work/$case/perf-2.log" &&
+    fail "action: perfduel was built, not installed from its archive"
+  grep -q "PerfDuel_DIR:PATH=.*/.perfduel-cache/perfduel-[0-9.]*-linux-x86_64/lib/cmake/PerfDuel" \
+    "$work/$case/perf-2/workspace/build/CMakeCache.txt" || fail "action: the project did not find the archive's CMake package"
   check_shards action $(gh_junits action)
 }
 
@@ -416,12 +430,17 @@ gl_job() {  # gl_job CASE JOB [ci_local options...]: runs one job in a fresh clo
   mkdir -p "$dir"
   # The runner's checkout (GIT_STRATEGY clone, GIT_DEPTH 0): the whole repository, this commit.
   git clone -q "file://$origin" "$dir/workspace" && git -C "$dir/workspace" checkout -q --detach "$sha"
+  # GL_ARCHIVE=1: the include file's jobs, which take perfduel's release archive, not its package.
+  local install_perfduel="bash -e \"$local_dir/install-perfduel-deb.sh\"" package_script=$local_dir/gitlab-perfduel-package.sh
+  if [ -n "${GL_ARCHIVE:-}" ]; then
+    install_perfduel="" package_script=$local_dir/gitlab-perfduel-archive.sh
+  fi
   cat >"$dir/before_script.sh" <<SCRIPT
 bash -e "$local_dir/install-dependencies.sh"
-bash -e "$local_dir/install-perfduel-deb.sh"
+$install_perfduel
 SCRIPT
   local replace=(--replace-before-script "$dir/before_script.sh")
-  [ "$job" != perfduel-package ] || replace=(--replace-script "$local_dir/gitlab-perfduel-package.sh")
+  [ "$job" != perfduel-package ] || replace=(--replace-script "$package_script")
   # The runner's cache (this case's, or the store CACHE names); perfduel-package's artifact, the
   # package, goes to every later job, unpacked into a scratch root whose usr/ is PERFDUEL_PREFIX.
   "$ci_local" gitlab "$template" "$job" --workspace "$dir/workspace" \
@@ -497,13 +516,18 @@ gl_include_case() {
   [ -n "$url" ] || { fail "include: gitlab-gate.yml includes no gitlab-perfduel.yml"; return; }
   local include=(--include "$url=$source_dir/templates/gitlab-perfduel.yml")
   mkdir -p "$work/$case/artifacts"
-  template=$short gl_package "$case" "${include[@]}" "$@"
+  GL_ARCHIVE=1 template=$short gl_package "$case" "${include[@]}" "$@"
   perf_rc=""
   for k in 1 2; do
-    rc=$(template=$short gl_job "$case" perf --node-index "$k" --artifacts-out "$work/$case/artifacts/perf-$k" \
+    rc=$(GL_ARCHIVE=1 template=$short gl_job "$case" perf --node-index "$k" --artifacts-out "$work/$case/artifacts/perf-$k" \
       "${package_in[@]}" "${include[@]}" "$@")
     perf_rc="$perf_rc $rc"
   done
+  # perfduel from the release archive perfduel-package handed on, unpacked: no package installed.
+  grep -q 'downloaded the perfduel under test: perfduel-[0-9.]*-linux-x86_64.tar.gz' "$work/$case/perfduel-package.log" ||
+    fail "include: perfduel-package did not fetch the release archive"
+  grep -q '^perfduel [0-9.]* (commit ' "$work/$case/perf-1.log" || fail "include: the perf job did not run the archive's perfduel"
+  grep -q 'installed perfduel_' "$work/$case/perf-1.log" && fail "include: the perf job installed the Debian package"
   say "include: perfduel-package, then perf exit codes:$perf_rc"
   # 2, "passed with warnings": a timed gate inconclusive on a starved machine (the header).
   case "$(echo $perf_rc)" in
@@ -520,8 +544,8 @@ gl_undecided_case() {
   url=$(sed -n 's/^  - remote: \(.*gitlab-perfduel.yml\)$/\1/p' "$short")
   local include=(--include "$url=$source_dir/templates/gitlab-perfduel.yml")
   mkdir -p "$work/$case/artifacts"
-  template=$short gl_package "$case" "${include[@]}" "$@"
-  rc=$(template=$short gl_job "$case" perf --node-index "$sort_shard" "${package_in[@]}" "${include[@]}" "$@")
+  GL_ARCHIVE=1 template=$short gl_package "$case" "${include[@]}" "$@"
+  rc=$(GL_ARCHIVE=1 template=$short gl_job "$case" perf --node-index "$sort_shard" "${package_in[@]}" "${include[@]}" "$@")
   log=$work/$case/perf-$sort_shard.log
   say "undecided: perf job $sort_shard exited $rc"
   [ "$rc" = 2 ] || { fail "undecided: the include's perf job exited $rc, expected 2 (passed with warnings)"; tail -20 "$log"; }

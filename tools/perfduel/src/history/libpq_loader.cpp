@@ -12,10 +12,9 @@ std::string libpq_missing() {
 
 #else
 
-#include <dlfcn.h>
-
 #include <mutex>
 
+#include <dlfcn.h>
 #include <fmt/core.h>
 #include <libpq-fe.h>
 
@@ -26,22 +25,22 @@ namespace perfduel::history {
 namespace {
 
 // The functions of libpq that history/postgres.cpp calls.
-#define PERFDUEL_LIBPQ_FUNCTIONS(X)                                                                   \
-  X(PQclear)                                                                                          \
-  X(PQconnectdbParams)                                                                                \
-  X(PQerrorMessage)                                                                                   \
-  X(PQexec)                                                                                           \
-  X(PQexecParams)                                                                                     \
-  X(PQfinish)                                                                                         \
-  X(PQgetisnull)                                                                                      \
-  X(PQgetlength)                                                                                      \
-  X(PQgetvalue)                                                                                       \
-  X(PQntuples)                                                                                        \
-  X(PQresultErrorMessage)                                                                             \
-  X(PQresultStatus)                                                                                   \
-  X(PQserverVersion)                                                                                  \
-  X(PQsetNoticeProcessor)                                                                             \
-  X(PQstatus)                                                                                         \
+#define PERFDUEL_LIBPQ_FUNCTIONS(X) \
+  X(PQclear)                        \
+  X(PQconnectdbParams)              \
+  X(PQerrorMessage)                 \
+  X(PQexec)                         \
+  X(PQexecParams)                   \
+  X(PQfinish)                       \
+  X(PQgetisnull)                    \
+  X(PQgetlength)                    \
+  X(PQgetvalue)                     \
+  X(PQntuples)                      \
+  X(PQresultErrorMessage)           \
+  X(PQresultStatus)                 \
+  X(PQserverVersion)                \
+  X(PQsetNoticeProcessor)           \
+  X(PQstatus)                       \
   X(PQtransactionStatus)
 
 struct Libpq {
@@ -63,13 +62,14 @@ Libpq load() {
         why != nullptr ? why : "not found");
     return libpq;
   }
-#define PERFDUEL_LIBPQ_SYMBOL(name)                                                                   \
-  libpq.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name));                            \
-  if (libpq.name == nullptr) {                                                                        \
-    libpq.missing = fmt::format("libpq.so.5 has no function {}: a libpq of PostgreSQL 10 or newer is "  \
-                                "needed (apt-get install libpq5)",                                    \
-                                #name);                                                               \
-    return libpq;                                                                                     \
+#define PERFDUEL_LIBPQ_SYMBOL(name)                                            \
+  libpq.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name));      \
+  if (libpq.name == nullptr) {                                                 \
+    libpq.missing = fmt::format(                                               \
+        "libpq.so.5 has no function {}: a libpq of PostgreSQL 10 or newer is " \
+        "needed (apt-get install libpq5)",                                     \
+        #name);                                                                \
+    return libpq;                                                              \
   }
   PERFDUEL_LIBPQ_FUNCTIONS(PERFDUEL_LIBPQ_SYMBOL)
 #undef PERFDUEL_LIBPQ_SYMBOL
