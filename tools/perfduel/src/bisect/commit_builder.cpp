@@ -255,7 +255,7 @@ std::string CommandBuilder::check_out(const Commit& commit) {
       return "git worktree add: " + added.error();
     }
   }
-  if (std::string error = init_submodules(m_executor, m_git, dir, m_repository); !error.empty()) {
+  if (const std::string error = init_submodules(m_executor, m_git, dir, m_repository); !error.empty()) {
     return "git submodule update: " + error;
   }
   return "";
