@@ -1,4 +1,10 @@
 # Everything comes from Debian bookworm packages; see the README for the apt-get line.
+# PERFDUEL_PORTABLE (cmake/Portable.cmake) takes their static archives where Debian ships them.
+if(PERFDUEL_PORTABLE)
+  set(Boost_USE_STATIC_LIBS ON)
+  set(OPENSSL_USE_STATIC_LIBS ON)
+  find_library(SQLite3_LIBRARY NAMES libsqlite3.a sqlite3)
+endif()
 find_package(Boost 1.81 REQUIRED CONFIG COMPONENTS headers filesystem)  # Boost.Process v2 (uses Boost.Filesystem), Boost.Math
 find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
@@ -18,3 +24,9 @@ if(NOT PERFDUEL_CHART_JS)
   message(FATAL_ERROR "Chart.js is missing: install Debian's libjs-chart.js (apt-get install "
     "libjs-chart.js), or point -DPERFDUEL_CHART_JS=FILE at a chart.min.js of Chart.js 3")
 endif()
+
+# The targets perfduel links, by name (cmake/Portable.cmake replaces them for the archive).
+set(PERFDUEL_YAML_CPP yaml-cpp)
+set(PERFDUEL_FMT fmt::fmt)
+set(PERFDUEL_LIBPQ PostgreSQL::PostgreSQL)
+set(PERFDUEL_PUGIXML pugixml::pugixml)

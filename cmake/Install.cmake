@@ -53,6 +53,10 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/templates/"
   DESTINATION "${PERFDUEL_INSTALL_TEMPLATESDIR}")
 # The README beside docs/, so that its links to docs/*.md hold in the installed copy.
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION "${PERFDUEL_INSTALL_DOCDIR}")
+# The licence: its full text, and the Debian package's copyright file (machine-readable format).
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" "${PROJECT_SOURCE_DIR}/CHANGELOG.md"
+              "${PROJECT_SOURCE_DIR}/packaging/copyright"
+  DESTINATION "${PERFDUEL_INSTALL_DOCDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION "${PERFDUEL_INSTALL_DOCDIR}/docs")
 
 # --- build tree: the module is read from the source tree, so edits need no re-export ---

@@ -44,4 +44,11 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "cmake (>= 3.25), git")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS valgrind)
 
+# `cpack -G TGZ`: the release archive (packaging/CPackOptions.cmake.in; tools/release/build-release.sh
+# builds it from a PERFDUEL_PORTABLE build, cmake/Portable.cmake).
+configure_file("${PROJECT_SOURCE_DIR}/packaging/CPackOptions.cmake.in"
+  "${PROJECT_BINARY_DIR}/CPackOptions.cmake" @ONLY)
+set(CPACK_PROJECT_CONFIG_FILE "${PROJECT_BINARY_DIR}/CPackOptions.cmake")
+set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
+
 include(CPack)

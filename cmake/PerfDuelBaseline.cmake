@@ -407,10 +407,63 @@ function(perfduel_checkout)
         perfduel_fail("`git worktree add --detach ${worktree} ${commit}` failed:\n${add_err}")
       endif()
     endif()
-    if(EXISTS "${worktree}/.gitmodules")
-      perfduel_git_checked(submodules "${worktree}" submodule update --init --recursive)
-    endif()
+    perfduel_submodules(WORKTREE "${worktree}" REPO_DIR "${repo_dir}")
   endif()
+endfunction()
+
+# Initialises in WORKTREE (a checkout of the baseline commit) the submodules that REPO_DIR (the
+# working tree the gate runs in) has checked out, and no others, each at the revision WORKTREE's
+# commit records, then theirs the same way. A project that registers a submodule it does not use
+# (a vendored library it replaces with the system's package) has it uninitialised: its host
+# may be out of reach (an offline runner), and the baseline's build does not need it either.
+#
+# Each is cloned from REPO_DIR's own checkout of it (its objects are already on this machine;
+# `submodule.<name>.url` on the command line, so the repository's configuration is left alone),
+# and only when the recorded revision is not among those objects from the URL it names.
+function(perfduel_submodules)
+  cmake_parse_arguments(PARSE_ARGV 0 _sub "" "WORKTREE;REPO_DIR" "")
+  set(worktree "${_sub_WORKTREE}")
+  if(NOT EXISTS "${worktree}/.gitmodules")
+    return()
+  endif()
+  perfduel_git(paths "${worktree}" config --file .gitmodules --get-regexp "^submodule\\..*\\.path$")
+  string(REGEX MATCHALL "[^\n]+" entries "${paths_out}")
+  foreach(entry IN LISTS entries)
+    if(NOT entry MATCHES "^submodule\\.(.+)\\.path (.+)$")
+      continue()
+    endif()
+    set(name "${CMAKE_MATCH_1}")
+    set(path "${CMAKE_MATCH_2}")
+    set(local "${_sub_REPO_DIR}/${path}")
+    # Checked out in the working tree: a repository of its own there (else git walks up to the
+    # superproject, or the directory is empty or missing).
+    set(checked_out FALSE)
+    if(IS_DIRECTORY "${local}")
+      perfduel_git(top "${local}" rev-parse --show-toplevel)
+      if(top_rc EQUAL 0)
+        file(REAL_PATH "${top_out}" top_real)
+        file(REAL_PATH "${local}" local_real)
+        if(top_real STREQUAL local_real)
+          set(checked_out TRUE)
+        endif()
+      endif()
+    endif()
+    # A gitlink at the baseline commit (.gitmodules may name a path the commit no longer has).
+    perfduel_git(link "${worktree}" ls-files --stage -- "${path}")
+    if(NOT checked_out OR NOT link_out MATCHES "^160000 ")
+      if(NOT checked_out AND link_out MATCHES "^160000 ")
+        perfduel_note("submodule ${path} is not checked out in ${_sub_REPO_DIR}: left out of the baseline too")
+      endif()
+      continue()
+    endif()
+    perfduel_git(update "${worktree}" -c protocol.file.allow=always -c "submodule.${name}.url=${local_real}"
+      submodule update --init -- "${path}")
+    if(NOT update_rc EQUAL 0)
+      perfduel_note("submodule ${path}: the baseline's revision is not in ${local_real}, fetching it from its URL")
+      perfduel_git_checked(update "${worktree}" submodule update --init -- "${path}")
+    endif()
+    perfduel_submodules(WORKTREE "${worktree}/${path}" REPO_DIR "${local_real}")
+  endforeach()
 endfunction()
 
 # --- 4. Configure like the current build, then find the target ------------------------------

@@ -16,3 +16,7 @@ option(PERFDUEL_BUILD_TESTS "Build the perfduel test suite" ${PROJECT_IS_TOP_LEV
 # CLI11, Boost) are parsed once a batch instead of once a file. A developer's incremental build
 # leaves it off: a change then recompiles one file, not its batch.
 option(PERFDUEL_UNITY_BUILD "Compile the core library in batches of sources (faster full builds)" OFF)
+
+# The release archive's driver (cmake/Portable.cmake, tools/release/build-release.sh): libraries
+# linked in, libpq loaded on use, glibc 2.31 or newer at run time. Off: Debian's shared libraries.
+option(PERFDUEL_PORTABLE "Build the self-contained driver of the portable release archive" OFF)

@@ -48,7 +48,8 @@
 #   of duel, rounds of ~5 s, TIMEOUT 300); sort_instructions ends after 3 rounds, 3-10 s of its
 #   120 s TIMEOUT.
 #
-# Environment: PERFDUEL_BUILD_DIR (perfduel build tree), DEMO_DIR (where the throw-away
+# Environment: PERFDUEL_BUILD_DIR (perfduel build tree), PERFDUEL_PREFIX (an installed perfduel
+# instead, e.g. an unpacked release archive: nothing is built), DEMO_DIR (where the throw-away
 # repository goes; default a new directory under $TMPDIR), DEMO_JOBS (build parallelism, 2).
 set -euo pipefail
 
@@ -64,16 +65,23 @@ fi
 say() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 
 # --- perfduel --------------------------------------------------------------------------------
-if [[ ! -x $perfduel_build/tools/perfduel/perfduel || ! -f $perfduel_build/PerfDuelConfig.cmake ]]; then
-  say "Building perfduel in $perfduel_build"
-  if [[ -f $perfduel_build/CMakeCache.txt ]]; then
-    cmake "$perfduel_build" >/dev/null
-  else
-    cmake -S "$root" -B "$perfduel_build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+if [[ -n ${PERFDUEL_PREFIX:-} ]]; then
+  # An installed perfduel (an unpacked release archive, the Debian package's /usr): nothing built.
+  package_arg=-DCMAKE_PREFIX_PATH=$PERFDUEL_PREFIX
+  say "perfduel from $PERFDUEL_PREFIX: $("$PERFDUEL_PREFIX/bin/perfduel" --version)"
+else
+  if [[ ! -x $perfduel_build/tools/perfduel/perfduel || ! -f $perfduel_build/PerfDuelConfig.cmake ]]; then
+    say "Building perfduel in $perfduel_build"
+    if [[ -f $perfduel_build/CMakeCache.txt ]]; then
+      cmake "$perfduel_build" >/dev/null
+    else
+      cmake -S "$root" -B "$perfduel_build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    fi
   fi
+  # Always bring the driver up to date (a no-op when it is).
+  cmake --build "$perfduel_build" --target perfduel >/dev/null
+  package_arg=-DPerfDuel_DIR=$perfduel_build
 fi
-# Always bring the driver up to date (a no-op when it is).
-cmake --build "$perfduel_build" --target perfduel >/dev/null
 
 # --- the throw-away repository ---------------------------------------------------------------
 work=${DEMO_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/perfduel-demo.XXXXXX")}
@@ -94,7 +102,7 @@ git_ commit -q -m "sort_gate: hybrid quicksort with an insertion-sort cutoff of 
 say "Throw-away repository $repo: main = $(git log -1 --format='%h %s')"
 
 cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  "-DPerfDuel_DIR=$perfduel_build" >build-configure.log 2>&1 ||
+  "$package_arg" >build-configure.log 2>&1 ||
   { cat build-configure.log; exit 1; }
 
 # run_gate <branch>: builds the branch and runs ctest -L perf; prints ctest's output.

@@ -98,12 +98,20 @@ foreach(file
     usr/share/perfduel/templates/github-actions.yml
     usr/share/perfduel/templates/gitlab-ci.yml
     usr/share/doc/perfduel/README.md
+    usr/share/doc/perfduel/copyright
+    usr/share/doc/perfduel/LICENSE
+    usr/share/doc/perfduel/CHANGELOG.md
     usr/share/doc/perfduel/docs/install.md
     usr/share/doc/perfduel/docs/cmake.md)
   if(NOT EXISTS "${root}/${file}")
     fail("the package has no /${file}")
   endif()
 endforeach()
+file(READ "${root}/usr/share/doc/perfduel/copyright" copyright)
+if(NOT copyright MATCHES "^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
+   OR NOT copyright MATCHES "\nLicense: Apache-2.0\n")
+  fail("/usr/share/doc/perfduel/copyright is not a machine-readable copyright file naming Apache-2.0")
+endif()
 # The CMake package names no path of the tree it was built from: it works wherever it is unpacked.
 file(GLOB package_files "${root}/usr/lib/cmake/PerfDuel/*.cmake")
 foreach(file IN LISTS package_files)

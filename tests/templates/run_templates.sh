@@ -23,7 +23,13 @@
 #               passes, and every gate's report is recorded in the PostgreSQL history once;
 #   action /    (after pr-same, the same push) the short workflow: GitHub's templates/github-gate.yml
 #   include     with the composite action templates/gate, GitLab's templates/gitlab-gate.yml with
-#               the include file templates/gitlab-perfduel.yml: both shards pass;
+#               the include file templates/gitlab-perfduel.yml: both shards pass, perfduel taken
+#               from its release archive (cpack -G TGZ of the build under test stands in for the
+#               download: local/download-perfduel-archive.sh, local/gitlab-perfduel-archive.sh);
+#   undecided   (after pr-same) a pull request whose perf/sort.yaml cannot decide within its
+#               budget (undecided_branch, below): the action's job warns (an annotation, a line
+#               in the job summary) and passes, and fails with fail-on-inconclusive: true; the
+#               include's job ends "passed with warnings" (exit 77, allow_failure);
 #   cache-*     (after main) the pull request's shard 1 cold, warm and after main moved, caches
 #               kept between the runs (cold_warm, below);
 #   nightly     the schedule: only the trend job runs, over that history.
@@ -72,6 +78,7 @@ work=$(cd "$work" && pwd)
 export HOME=$work/home   # the templates' `git config --global` writes here, not to yours
 export PERFDUEL_TEST_BUILD=$build_dir
 export PERFDUEL_TEST_DEB_STORE=$work/deb-store  # one cpack per test run (local/build-perfduel-deb.sh)
+export PERFDUEL_TEST_ARCHIVE_STORE=$work/archive-store  # the release archive's, likewise (local/*-archive.sh)
 export FAKE_API=$work/api
 : >"$FAKE_API/log"
 ln -s "$local_dir/fake_curl.sh" "$work/bin/curl"
@@ -181,6 +188,40 @@ moved_branch() {
   git push -q "$origin" moved
 }
 
+# undecided_branch: a branch from c_same (c_undecided) whose perf.sort_speed cannot decide: 3 rounds of
+# wall time against a 0.01 % threshold, as tests/cmake's `inconclusive` scenario. Inconclusive
+# whatever the machine's load: a verdict needs the 99.99 % interval (2 degrees of freedom: t is
+# about 100) narrower than 0.01 %, or wholly outside the ±50 % band, which for two programs that
+# differ by a comment needs all three rounds 50 % apart in the same direction and within
+# hundredths of a per cent of each other: far below 1e-4 a run. Sets sort_shard to the shard
+# K/2 that runs perf.sort_speed.
+undecided_branch() {
+  cd "$project" || exit 1
+  git_ checkout -q -b undecided "$c_same"
+  cat >perf/sort.yaml <<'YAML'
+confidence: 0.9999
+warmup: 0
+min_rounds: 3
+max_rounds: 3
+identical_programs: measure
+metrics:
+  wall_time: {threshold: 0.01%, tolerance: 50%}
+  user_time: {gate: false}
+  max_rss: {gate: false}
+YAML
+  git_ commit -q -am "perf/sort.yaml: a budget too small to decide"
+  c_undecided=$(git rev-parse HEAD)
+  git_ checkout -q main
+  git push -q "$origin" undecided
+  local k regex
+  sort_shard=""
+  for k in 1 2; do
+    regex=$(ctest --test-dir "$work/listing" -N -L perf --show-only=json-v1 | "$perfduel" shard "$k/2")
+    printf 'perf.sort_speed\n' | grep -Eqx -- "$regex" && sort_shard=$k
+  done
+  [ -n "$sort_shard" ] || fail "undecided: no shard of 2 runs perf.sort_speed"
+}
+
 # check_shards CASE JUNIT...: every gate ran in exactly one shard, by CTest's JUnit file of each
 # shard and by the reports beside it (perfduel/reports/, as both templates' artifacts keep
 # them); every shard ran one at least.
@@ -226,6 +267,7 @@ gh_job() {  # gh_job CASE JOB [ci_local options...]: runs one job, its log in CA
     --replace "Which perfduel=$local_dir/perfduel-commit.sh" \
     --replace "Build the perfduel package=$local_dir/build-perfduel-deb.sh" \
     --replace "Install perfduel=$local_dir/install-perfduel-deb.sh" \
+    --replace "Download perfduel=$local_dir/download-perfduel-archive.sh" \
     "$@" >"$work/$case/$tag.log" 2>&1
   local rc=$?
   rm -rf "$dir/root"
@@ -266,7 +308,49 @@ gh_action_case() {
   say "action: perf exit codes:$perf_rc"
   [ "$(echo $perf_rc)" = "0 0" ] || { fail "action: perf shards exited$perf_rc, expected 0 0"; tail -20 "$work/$case/perf-1.log"; }
   grep -q 'the composite action in' "$work/$case/perf-1.log" || fail "action: the composite action's steps did not run"
+  # perfduel from the release archive, no container and no package: shard 1 downloads it, shard 2
+  # (the same runner's cache, as a second job of the workflow) restores it; neither builds it.
+  grep -q 'downloaded the perfduel under test: perfduel-[0-9.]*-linux-x86_64.tar.gz' "$work/$case/perf-1.log" ||
+    fail "action: shard 1 did not download perfduel's release archive: $(grep -m3 -i perfduel "$work/$case/perf-1.log")"
+  grep -q 'downloaded the perfduel under test' "$work/$case/perf-2.log" &&
+    fail "action: shard 2 downloaded perfduel again, not from the cache"
+  grep -q 'packaged the perfduel under test\|perfduel_core' "$work/$case/perf-1.log" "$work/$case/perf-2.log" &&
+    fail "action: perfduel was built, not installed from its archive"
+  grep -q "PerfDuel_DIR:PATH=.*/.perfduel-cache/perfduel-[0-9.]*-linux-x86_64/lib/cmake/PerfDuel" \
+    "$work/$case/perf-2/workspace/build/CMakeCache.txt" || fail "action: the project did not find the archive's CMake package"
   check_shards action $(gh_junits action)
+}
+
+# gh_undecided_case [ci_local options...]: the shard of templates/github-gate.yml that runs
+# perf.sort_speed, on undecided_branch's commit: the job passes with a warning annotation and a line in
+# its job summary; with `fail-on-inconclusive: true` the same job fails.
+gh_undecided_case() {
+  local case=undecided rc log summary short=$work/undecided-gate.yml
+  mkdir -p "$work/$case/artifacts"
+  for mode in warn fail; do
+    if [ "$mode" = fail ]; then
+      sed 's|^\(  *\)shard: \(\${{ matrix.shard }}.*\)$|\1shard: \2\n\1fail-on-inconclusive: true|' \
+        "$source_dir/templates/github-gate.yml" >"$short"
+      grep -q 'fail-on-inconclusive: true' "$short" || fail "undecided: github-gate.yml has no shard input to add to"
+    else
+      cp "$source_dir/templates/github-gate.yml" "$short"
+    fi
+    rc=$(template=$short gh_job "$case-$mode" perf --matrix shard="$sort_shard" \
+      --action OWNER/perfduel/templates/gate="$source_dir/templates/gate" "$@")
+    log=$work/$case-$mode/perf-$sort_shard.log
+    summary=$work/$case-$mode/perf-$sort_shard/temp/step_summary.md
+    say "undecided ($mode): perf shard $sort_shard exited $rc"
+    grep -q '^::warning title=perf gate undecided::1 perf gate(s) of shard' "$log" ||
+      fail "undecided ($mode): no warning annotation: $(grep -m3 -i 'undecided\|warning' "$log")"
+    grep -q '^\*\*perfduel: 1 gate(s) of shard .* undecided\*\*' "$summary" ||
+      fail "undecided ($mode): the job summary has no line for the undecided gate"
+    grep -q '| sort_speed | \*\*inconclusive\*\* |' "$summary" ||
+      fail "undecided ($mode): the job summary's table has no inconclusive row for sort_speed: $(grep '| sort_speed |' "$summary")"
+    case "$mode" in
+      warn) [ "$rc" = 0 ] || { fail "undecided: the job exited $rc, expected 0 (a warning)"; tail -20 "$log"; } ;;
+      fail) [ "$rc" = 1 ] || { fail "undecided: with fail-on-inconclusive the job exited $rc, expected 1"; tail -20 "$log"; } ;;
+    esac
+  done
 }
 
 gh_junits() { ls "$work/$1"/artifacts/perf-reports-*/perf-junit-*.xml 2>/dev/null; }
@@ -305,6 +389,11 @@ run_github() {
   say "GitHub: the same push, by the short workflow of the composite action (templates/gate)"
   gh_action_case "${pr[@]}" --ctx github.sha="$m_same" --ctx github.event.pull_request.head.sha="$c_same"
 
+  say "GitHub: a pull request whose gate cannot decide, by the composite action"
+  undecided_branch
+  gh_undecided_case "${pr[@]}" --ctx github.ref=refs/heads/undecided --ctx github.head_ref=undecided \
+    --ctx github.sha="$c_undecided" --ctx github.event.pull_request.head.sha="$c_undecided"
+
   say "GitHub: push to main"
   push_main
   api_calls=$(grep -c . "$FAKE_API/log")
@@ -341,12 +430,17 @@ gl_job() {  # gl_job CASE JOB [ci_local options...]: runs one job in a fresh clo
   mkdir -p "$dir"
   # The runner's checkout (GIT_STRATEGY clone, GIT_DEPTH 0): the whole repository, this commit.
   git clone -q "file://$origin" "$dir/workspace" && git -C "$dir/workspace" checkout -q --detach "$sha"
+  # GL_ARCHIVE=1: the include file's jobs, which take perfduel's release archive, not its package.
+  local install_perfduel="bash -e \"$local_dir/install-perfduel-deb.sh\"" package_script=$local_dir/gitlab-perfduel-package.sh
+  if [ -n "${GL_ARCHIVE:-}" ]; then
+    install_perfduel="" package_script=$local_dir/gitlab-perfduel-archive.sh
+  fi
   cat >"$dir/before_script.sh" <<SCRIPT
 bash -e "$local_dir/install-dependencies.sh"
-bash -e "$local_dir/install-perfduel-deb.sh"
+$install_perfduel
 SCRIPT
   local replace=(--replace-before-script "$dir/before_script.sh")
-  [ "$job" != perfduel-package ] || replace=(--replace-script "$local_dir/gitlab-perfduel-package.sh")
+  [ "$job" != perfduel-package ] || replace=(--replace-script "$package_script")
   # The runner's cache (this case's, or the store CACHE names); perfduel-package's artifact, the
   # package, goes to every later job, unpacked into a scratch root whose usr/ is PERFDUEL_PREFIX.
   "$ci_local" gitlab "$template" "$job" --workspace "$dir/workspace" \
@@ -422,16 +516,41 @@ gl_include_case() {
   [ -n "$url" ] || { fail "include: gitlab-gate.yml includes no gitlab-perfduel.yml"; return; }
   local include=(--include "$url=$source_dir/templates/gitlab-perfduel.yml")
   mkdir -p "$work/$case/artifacts"
-  template=$short gl_package "$case" "${include[@]}" "$@"
+  GL_ARCHIVE=1 template=$short gl_package "$case" "${include[@]}" "$@"
   perf_rc=""
   for k in 1 2; do
-    rc=$(template=$short gl_job "$case" perf --node-index "$k" --artifacts-out "$work/$case/artifacts/perf-$k" \
+    rc=$(GL_ARCHIVE=1 template=$short gl_job "$case" perf --node-index "$k" --artifacts-out "$work/$case/artifacts/perf-$k" \
       "${package_in[@]}" "${include[@]}" "$@")
     perf_rc="$perf_rc $rc"
   done
+  # perfduel from the release archive perfduel-package handed on, unpacked: no package installed.
+  grep -q 'downloaded the perfduel under test: perfduel-[0-9.]*-linux-x86_64.tar.gz' "$work/$case/perfduel-package.log" ||
+    fail "include: perfduel-package did not fetch the release archive"
+  grep -q '^perfduel [0-9.]* (commit ' "$work/$case/perf-1.log" || fail "include: the perf job did not run the archive's perfduel"
+  grep -q 'installed perfduel_' "$work/$case/perf-1.log" && fail "include: the perf job installed the Debian package"
   say "include: perfduel-package, then perf exit codes:$perf_rc"
-  [ "$(echo $perf_rc)" = "0 0" ] || { fail "include: perf jobs exited$perf_rc, expected 0 0"; tail -20 "$work/$case/perf-1.log"; }
+  # 2, "passed with warnings": a timed gate inconclusive on a starved machine (the header).
+  case "$(echo $perf_rc)" in
+    "0 0"|"0 2"|"2 0"|"2 2") ;;
+    *) fail "include: perf jobs exited$perf_rc, expected 0 0 (or 2, passed with warnings)"; tail -20 "$work/$case/perf-1.log" ;;
+  esac
   gl_check_shards include
+}
+
+# gl_undecided_case [ci_local options...]: the include's parallel job that runs perf.sort_speed, on
+# undecided_branch's commit, ends "passed with warnings" (exit 77, allowed to fail).
+gl_undecided_case() {
+  local case=undecided rc short=$source_dir/templates/gitlab-gate.yml url log
+  url=$(sed -n 's/^  - remote: \(.*gitlab-perfduel.yml\)$/\1/p' "$short")
+  local include=(--include "$url=$source_dir/templates/gitlab-perfduel.yml")
+  mkdir -p "$work/$case/artifacts"
+  GL_ARCHIVE=1 template=$short gl_package "$case" "${include[@]}" "$@"
+  rc=$(GL_ARCHIVE=1 template=$short gl_job "$case" perf --node-index "$sort_shard" "${package_in[@]}" "${include[@]}" "$@")
+  log=$work/$case/perf-$sort_shard.log
+  say "undecided: perf job $sort_shard exited $rc"
+  [ "$rc" = 2 ] || { fail "undecided: the include's perf job exited $rc, expected 2 (passed with warnings)"; tail -20 "$log"; }
+  grep -q 'passed with warnings (exit code 77)' "$log" || fail "undecided: the job did not pass with warnings"
+  grep -q '^sort_speed  *inconclusive' "$log" || fail "undecided: the job's table has no inconclusive sort_speed: $(grep '^sort_speed ' "$log")"
 }
 
 gl_junits() { ls "$work/$1"/artifacts/perf-*/build/perf-junit-*.xml 2>/dev/null; }
@@ -470,6 +589,11 @@ run_gitlab() {
 
   say "GitLab: the same push, by the short .gitlab-ci.yml of the include file (templates/gitlab-perfduel.yml)"
   gl_include_case "${mr[@]}" --var CI_COMMIT_SHA="$c_same"
+
+  say "GitLab: a merge request whose gate cannot decide, by the include file"
+  undecided_branch
+  gl_undecided_case "${mr[@]}" --var CI_COMMIT_REF_NAME=undecided --var CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=undecided \
+    --var CI_COMMIT_SHA="$c_undecided"
 
   say "GitLab: push to the default branch"
   push_main

@@ -67,11 +67,11 @@ case "$mode" in
       sed 's/^    runs-on:/    runs_on:/' "$source_dir/templates/github-actions.yml" >"$work/broken.yml"
       "$validator" "$work/broken.yml" >/dev/null 2>&1 && fail "action-validator accepts a job without runs-on"
       # The short workflow and the composite action it uses (action-validator knows action.yml).
-      for file in github-gate.yml gate/action.yml; do
+      for file in github-gate.yml gate/action.yml github-release.yml; do
         "$validator" "$source_dir/templates/$file" >"$work/github-short.txt" 2>&1 ||
           fail "templates/$file does not validate: $(head -c 3000 "$work/github-short.txt")"
       done
-      [ "$failures" != "$before" ] || echo "github-actions.yml, github-gate.yml, gate/action.yml: valid (action-validator)"
+      [ "$failures" != "$before" ] || echo "github-actions.yml, github-gate.yml, gate/action.yml, github-release.yml: valid (action-validator)"
     else
       missing+=("action-validator (npm @action-validator/cli)")
     fi
@@ -132,11 +132,15 @@ case "$mode" in
     apt-cache pkgnames >"$work/debian-packages" 2>/dev/null
     grep -qx coreutils "$work/debian-packages" ||
       { echo "note: apt knows no package (run apt-get update): package names not checked"; : >"$work/debian-packages"; }
-    # The long templates, the composite action and the GitLab include file build perfduel's
-    # package when it is not cached; the short workflow leaves that to the action.
-    for file in github-actions.yml gitlab-ci.yml gate/action.yml gitlab-perfduel.yml github-gate.yml gitlab-gate.yml; do
-      name=${file//\//_} short=false
-      case "$file" in github-gate.yml|gitlab-gate.yml) short=true ;; esac
+    # The long templates build perfduel's package when it is not cached, the release workflow
+    # builds the release; the composite action and the GitLab include file download the release
+    # archive, and the short workflows leave that to them.
+    for file in github-actions.yml gitlab-ci.yml gate/action.yml gitlab-perfduel.yml github-gate.yml gitlab-gate.yml \
+                github-release.yml; do
+      name=${file//\//_} short=false builder=true
+      case "$file" in github-gate.yml|gitlab-gate.yml) short=true builder=false ;; esac
+      # The action and the include file download the release archive: they build nothing.
+      case "$file" in gate/action.yml|gitlab-perfduel.yml) builder=false ;; esac
       "$ci_local" scripts "$source_dir/templates/$file" >"$work/$name.sh" || { fail "$file: ci_local cannot read it"; continue; }
       # Each script apart (ci_local ends each with "#--"), continuation lines joined.
       rm -rf "$work/$name.d" && mkdir -p "$work/$name.d"
@@ -147,7 +151,7 @@ case "$mode" in
       builds=0 installs=$(grep -c . "$work/$name.installs")
       for script in "$work/$name.d"/*; do
         # A script that builds perfduel (its package) installs perfduel's build dependencies.
-        grep -q 'cmake --build /tmp/perfduel/build' "$script" || continue
+        grep -q 'cmake --build /tmp/perfduel/build\|tools/release/build-release.sh' "$script" || continue
         builds=$((builds + 1))
         packages=$(grep 'apt-get install' "$script" | sed 's/.*apt-get install//' | tr ' ' '\n' | grep -v '^-' | grep .)
         for package in $required; do
@@ -155,7 +159,8 @@ case "$mode" in
             fail "$file: a script that builds perfduel does not install $package, which it needs (.ci/packages): $(head -c 300 "$script")"
         done
       done
-      [ "$builds" -ge 1 ] || $short || fail "$file: no script builds perfduel's package"
+      [ "$builds" -ge 1 ] || ! $builder || fail "$file: no script builds perfduel's package"
+      [ "$builds" = 0 ] || $builder || fail "$file: a script builds perfduel; it should download its release archive"
       while IFS= read -r line; do
         packages=$(printf '%s\n' "${line#*apt-get install}" | tr ' ' '\n' | grep -v '^-' | grep .)
         if [ -s "$work/debian-packages" ]; then

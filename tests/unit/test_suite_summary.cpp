@@ -56,7 +56,8 @@ std::vector<GateResult> mixed_suite() {
 TEST_CASE("comment: the marker first, then the outcome in the heading", "[summary]") {
   const auto body = format_suite_comment(mixed_suite());
   REQUIRE(body.rfind("<!-- perfduel-summary -->\n", 0) == 0);
-  CHECK(body.find("\n### perfduel: regression in 1 of 5 gates, 1 failed to run\n") != std::string::npos);
+  CHECK(body.find("\n### perfduel: regression in 1 of 5 gates, 1 failed to run, 2 undecided\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("comment: regressed metrics first, then failed, then undecided gates", "[summary]") {
@@ -112,6 +113,18 @@ TEST_CASE("comment: headings without a regression", "[summary]") {
   CHECK(body.find("### perfduel: no regression in 1 gate\n") != std::string::npos);
   body = format_suite_comment({gate("e_crash", "error", {}, "crashed")});
   CHECK(body.find("### perfduel: 1 of 1 gates failed to run\n") != std::string::npos);
+}
+
+TEST_CASE("comment: the heading counts the undecided gates beside a regression", "[summary]") {
+  // The mixed suite: one regression, one error, one inconclusive and one skipped gate.
+  const auto body = format_suite_comment(mixed_suite());
+  CHECK(body.find("<!-- perfduel-summary -->\n### perfduel: regression in 1 of 5 gates, 1 failed to run, "
+                  "2 undecided\n") == 0);
+  const auto unsure = gate("c_unsure", "inconclusive", {metric("wall_time", "inconclusive")}, "budget");
+  const auto crash = gate("e_crash", "error", {}, "crashed");
+  CHECK(
+      format_suite_comment({crash, unsure}).find("### perfduel: 1 of 2 gates failed to run, 1 undecided\n") !=
+      std::string::npos);
 }
 
 TEST_CASE("comment: names are escaped for Markdown tables and HTML", "[summary]") {

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
+#include "version_commit.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -16,7 +17,8 @@ int main(int argc, char** argv) {
       "alternately until the confidence interval of their ratio decides.",
       "perfduel"};
   app.footer(perfduel::exit_codes_help());
-  app.set_version_flag("--version", PERFDUEL_VERSION);
+  app.set_version_flag("--version",
+                       fmt::format("perfduel {} (commit {})", PERFDUEL_VERSION, PERFDUEL_COMMIT));
   app.require_subcommand(1);
 
   int exit_code = 0;

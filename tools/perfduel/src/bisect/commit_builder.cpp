@@ -56,6 +56,59 @@ std::string telling_line(std::string_view output) {
   return "";
 }
 
+// Initialises in `tree` (a worktree of a probed commit) the submodules that `working` (the
+// repository's own working tree) has checked out, and no others, at the revisions the commit
+// records, each cloned from `working`'s checkout of it (the URL's host may be out of reach, and
+// what the working tree does not use, the build does not need), then theirs; as
+// cmake/PerfDuelBaseline.cmake does for a gate's baseline. An error names the submodule.
+std::string init_submodules(Executor& executor, const std::string& git_command,
+                            const std::filesystem::path& tree, const std::filesystem::path& working) {
+  std::error_code ec;
+  if (!std::filesystem::exists(tree / ".gitmodules", ec)) {
+    return "";
+  }
+  ProcessGit git(executor, tree, git_command);
+  const auto paths = git.run({"config", "--file", ".gitmodules", "--get-regexp", R"(^submodule\..*\.path$)"});
+  if (!paths) {
+    return "";  // no submodule registered
+  }
+  for (const auto& line : util::split_lines(*paths)) {
+    // "submodule.<name>.path <path>"
+    const auto space = line.find(' ');
+    constexpr std::string_view k_prefix = "submodule.";
+    constexpr std::string_view k_suffix = ".path";
+    if (space == std::string_view::npos || space < k_prefix.size() + k_suffix.size()) {
+      continue;
+    }
+    const std::string name(line.substr(k_prefix.size(), space - k_prefix.size() - k_suffix.size()));
+    const std::string path(util::trim(line.substr(space + 1)));
+    const std::filesystem::path local = working / path;
+    ProcessGit local_git(executor, local, git_command);
+    const auto top = std::filesystem::is_directory(local, ec)
+                         ? local_git.run({"rev-parse", "--show-toplevel"})
+                         : util::Expected<std::string>::failure("missing");
+    const bool checked_out = top && std::filesystem::equivalent(std::string(util::trim(*top)), local, ec);
+    const auto link = git.run({"ls-files", "--stage", "--", path});
+    if (!checked_out || !link || !link->starts_with("160000 ")) {
+      continue;
+    }
+    auto updated =
+        git.run({"-c", "protocol.file.allow=always", "-c", "submodule." + name + ".url=" + local.string(),
+                 "submodule", "update", "--init", "--", path});
+    if (!updated) {
+      // The commit's revision is not among the working tree's objects: from the URL.
+      updated = git.run({"submodule", "update", "--init", "--", path});
+      if (!updated) {
+        return fmt::format("{}: {}", path, updated.error());
+      }
+    }
+    if (std::string error = init_submodules(executor, git_command, tree / path, local); !error.empty()) {
+      return error;
+    }
+  }
+  return "";
+}
+
 // The path after "Full log: " or "Log: " in a message of PerfDuelBaseline.cmake, if any.
 std::string log_named_in(std::string_view cause) {
   for (const std::string_view marker : {"Full log: ", "Log: "}) {
@@ -202,11 +255,8 @@ std::string CommandBuilder::check_out(const Commit& commit) {
       return "git worktree add: " + added.error();
     }
   }
-  if (std::filesystem::exists(dir / ".gitmodules", ec)) {
-    ProcessGit tree(m_executor, dir, m_git);
-    if (auto updated = tree.run({"submodule", "update", "--init", "--recursive"}); !updated) {
-      return "git submodule update: " + updated.error();
-    }
+  if (const std::string error = init_submodules(m_executor, m_git, dir, m_repository); !error.empty()) {
+    return "git submodule update: " + error;
   }
   return "";
 }

@@ -4,9 +4,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
+
+#include "history/libpq_loader.hpp"
 
 namespace perfduel::history {
 
@@ -69,6 +72,9 @@ std::int64_t PgResult::integer(int row, int column) const {
 }
 
 util::Expected<PgConnection> PgConnection::connect(const std::string& uri) {
+  if (std::string missing = libpq_missing(); !missing.empty()) {
+    return util::Expected<PgConnection>::failure(std::move(missing));
+  }
   // Keywords are applied in order, so the URI (expanded from "dbname") overrides the
   // defaults before it; libpq's environment fills in what neither sets.
   std::vector<const char*> keys;

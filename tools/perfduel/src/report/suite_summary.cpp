@@ -428,6 +428,11 @@ std::string comment_heading(const CommentGates& sorted, std::size_t total) {
     if (regressed_gates > 0 && !failed.empty()) {
       heading += fmt::format(", {} failed to run", failed.size());
     }
+    // An undecided gate is counted whatever else happened: it decided nothing, and must not
+    // hide behind a worse verdict elsewhere.
+    if (!sorted.undecided.empty()) {
+      heading += fmt::format(", {} undecided", sorted.undecided.size());
+    }
     return heading;
   }
   if (!sorted.undecided.empty()) {
