@@ -1,7 +1,5 @@
 #include "run/callgrind_dump.hpp"
 
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "util/text.hpp"
@@ -11,16 +9,6 @@ namespace perfduel {
 namespace {
 
 constexpr std::string_view k_trigger = "desc: Trigger:";
-
-std::vector<std::string> dump_words(std::string_view text) {
-  std::vector<std::string> words;
-  std::istringstream in{std::string(text)};
-  std::string word;
-  while (in >> word) {
-    words.push_back(word);
-  }
-  return words;
-}
 
 // The name in the value of a "fn=" or "cfn=" line: "(12) name" or "name"; empty for "(12)",
 // a compressed name defined earlier in the file.
@@ -44,11 +32,11 @@ util::Expected<CallgrindDump> parse_callgrind_dump(std::string_view text) {
     if (line.starts_with(k_trigger)) {
       dump.trigger = std::string(util::trim(line.substr(k_trigger.size())));
     } else if (line.starts_with("events:")) {
-      events = dump_words(line.substr(7));
+      events = util::split_words(line.substr(7));
     } else if (line.starts_with("totals:")) {
-      totals = dump_words(line.substr(7));
+      totals = util::split_words(line.substr(7));
     } else if (line.starts_with("summary:")) {
-      summary = dump_words(line.substr(8));
+      summary = util::split_words(line.substr(8));
     } else if (line.starts_with("fn=") || line.starts_with("cfn=")) {
       if (auto name = function_name(std::string_view(line).substr(line.find('=') + 1)); !name.empty()) {
         dump.functions.emplace(name);

@@ -1,7 +1,6 @@
 #include "run/valgrind.hpp"
 
 #include <cstdlib>
-#include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
@@ -18,16 +17,6 @@ namespace {
 constexpr const char* k_output_prefix = "cachegrind.out.";
 constexpr const char* k_log_prefix = "valgrind.log.";
 
-std::vector<std::string> words_of(std::string_view text) {
-  std::vector<std::string> words;
-  std::istringstream in{std::string(text)};
-  std::string word;
-  while (in >> word) {
-    words.push_back(word);
-  }
-  return words;
-}
-
 double count_of(const CachegrindCounts& counts, const char* event) {
   const auto found = counts.find(event);
   return found == counts.end() ? 0.0 : found->second;
@@ -41,9 +30,9 @@ util::Expected<CachegrindCounts> parse_cachegrind_output(std::string_view text) 
   std::vector<std::string> totals;
   for (const auto& line : util::split_lines(text)) {
     if (line.starts_with("events:")) {
-      events = words_of(line.substr(7));
+      events = util::split_words(line.substr(7));
     } else if (line.starts_with("summary:")) {
-      totals = words_of(line.substr(8));
+      totals = util::split_words(line.substr(8));
     }
   }
   if (events.empty()) {

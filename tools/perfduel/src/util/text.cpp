@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -251,6 +252,16 @@ std::string excerpt_lines(std::string_view text, std::size_t edge_lines, std::si
     excerpt += shorten(lines[i], max_line) + "\n";
   }
   return excerpt;
+}
+
+std::vector<std::string> split_words(std::string_view text) {
+  std::vector<std::string> words;
+  std::istringstream in{std::string(text)};
+  std::string word;
+  while (in >> word) {
+    words.push_back(word);
+  }
+  return words;
 }
 
 std::vector<std::string> split_lines(std::string_view text) {

@@ -49,6 +49,9 @@ std::string excerpt_lines(std::string_view text, std::size_t edge_lines, std::si
 // `text` split at newlines, without the newline characters.
 std::vector<std::string> split_lines(std::string_view text);
 
+// The words of `text`: its runs of characters other than white space.
+std::vector<std::string> split_words(std::string_view text);
+
 // The first line of `text` once leading and trailing white space is trimmed; empty for blank text.
 std::string first_line(std::string_view text);
 
