@@ -176,10 +176,12 @@ gh_run() {
 say "GitHub: the composite action, pull request #7's first push (cutoff 1024), cold"
 gh_run cold "$m_slower"
 log=$work/github-cold.log
-grep -q "cache-restore: no cache for perfduel-Linux-x86_64-$version$" "$log" || fail "github, cold: the perfduel cache was not empty"
+grep -q "cache-restore: no cache for perfduel-Linux-x86_64-$version$" "$log" ||
+  fail "github, cold: no empty cache under perfduel-Linux-x86_64-$version (the key: the OS, the architecture, the version)"
 grep -q "downloaded the perfduel under test: $name.tar.gz" "$log" || fail "github, cold: the archive was not downloaded"
 grep -q "^perfduel $version (commit " "$log" || fail "github, cold: no \`perfduel --version\` of the unpacked archive"
-grep -q "cache-save: saved perfduel-Linux-x86_64-$version " "$log" || fail "github, cold: perfduel was not saved to the cache"
+grep -q "cache-save: saved perfduel-Linux-x86_64-$version " "$log" ||
+  fail "github, cold: perfduel was not saved to the cache under perfduel-Linux-x86_64-$version"
 grep -E "perf\.sort_instructions .*\*\*\*Failed" "$log" >/dev/null || fail "github, cold: ctest did not fail perf.sort_instructions"
 check_common github cold "$log" "$work/github-cold" "$work/runner/workspace"
 check_verdict github cold "$rc" "$work/github-cold"
@@ -236,7 +238,7 @@ say "GitLab: the include file, merge request !7's first push (cutoff 1024), cold
 gl_run cold "$c_slower"
 log=$work/gitlab-cold.log
 grep -q "^ci_local: cache perfduel-archive-linux-x86_64-v$version: none yet" "$work/gitlab-cold-package.log" ||
-  fail "gitlab, cold: perfduel-package's cache was not empty"
+  fail "gitlab, cold: perfduel-package has no empty cache under perfduel-archive-linux-x86_64-v$version"
 grep -q "downloaded the perfduel under test: $name.tar.gz" "$work/gitlab-cold-package.log" ||
   fail "gitlab, cold: perfduel-package did not download the archive"
 grep -q "^perfduel $version (commit " "$log" || fail "gitlab, cold: no \`perfduel --version\` of the unpacked archive"
