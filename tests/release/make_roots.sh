@@ -7,10 +7,12 @@
 #   ROOTS_DIR/bullseye  Debian 11 (glibc 2.31: Ubuntu 20.04's generation), debootstrap minbase
 #   ROOTS_DIR/trixie    Debian 13 (glibc 2.41, Boost 1.83, yaml-cpp 0.8: Ubuntu 24.04's), minbase
 #                       with cmake, g++, git, ninja-build, libbenchmark-dev and valgrind (the
-#                       example project's needs), and a user `builder` (uid 1000) to run them
+#                       example project's needs) and ccache (the GitHub action's), and a user
+#                       `builder` (uid 1000) to run them
 #   ROOTS_DIR/bare      nothing but the C library: the files of bullseye's libc6 package
 #
-# An existing root is kept (delete it to rebuild it). MIRROR names the Debian mirror (default:
+# An existing root is kept (delete it to rebuild it); a package added to trixie's list since it
+# was made is installed into it with its own apt-get. MIRROR names the Debian mirror (default:
 # the first of this machine's apt sources, else http://deb.debian.org/debian).
 set -euo pipefail
 roots=${1:-${PERFDUEL_ROOTS:-/var/cache/perfduel-roots}}
@@ -32,7 +34,21 @@ make_root() {  # make_root SUITE [PACKAGES]
 }
 
 make_root bullseye
-make_root trixie cmake,g++,git,ninja-build,libbenchmark-dev,valgrind,make
+trixie_packages=cmake,g++,git,ninja-build,libbenchmark-dev,valgrind,make,ccache
+make_root trixie "$trixie_packages"
+missing=()
+for package in ${trixie_packages//,/ }; do
+  chroot "$roots/trixie" dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' ||
+    missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "$roots/trixie: installing ${missing[*]}"
+  [ -s "$roots/trixie/etc/resolv.conf" ] || cp /etc/resolv.conf "$roots/trixie/etc/resolv.conf"
+  chroot "$roots/trixie" apt-get update -q >"$roots/trixie-apt.log" 2>&1 &&
+    chroot "$roots/trixie" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+      "${missing[@]}" >>"$roots/trixie-apt.log" 2>&1 || { tail -20 "$roots/trixie-apt.log"; exit 1; }
+  chroot "$roots/trixie" apt-get clean
+fi
 if ! chroot "$roots/trixie" id builder >/dev/null 2>&1; then
   chroot "$roots/trixie" useradd --create-home --uid 1000 --shell /bin/bash builder
 fi

@@ -14,17 +14,28 @@
 #   trixie    Debian 13 (glibc 2.41, Boost 1.83, yaml-cpp 0.8: Ubuntu 24.04's), as the user
 #             `builder` with that release's cmake, g++, git and ninja: examples/demo.sh gates the
 #             example project from the unpacked archive; the slower branch FAILED, the
-#             comment-only branch PASSED with 0 rounds
+#             comment-only branch PASSED with 0 rounds. Then the CI templates' own steps, as the
+#             template tests run them (tests/templates/ci_local.cpp, built static here, and the
+#             stand-ins of tests/templates/local/, the download serving the archive):
+#             tests/release/roots_ci.sh runs the composite action (templates/github-gate.yml)
+#             and the GitLab include (templates/gitlab-gate.yml) on the example, each cold
+#             (the archive downloaded, a FAIL on counted instructions) and warm (the archive
+#             from the cache, no download; every gate passes after 0 rounds), perfduel never
+#             compiled
 #
-# Skipped (77) when the roots are not there or this is not root: CI's time is not spent on them.
+# Skipped (77) when the roots are not there (or trixie predates ccache: make_roots.sh adds it)
+# or this is not root: CI's time is not spent on them.
 # Not a matter of timing (tests/README.md): the duels here gate the step count `count` prints,
-# the demo's expectations rest on a count too (examples/demo.sh derives them).
+# the demo's and the CI runs' expectations rest on a count too (examples/demo.sh and
+# tests/release/roots_ci.sh derive them).
 set -uo pipefail
 build_dir=$1 source_dir=$(cd "$2" && pwd) work=$3
 roots=${4:-${PERFDUEL_ROOTS:-/var/cache/perfduel-roots}}
 for root in bare bullseye trixie; do
   [ -d "$roots/$root/usr" ] || { echo "SKIP: no root $roots/$root: make it with tests/release/make_roots.sh"; exit 77; }
 done
+[ -x "$roots/trixie/usr/bin/ccache" ] ||
+  { echo "SKIP: $roots/trixie has no ccache (the action's): rerun tests/release/make_roots.sh"; exit 77; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: chroot needs root"; exit 77; }
 
 failures=0
@@ -49,6 +60,10 @@ version=${version%-linux-x86_64}
 
 # The programs the duels run, static: nothing to find in a root.
 g++ -O1 -static -o "$work/count" "$source_dir/tests/release/count.cpp" || { echo "cannot build count.cpp"; exit 2; }
+# ci_local, which runs the CI templates' steps in trixie (whose yaml-cpp is 0.8, not this
+# machine's 0.7): static, yaml-cpp from its archive and fmt header-only, as the portable driver.
+g++ -std=c++20 -O1 -static -DFMT_HEADER_ONLY -o "$work/ci_local" "$source_dir/tests/templates/ci_local.cpp" \
+  -lyaml-cpp >"$work/ci_local.log" 2>&1 || { cat "$work/ci_local.log"; echo "cannot build ci_local.cpp"; exit 2; }
 
 mounted=()
 cleanup() {
@@ -144,10 +159,11 @@ driver_commands bare
 driver_commands bullseye
 
 say "trixie: examples/demo.sh as the user builder, perfduel from the unpacked archive"
+part_start=$SECONDS
 root=$roots/trixie
 bind "$root"
 home=$root/home/builder
-rm -rf "$home/perfduel-src" "$home/demo" "$home/$name"
+rm -rf "$home/perfduel-src" "$home/demo" "$home/$name" "$home/ci"
 mkdir -p "$home/perfduel-src/examples"
 cp -R "$source_dir/examples/sort_gate" "$source_dir/examples/demo.sh" "$home/perfduel-src/examples/"
 rm -rf "$home/perfduel-src/examples/sort_gate/build"
@@ -161,9 +177,32 @@ sed -n '/==> Summary/,$p' "$work/trixie-demo.log"
 [ "$rc" = 0 ] || { fail "trixie: examples/demo.sh exited $rc"; tail -40 "$work/trixie-demo.log"; }
 grep -q 'ctest -L perf: FAILED (as expected)' "$work/trixie-demo.log" || fail "trixie: the slower branch did not fail"
 grep -q 'ctest -L perf: PASSED (as expected)' "$work/trixie-demo.log" || fail "trixie: the comment-only branch did not pass"
+echo "trixie: examples/demo.sh took $((SECONDS - part_start)) s"
+
+say "trixie: the composite action's and the GitLab include's steps as the user builder, cold and warm"
+part_start=$SECONDS
+ci=$home/ci
+rm -rf "$ci"
+mkdir -p "$ci/src/tests/templates" "$ci/src/tests/release" "$ci/src/examples" "$ci/archive-store"
+cp "$source_dir/CMakeLists.txt" "$ci/src/"
+cp -R "$source_dir/templates" "$ci/src/"
+cp -R "$source_dir/tests/templates/local" "$ci/src/tests/templates/"
+cp "$source_dir/tests/release/roots_ci.sh" "$ci/src/tests/release/"
+cp -R "$source_dir/examples/sort_gate" "$ci/src/examples/"
+rm -rf "$ci/src/examples/sort_gate/build"
+cp "$archive" "$ci/archive-store/"
+cp "$work/ci_local" "$ci/ci_local"
+chown -R 1000:1000 "$ci"
+chroot --userspec=1000:1000 "$root" /usr/bin/env -i HOME=/home/builder PATH=/usr/bin:/bin LANG=C.UTF-8 \
+  CMAKE_BUILD_PARALLEL_LEVEL=2 bash /home/builder/ci/src/tests/release/roots_ci.sh /home/builder/ci/src \
+  /home/builder/ci/ci_local /home/builder/ci/archive-store /home/builder/ci/work >"$work/trixie-ci.log" 2>&1
+rc=$?
+cat "$work/trixie-ci.log"
+[ "$rc" = 0 ] || fail "trixie: tests/release/roots_ci.sh exited $rc (logs in $ci/work)"
+echo "trixie: the CI templates' steps took $((SECONDS - part_start)) s"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures checks failed; logs in $work"
   exit 1
 fi
-echo "all checks passed"
+echo "all checks passed ($SECONDS s)"
