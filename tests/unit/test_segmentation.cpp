@@ -176,6 +176,17 @@ TEST_CASE("segments: exact series and runs", "[trend][segments]") {
   const Grouping stepped = segments(counts);
   REQUIRE(stepped.groups.size() == 2);
   CHECK(stepped.groups[1].start == 30);
+  CHECK_FALSE(stepped.lines);
+  // No noise to weigh the cut against: weighed by description length, large and finite.
+  REQUIRE(stepped.groups[1].gain_bits);
+  CHECK(*stepped.groups[1].gain_bits > 100.0);
+  CHECK(std::isfinite(*stepped.groups[1].gain_bits));
+  // So short that the spread around one level leaves no cut affordable: the exact step still is one.
+  const Grouping short_step = segments(std::vector<double>{100, 100, 100, 110, 110, 110});
+  REQUIRE(short_step.groups.size() == 2);
+  CHECK(short_step.groups[1].start == 3);
+  CHECK_FALSE(short_step.lines);
+  CHECK(*short_step.groups[1].gain_bits > 10.0);
   // Negative values are fine for least squares.
   std::vector<double> negative(40, -5.0);
   negative.insert(negative.end(), 40, -8.0);

@@ -105,7 +105,9 @@ double pooled_variance(const Prefix& p, const std::vector<std::size_t>& starts, 
 }
 
 // Residuals this small against the series' scale (1) are rounding: the fit is exact.
-constexpr double k_exact = 1e-20;
+// (The sums are of values scaled to about 1, so their rounding leaves residuals of about
+// 1e-16 per sample; a real noise that small is a counted metric's, already exact.)
+constexpr double k_exact = 1e-12;
 
 // The description length in nats of `p` cut at `starts`, fitted by `shape`, with `nats` per cut.
 double description_length(const Prefix& p, const std::vector<std::size_t>& starts, SegmentShape shape,
@@ -116,9 +118,8 @@ double description_length(const Prefix& p, const std::vector<std::size_t>& start
 }
 
 // On a series so short that the noise around one level leaves no cut affordable (a cut
-// saves at most N − 1 variances), the noise around the best single cut, when that cut is
-// worth its bits; none otherwise.
-std::optional<double> short_series_variance(const Prefix& p, SegmentShape shape, double nats) {
+// saves at most N − 1 variances), its best single cut, when that cut is worth its bits.
+std::optional<std::vector<std::size_t>> short_series_cut(const Prefix& p, SegmentShape shape, double nats) {
   const std::size_t count = p.runs();
   const std::size_t shortest = min_runs(shape);
   std::optional<std::size_t> best_cut;
@@ -133,11 +134,11 @@ std::optional<double> short_series_variance(const Prefix& p, SegmentShape shape,
   if (!best_cut) {
     return std::nullopt;
   }
-  const std::vector<std::size_t> one_cut{0, *best_cut};
+  std::vector<std::size_t> one_cut{0, *best_cut};
   if (description_length(p, one_cut, shape, nats) >= description_length(p, {0}, shape, nats)) {
     return std::nullopt;
   }
-  return pooled_variance(p, one_cut, shape);
+  return one_cut;
 }
 
 Candidate fit_shape(const Prefix& p, SegmentShape shape, const SegmentationOptions& options) {
@@ -151,7 +152,14 @@ Candidate fit_shape(const Prefix& p, SegmentShape shape, const SegmentationOptio
   c.penalty = 2 * nats;
   c.variance = pooled_variance(p, c.starts, shape);
   if (samples - parameters_of(shape) <= c.penalty) {
-    c.variance = short_series_variance(p, shape, nats).value_or(c.variance);
+    if (const auto one_cut = short_series_cut(p, shape, nats)) {
+      // The search starts from the noise around that cut; an exact cut is the answer.
+      const double around = pooled_variance(p, *one_cut, shape);
+      if (around <= k_exact) {
+        c.starts = *one_cut;
+      }
+      c.variance = around;
+    }
   }
   if (c.variance > k_exact) {
     c.starts = optimal_starts(p, shape, c.variance, c.penalty);
@@ -208,6 +216,10 @@ std::vector<Group> make_groups(std::span<const RunStats> runs, std::span<const d
                                const Prefix& p, const Candidate& c) {
   std::vector<Group> groups;
   const double variance = c.variance > k_exact ? c.variance : 1.0;
+  // Exact segments (a counted metric's steps) have no noise to weigh a cut against: their
+  // cuts are weighed by the description length, residuals floored at rounding.
+  const bool exact = pooled_variance(p, c.starts, c.shape) <= k_exact;
+  const double nats = c.penalty / 2;
   const double to_bits = 1.0 / (2 * std::numbers::ln2);
   for (std::size_t i = 0; i < c.starts.size(); ++i) {
     const std::size_t a = c.starts[i];
@@ -224,7 +236,13 @@ std::vector<Group> make_groups(std::span<const RunStats> runs, std::span<const d
     }
     const double own = segment_rss(p, a, b, c.shape) / variance;
     g.bits = (own + (i > 0 ? c.penalty : 0.0)) * to_bits;
-    if (i > 0) {
+    if (i > 0 && exact) {
+      std::vector<std::size_t> joined = c.starts;
+      joined.erase(joined.begin() + static_cast<std::ptrdiff_t>(i));
+      g.gain_bits =
+          (description_length(p, joined, c.shape, nats) - description_length(p, c.starts, c.shape, nats)) /
+          std::numbers::ln2;
+    } else if (i > 0) {
       const std::size_t before = c.starts[i - 1];
       const double joined = segment_rss(p, before, b, c.shape) / variance;
       const double apart = segment_rss(p, before, a, c.shape) / variance + own;
