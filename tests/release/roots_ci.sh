@@ -55,28 +55,9 @@ project=$work/project
 cp -R "$src/examples/sort_gate" "$project"
 rm -rf "$project/build"
 cd "$project" || exit 2
-git_() { git -c user.name="perfduel test" -c user.email=test@perfduel.invalid -c commit.gpgsign=false "$@"; }
-git_ init -q -b main
-git_ add -A
-git_ commit -q -m "sort_gate"
-c_main=$(git rev-parse HEAD)
-git_ checkout -q -b slower
-sed -i 's/k_insertion_sort_cutoff = 16;/k_insertion_sort_cutoff = 1024;/' src/sort.cpp
-grep -q 'k_insertion_sort_cutoff = 1024;' src/sort.cpp || { echo "roots_ci.sh: the cutoff is gone from src/sort.cpp"; exit 2; }
-git_ commit -q -am "sort: raise the insertion-sort cutoff to 1024"
-c_slower=$(git rev-parse HEAD)
-sed -i 's/k_insertion_sort_cutoff = 1024;/k_insertion_sort_cutoff = 16;/' src/sort.cpp
-sed -i 's|^// Ranges up to this size|// Ranges up to this size (a few dozen)|' src/sort.cpp
-git_ commit -q -am "sort: back to 16, a comment reworded"
-c_same=$(git rev-parse HEAD)
-# A pull request's checkout is GitHub's merge of its head into the target branch.
-git_ checkout -q --detach main
-git_ merge -q --no-ff -m "Merge slower into main" "$c_slower"
-m_slower=$(git rev-parse HEAD)
-git_ checkout -q --detach main
-git_ merge -q --no-ff -m "Merge slower into main" "$c_same"
-m_same=$(git rev-parse HEAD)
-git_ checkout -q main
+# shellcheck source=../templates/pull_request_history.sh
+. "$src/tests/templates/pull_request_history.sh"
+pull_request_history roots_ci.sh || exit 2
 origin=$work/origin.git
 git clone -q --bare "$project" "$origin"
 export FAKE_ORIGIN=$origin

@@ -187,6 +187,7 @@ mkdir -p "$ci/src/tests/templates" "$ci/src/tests/release" "$ci/src/examples" "$
 cp "$source_dir/CMakeLists.txt" "$ci/src/"
 cp -R "$source_dir/templates" "$ci/src/"
 cp -R "$source_dir/tests/templates/local" "$ci/src/tests/templates/"
+cp "$source_dir/tests/templates/pull_request_history.sh" "$ci/src/tests/templates/"
 cp "$source_dir/tests/release/roots_ci.sh" "$ci/src/tests/release/"
 cp -R "$source_dir/examples/sort_gate" "$ci/src/examples/"
 rm -rf "$ci/src/examples/sort_gate/build"

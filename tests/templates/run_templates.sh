@@ -131,28 +131,9 @@ grep -q 'valgrind: instructions' perf/sort_instructions.yaml ||
 for config in perf/sort.yaml perf/sort_gbench.yaml perf/sort_suite.yaml perf/sort_instructions.yaml; do
   printf 'identical_programs: measure\n' >>"$config"
 done
-git_() { git -c user.name="perfduel test" -c user.email=test@perfduel.invalid -c commit.gpgsign=false "$@"; }
-git_ init -q -b main
-git_ add -A
-git_ commit -q -m "sort_gate"
-c_main=$(git rev-parse HEAD)
-git_ checkout -q -b slower
-sed -i 's/k_insertion_sort_cutoff = 16;/k_insertion_sort_cutoff = 1024;/' src/sort.cpp
-grep -q 'k_insertion_sort_cutoff = 1024;' src/sort.cpp || { echo "run_templates.sh: the cutoff is gone from src/sort.cpp"; exit 1; }
-git_ commit -q -am "sort: raise the insertion-sort cutoff to 1024"
-c_slower=$(git rev-parse HEAD)
-sed -i 's/k_insertion_sort_cutoff = 1024;/k_insertion_sort_cutoff = 16;/' src/sort.cpp
-sed -i 's|^// Ranges up to this size|// Ranges up to this size (a few dozen)|' src/sort.cpp
-git_ commit -q -am "sort: back to 16, a comment reworded"
-c_same=$(git rev-parse HEAD)
-# A pull request's checkout is GitHub's merge of its head into the target branch.
-git_ checkout -q --detach main
-git_ merge -q --no-ff -m "Merge slower into main" "$c_slower"
-m_slower=$(git rev-parse HEAD)
-git_ checkout -q --detach main
-git_ merge -q --no-ff -m "Merge slower into main" "$c_same"
-m_same=$(git rev-parse HEAD)
-git_ checkout -q main
+# shellcheck source=pull_request_history.sh
+. "$here/pull_request_history.sh"
+pull_request_history run_templates.sh || exit 1
 origin=$work/origin.git
 git clone -q --bare "$project" "$origin"
 git -C "$origin" update-ref refs/pull/7/merge "$m_slower"

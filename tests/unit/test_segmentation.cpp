@@ -47,7 +47,7 @@ TEST_CASE("segments: pure noise is one level, whatever its scale", "[trend][segm
     std::mt19937_64 random(seed);
     const Grouping g = segments(noisy(300, 1.0, 0.02, random));
     false_changes += g.groups.size() > 1 ? 1 : 0;
-    lines += g.lines ? 1 : 0;
+    lines += g.shape == SegmentShape::line ? 1 : 0;
   }
   // A cut costs 4 ln N in units of the noise variance: on 300 points of pure noise a false
   // one needs a standardised step past about 4.8 sigma. A line (½ ln N more) fits noise
@@ -122,7 +122,7 @@ TEST_CASE("segments: a slow drift is one line, not a staircase", "[trend][segmen
     values.push_back(100.0 + 0.2 * i + noise(random));
   }
   const Grouping g = segments(values);
-  CHECK(g.lines);
+  CHECK(g.shape == SegmentShape::line);
   REQUIRE(g.groups.size() == 1);
   CHECK(g.groups[0].slope == Approx(0.2).epsilon(0.05));
   CHECK(level_at_end(g.groups[0]) == Approx(100.0 + 0.2 * 399).epsilon(0.01));
@@ -145,10 +145,10 @@ TEST_CASE("segments: a long series' shape is chosen on blocks of it", "[trend][s
     steps.push_back((i < 2000 ? 1000.0 : i < 3500 ? 1010.0 : 1004.0) + noise(random));
   }
   const Grouping drifting = segments(drift);
-  CHECK(drifting.lines);
+  CHECK(drifting.shape == SegmentShape::line);
   CHECK(drifting.groups.size() == 1);
   const Grouping stepping = segments(steps);
-  CHECK_FALSE(stepping.lines);
+  CHECK(stepping.shape == SegmentShape::level);
   REQUIRE(stepping.groups.size() == 3);
   CHECK(stepping.groups[1].start == 2000);
   CHECK(stepping.groups[2].start == 3500);
@@ -176,7 +176,7 @@ TEST_CASE("segments: exact series and runs", "[trend][segments]") {
   const Grouping stepped = segments(counts);
   REQUIRE(stepped.groups.size() == 2);
   CHECK(stepped.groups[1].start == 30);
-  CHECK_FALSE(stepped.lines);
+  CHECK(stepped.shape == SegmentShape::level);
   // No noise to weigh the cut against: weighed by description length, large and finite.
   REQUIRE(stepped.groups[1].gain_bits);
   CHECK(*stepped.groups[1].gain_bits > 100.0);
@@ -185,7 +185,7 @@ TEST_CASE("segments: exact series and runs", "[trend][segments]") {
   const Grouping short_step = segments(std::vector<double>{100, 100, 100, 110, 110, 110});
   REQUIRE(short_step.groups.size() == 2);
   CHECK(short_step.groups[1].start == 3);
-  CHECK_FALSE(short_step.lines);
+  CHECK(short_step.shape == SegmentShape::level);
   CHECK(*short_step.groups[1].gain_bits > 10.0);
   // Negative values are fine for least squares.
   std::vector<double> negative(40, -5.0);

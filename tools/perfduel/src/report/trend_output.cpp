@@ -26,7 +26,7 @@ nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
         {"first", trend::level_at_start(g)},
         {"last", trend::level_at_end(g)},
         {"significance_bits", g.gain_bits ? nlohmann::json(*g.gain_bits) : nlohmann::json(nullptr)}};
-    if (r.grouping.lines) {
+    if (r.grouping.shape == trend::SegmentShape::line) {
       group["slope"] = g.slope;
     }
     if (g.start < r.series.labels.size()) {
@@ -46,7 +46,7 @@ nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
                       {"direction", util::name_of(stats::k_direction_names, r.series.direction)},
                       {"runs", r.series.runs.size()},
                       {"method", util::name_of(trend::k_method_names, r.grouping.method)},
-                      {"segments", r.grouping.lines ? "line" : "level"},
+                      {"segments", util::name_of(trend::k_segment_shape_names, r.grouping.shape)},
                       {"unit_used", r.grouping.unit},
                       {"max_value", r.grouping.max_value},
                       {"total_bits", r.grouping.total_bits},
@@ -137,7 +137,8 @@ std::string format_trend_report(const std::vector<TrendResult>& results, const T
     text += fmt::format(
         "\n{}: {} runs, {} group{}{}, {} ({}); trend change against the best trend {}..{} runs ago\n",
         series_title(r.series), r.series.runs.size(), r.grouping.groups.size(),
-        r.grouping.groups.size() == 1 ? "" : "s", r.grouping.lines ? " (lines: the series drifts)" : "",
+        r.grouping.groups.size() == 1 ? "" : "s",
+        r.grouping.shape == trend::SegmentShape::line ? " (lines: the series drifts)" : "",
         direction_text(r.series.direction), r.series.direction_source, windows.long_window,
         windows.short_window);
     for (std::size_t i = 1; i < r.grouping.groups.size(); ++i) {

@@ -102,9 +102,7 @@ Grouping segment_grouping(std::span<const RunStats> runs, double max_value, cons
   result.method = Method::segments;
   SegmentationOptions segmentation;
   segmentation.min_magnitude = options.min_magnitude;
-  SegmentShape shape = SegmentShape::level;
-  result.groups = segment_runs(runs, segmentation, shape);
-  result.lines = shape == SegmentShape::line;
+  result.groups = segment_runs(runs, segmentation, result.shape);
   result.max_value = max_value;
   for (const Group& group : result.groups) {
     result.total_bits += group.bits;

@@ -75,6 +75,12 @@ double level_at(const Group& group, double offset);
 double level_at_start(const Group& group);
 double level_at_end(const Group& group);
 
+// What one segment is: a level (the mean of its samples) or a line over the run index.
+enum class SegmentShape { level, line };
+
+constexpr util::NameTable<SegmentShape, 2> k_segment_shape_names{
+    {{SegmentShape::level, "level"}, {SegmentShape::line, "line"}}};
+
 // How a series is grouped: `segments`, least-squares levels or lines with a cost per cut
 // (segmentation.hpp, the default), or `jumpavg`, FD.io CSIT's bit-counting model exactly.
 enum class Method { segments, jumpavg };
@@ -86,9 +92,9 @@ constexpr util::NameTable<Method, 2> k_method_names{
 struct Grouping {
   std::vector<Group> groups;
   Method method = Method::segments;
-  bool lines = false;      // segments: the groups are lines (a drifting series), not levels
-  double unit = 0.0;       // the resolution used (given, or max_value / 8191)
-  double max_value = 0.0;  // the largest sample
+  SegmentShape shape = SegmentShape::level;  // segments: lines for a drifting series
+  double unit = 0.0;                         // the resolution used (given, or max_value / 8191)
+  double max_value = 0.0;                    // the largest sample
   double total_bits = 0.0;
 };
 

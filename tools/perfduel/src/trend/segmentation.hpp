@@ -15,12 +15,6 @@
 // bits, and a drift costs a slope instead of a staircase.
 namespace perfduel::trend {
 
-// What one segment is: a level (the mean of its samples) or a line over the run index.
-enum class SegmentShape { level, line };
-
-constexpr util::NameTable<SegmentShape, 2> k_segment_shape_names{
-    {{SegmentShape::level, "level"}, {SegmentShape::line, "line"}}};
-
 // Choices of the segmentation: `change_cost` is the price of one cut in nats of
 // log-likelihood per ln N, N the number of samples (2: four parameters at BIC's ½ ln N, one
 // more than a cut's place, level and noise, since a real history's noise is not quite
