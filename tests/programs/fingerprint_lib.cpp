@@ -1,5 +1,5 @@
 // A shared library whose content depends on FINGERPRINT_VALUE: built twice (1 and 2) under one
-// file name, so that tests/unit/test_programs.cpp can put either beside fingerprint_app and see
+// file name, so that tests/unit/duel/test_programs.cpp can put either beside fingerprint_app and see
 // whether the fingerprint follows the library the loader resolves.
 #ifndef FINGERPRINT_VALUE
 #error FINGERPRINT_VALUE must be defined

@@ -40,7 +40,7 @@
 #include "stats/descriptive.hpp"
 #include "stats/paired.hpp"
 #include "stats/welch.hpp"
-#include "stats_simulation.hpp"
+#include "support/stats_simulation.hpp"
 
 extern char** environ;
 

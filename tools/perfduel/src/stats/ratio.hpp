@@ -36,7 +36,7 @@ struct RatioOfMeans {
 // rounds. On the log scale the interval is asymmetric like the ratio itself and cannot reach
 // or cross 0, and its centre and width are in the same units as the mean log-ratio's, so
 // the width rule, the tolerance band and the reports treat both alike. Its coverage on
-// quantized data with zeros is measured in tests/unit/test_stats_ratio.cpp and
+// quantized data with zeros is measured in tests/unit/stats/test_ratio.cpp and
 // docs/validation.md.
 util::Expected<RatioOfMeans> ratio_of_means(std::span<const double> baseline,
                                             std::span<const double> candidate);

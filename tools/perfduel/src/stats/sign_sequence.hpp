@@ -44,7 +44,7 @@ struct SignSequenceStep {
 // The mixture: equal weights on the bets λ_j = 1 − 2^−j, j = 1 … 7 (0.5 to 0.992). The
 // strongest bets reject when every round is beyond the edge after 10 rounds at α = 0.0025 (11
 // at α/3, 14 at α/13); the weaker ones keep the wealth growing through rounds short of the edge
-// (tests/unit/test_stats_sign_sequence.cpp). Ties with the edge bet nothing.
+// (tests/unit/stats/test_sign_sequence.cpp). Ties with the edge bet nothing.
 SignSequenceStep sign_sequence(std::span<const double> log_ratios, double edge, double alpha);
 
 }  // namespace perfduel::stats

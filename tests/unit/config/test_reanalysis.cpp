@@ -10,7 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
-#include "config_helpers.hpp"
+#include "support/config_helpers.hpp"
 #include "duel/analysis.hpp"
 #include "duel/verdict.hpp"
 #include "error.hpp"

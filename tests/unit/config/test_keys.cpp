@@ -12,7 +12,7 @@
 
 #include "config/config.hpp"
 #include "config/keys.hpp"
-#include "config_helpers.hpp"
+#include "support/config_helpers.hpp"
 
 using namespace perfduel;
 using perfduel::testing::metric;

@@ -8,7 +8,7 @@
 #include "stats/estimate.hpp"
 #include "stats/paired.hpp"
 #include "stats/ratio.hpp"
-#include "stats_simulation.hpp"
+#include "support/stats_simulation.hpp"
 
 using namespace perfduel::stats;
 using perfduel::test::binomial_tolerance;

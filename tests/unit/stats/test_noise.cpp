@@ -6,7 +6,7 @@
 
 #include "stats/descriptive.hpp"
 #include "stats/noise.hpp"
-#include "stats_simulation.hpp"
+#include "support/stats_simulation.hpp"
 
 using namespace perfduel::stats;
 

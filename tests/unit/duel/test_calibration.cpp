@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis_helpers.hpp"
+#include "support/analysis_helpers.hpp"
 #include "duel/calibration.hpp"
 
 using namespace perfduel;

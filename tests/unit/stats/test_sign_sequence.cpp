@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "stats/sign_sequence.hpp"
-#include "stats_simulation.hpp"
+#include "support/stats_simulation.hpp"
 
 using namespace perfduel::stats;
 

@@ -7,7 +7,7 @@
 #include "stats/autocorrelation.hpp"
 #include "stats/estimate.hpp"
 #include "stats/paired.hpp"
-#include "stats_simulation.hpp"
+#include "support/stats_simulation.hpp"
 
 using namespace perfduel::stats;
 

@@ -6,7 +6,7 @@
 
 #include "stats/multiple.hpp"
 #include "stats/paired.hpp"
-#include "stats_simulation.hpp"
+#include "support/stats_simulation.hpp"
 
 using namespace perfduel::stats;
 

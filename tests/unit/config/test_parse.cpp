@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
-#include "config_helpers.hpp"
+#include "support/config_helpers.hpp"
 #include "error.hpp"
 
 using namespace perfduel;

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis_helpers.hpp"
+#include "support/analysis_helpers.hpp"
 #include "duel/analysis.hpp"
 #include "stats/estimate.hpp"
 

@@ -10,7 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
-#include "config_helpers.hpp"
+#include "support/config_helpers.hpp"
 #include "duel/metric_expansion.hpp"
 #include "duel/run_plan.hpp"
 #include "run/benchmark_counts.hpp"

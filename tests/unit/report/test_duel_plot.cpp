@@ -11,7 +11,7 @@
 
 #include "duel/analysis.hpp"
 #include "duel/duel.hpp"
-#include "made_up_duels.hpp"
+#include "support/made_up_duels.hpp"
 #include "report/duel_plot.hpp"
 #include "report/palette.hpp"
 #include "util/svg.hpp"

@@ -6,12 +6,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis_helpers.hpp"
+#include "support/analysis_helpers.hpp"
 #include "config/config.hpp"
 #include "duel/analysis.hpp"
 #include "error.hpp"
 #include "report/progress.hpp"
-#include "stats_simulation.hpp"
+#include "support/stats_simulation.hpp"
 
 using namespace perfduel;
 using perfduel::test::quantized_rounds;

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "error.hpp"
-#include "made_up_duels.hpp"
+#include "support/made_up_duels.hpp"
 #include "report/json_report.hpp"
 #include "report/suite_summary.hpp"
 

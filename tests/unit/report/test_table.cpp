@@ -11,7 +11,7 @@
 
 #include "config/config.hpp"
 #include "duel/duel.hpp"
-#include "made_up_duels.hpp"
+#include "support/made_up_duels.hpp"
 #include "report/json_report.hpp"
 #include "report/labels.hpp"
 #include "report/suite_summary.hpp"
