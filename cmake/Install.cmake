@@ -17,13 +17,16 @@ set(PERFDUEL_INSTALL_DOCDIR "${CMAKE_INSTALL_DATADIR}/doc/perfduel" CACHE STRING
   "Where perfduel's documentation (the README, docs/) is installed")
 mark_as_advanced(PERFDUEL_INSTALL_CMAKEDIR PERFDUEL_INSTALL_TEMPLATESDIR PERFDUEL_INSTALL_DOCDIR)
 
+# What the package ships lives in cmake/module/ (add_perf_gate() and the baseline's build
+# script, the package's configuration file); the rest of cmake/ builds perfduel itself.
+set(_perfduel_module_dir "${CMAKE_CURRENT_LIST_DIR}/module")
 set(_perfduel_package_files
-  "${CMAKE_CURRENT_LIST_DIR}/PerfDuel.cmake"
-  "${CMAKE_CURRENT_LIST_DIR}/PerfDuelBaseline.cmake")
+  "${_perfduel_module_dir}/PerfDuel.cmake"
+  "${_perfduel_module_dir}/PerfDuelBaseline.cmake")
 
 # The same target name in every mode; the ALIAS serves this build and its sub-project users.
 add_executable(PerfDuel::perfduel ALIAS perfduel)
-include("${CMAKE_CURRENT_LIST_DIR}/PerfDuel.cmake")
+include("${_perfduel_module_dir}/PerfDuel.cmake")
 
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/PerfDuelConfigVersion.cmake"
   VERSION ${PROJECT_VERSION}
@@ -40,7 +43,7 @@ install(EXPORT PerfDuelTargets
   DESTINATION "${PERFDUEL_INSTALL_CMAKEDIR}")
 set(PERFDUEL_CONFIG_MODULE_DIR "${PERFDUEL_INSTALL_CMAKEDIR}")
 set(PERFDUEL_CONFIG_TEMPLATES_DIR "${PERFDUEL_INSTALL_TEMPLATESDIR}")
-configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/PerfDuelConfig.cmake.in"
+configure_package_config_file("${_perfduel_module_dir}/PerfDuelConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/install-package/PerfDuelConfig.cmake"
   INSTALL_DESTINATION "${PERFDUEL_INSTALL_CMAKEDIR}"
   PATH_VARS PERFDUEL_CONFIG_MODULE_DIR PERFDUEL_CONFIG_TEMPLATES_DIR)
@@ -63,9 +66,9 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION "${PERFDUEL_INSTALL_
 export(EXPORT PerfDuelTargets
   NAMESPACE PerfDuel::
   FILE "${PROJECT_BINARY_DIR}/PerfDuelTargets.cmake")
-set(PERFDUEL_CONFIG_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+set(PERFDUEL_CONFIG_MODULE_DIR "${_perfduel_module_dir}")
 set(PERFDUEL_CONFIG_TEMPLATES_DIR "${PROJECT_SOURCE_DIR}/templates")
-configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/PerfDuelConfig.cmake.in"
+configure_package_config_file("${_perfduel_module_dir}/PerfDuelConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/PerfDuelConfig.cmake"
   INSTALL_DESTINATION "${PROJECT_BINARY_DIR}"
   INSTALL_PREFIX "${PROJECT_BINARY_DIR}"
@@ -76,8 +79,9 @@ if(NOT PerfDuel_IS_TOP_LEVEL)
   file(WRITE "${CMAKE_FIND_PACKAGE_REDIRECTS_DIR}/perfduel-config.cmake"
     "# Written by perfduel's cmake/Install.cmake: perfduel is a sub-project of this build.\n"
     "set(PERFDUEL_TEMPLATES_DIR \"${PROJECT_SOURCE_DIR}/templates\")\n"
-    "include(\"${CMAKE_CURRENT_LIST_DIR}/PerfDuel.cmake\")\n")
+    "include(\"${_perfduel_module_dir}/PerfDuel.cmake\")\n")
   file(COPY_FILE "${PROJECT_BINARY_DIR}/PerfDuelConfigVersion.cmake"
     "${CMAKE_FIND_PACKAGE_REDIRECTS_DIR}/perfduel-config-version.cmake" ONLY_IF_DIFFERENT)
 endif()
 unset(_perfduel_package_files)
+unset(_perfduel_module_dir)

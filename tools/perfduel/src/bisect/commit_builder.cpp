@@ -60,7 +60,7 @@ std::string telling_line(std::string_view output) {
 // repository's own working tree) has checked out, and no others, at the revisions the commit
 // records, each cloned from `working`'s checkout of it (the URL's host may be out of reach, and
 // what the working tree does not use, the build does not need), then theirs; as
-// cmake/PerfDuelBaseline.cmake does for a gate's baseline. An error names the submodule.
+// cmake/module/PerfDuelBaseline.cmake does for a gate's baseline. An error names the submodule.
 std::string init_submodules(Executor& executor, const std::string& git_command,
                             const std::filesystem::path& tree, const std::filesystem::path& working) {
   std::error_code ec;
