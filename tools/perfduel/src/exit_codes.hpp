@@ -69,6 +69,37 @@ inline constexpr std::array<ExitCodeRow, 6> k_bisect_exit_code_table{{
     {ExitCode::interrupted, "interrupted", "interrupted; the report so far is written, the builds are kept"},
 }};
 
+// The other sub-commands' exit codes: the driver's numbers, each command's own meanings. Each
+// command's footer prints its table, and a unit test holds docs/command-line.md's "## Exit
+// codes" section to them, word for word.
+inline constexpr std::array<ExitCodeRow, 4> k_summary_exit_code_table{{
+    {ExitCode::pass, "passed", "every gate passed"},
+    {ExitCode::regression, "regressed or failed", "a gate regressed, failed or was interrupted"},
+    {ExitCode::usage, "unreadable input",
+     "unreadable input: no report, or a file that is not a perfduel report"},
+    {ExitCode::inconclusive, "undecided", "none failed, but a gate is inconclusive or skipped"},
+}};
+
+inline constexpr std::array<ExitCodeRow, 4> k_calibrate_exit_code_table{{
+    {ExitCode::pass, "done", "the thresholds are written"},
+    {ExitCode::usage, "usage/config error", "usage or configuration error, or nothing to calibrate from"},
+    {ExitCode::benchmark_failed, "benchmark failed", "a run of the A/A duel failed"},
+    {ExitCode::interrupted, "interrupted", "interrupted by SIGINT, SIGTERM or SIGHUP: children killed"},
+}};
+
+inline constexpr std::array<ExitCodeRow, 3> k_trend_exit_code_table{{
+    {ExitCode::pass, "no regression", "no metric's last group is a regression"},
+    {ExitCode::regression, "regression", "a metric's last group is a regression (a nightly job can alert)"},
+    {ExitCode::usage, "usage error", "usage error, or a history or series file that cannot be read"},
+}};
+
+inline constexpr std::array<ExitCodeRow, 3> k_doctor_exit_code_table{{
+    {ExitCode::pass, "fit", "no check failed (warnings and remarks allowed)"},
+    {ExitCode::regression, "unfit",
+     "at least one check failed: results from this machine would not be trustworthy"},
+    {ExitCode::usage, "usage error", "usage error (e.g. a bad --cpus list)"},
+}};
+
 // A table as a `--help` ends: "Exit codes:", then a line per code, "  77   inconclusive: ...".
 inline std::string exit_codes_help(std::span<const ExitCodeRow> table = k_exit_code_table) {
   std::string text = "Exit codes:";

@@ -304,7 +304,8 @@ void add_calibrate_options(CLI::App& subcommand, int& exit_code) {
   command->footer(
       "Measures each gated metric's noise per round (the program against itself, or the rounds of saved "
       "reports) and writes thresholds the configured budget can settle: per benchmark of a pattern, entries "
-      "that override the pattern. Exit codes: 0 done, 2 usage or configuration error, 3 a run failed.");
+      "that override the pattern.\n\n" +
+      exit_codes_help(k_calibrate_exit_code_table));
 }
 
 }  // namespace perfduel::cli

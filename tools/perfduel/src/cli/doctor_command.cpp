@@ -14,6 +14,7 @@
 #include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "error.hpp"
+#include "exit_codes.hpp"
 #include "machine/doctor.hpp"
 #include "machine/pinning.hpp"
 #include "report/json_report.hpp"
@@ -22,16 +23,6 @@
 namespace perfduel::cli {
 
 namespace {
-
-// Exit codes of `doctor`: warnings and remarks alone do not fail, so a CI job can run it
-// as a gate in front of `ctest -L perf`.
-constexpr int k_exit_fit = 0;
-constexpr int k_exit_unfit = 1;
-
-constexpr const char* k_doctor_footer = R"(Exit codes:
-  0  no check failed (warnings and remarks allowed)
-  1  at least one check failed: results from this machine would not be trustworthy
-  2  usage error (e.g. a bad --cpus list))";
 
 struct DoctorOptions {
   std::string cpus;
@@ -119,7 +110,10 @@ int run_doctor(const DoctorOptions& options) {
     write_resource_spec(*options.resource_spec, facts);
   }
   const auto findings = diagnose(facts, scope.cpus, scope.selection);
-  const int exit_code = worst_status(findings) == CheckStatus::fail ? k_exit_unfit : k_exit_fit;
+  // Warnings and remarks alone do not fail, so a CI job can run `doctor` as a gate in front of
+  // `ctest -L perf` (k_doctor_exit_code_table).
+  const int exit_code =
+      to_int(worst_status(findings) == CheckStatus::fail ? ExitCode::regression : ExitCode::pass);
   print_findings(scope, findings);
   if (options.json) {
     write_json_file(*options.json, findings_to_json(scope, findings, exit_code));
@@ -141,7 +135,7 @@ void add_doctor_options(CLI::App& subcommand, int& exit_code) {
           "also write a CTest resource spec file (JSON 1.0, resource \"cpus\") with the CPUs fit for "
           "benchmarking, for ctest --resource-spec-file")
       ->type_name("FILE");
-  command->footer(k_doctor_footer);
+  command->footer(exit_codes_help(k_doctor_exit_code_table));
 }
 
 }  // namespace perfduel::cli

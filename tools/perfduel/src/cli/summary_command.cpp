@@ -5,6 +5,7 @@
 #include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "error.hpp"
+#include "exit_codes.hpp"
 #include "report/html_run.hpp"
 #include "report/suite_summary.hpp"
 #include "util/file.hpp"
@@ -67,9 +68,7 @@ void add_summary_options(CLI::App& subcommand, int& exit_code) {
   command->add_option("--html-url", options->html_url,
                       "link the comment (--comment) to the run's page at this URL, e.g. the CI job's "
                       "artifact");
-  command->footer(
-      "Exit codes: 0 every gate passed, 1 a gate regressed or failed, 2 unreadable input, "
-      "77 none failed but one is inconclusive or skipped.");
+  command->footer(exit_codes_help(k_summary_exit_code_table));
 }
 
 }  // namespace perfduel::cli

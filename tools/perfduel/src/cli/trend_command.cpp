@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "cli/history_options.hpp"
 #include "error.hpp"
+#include "exit_codes.hpp"
 #include "history/provenance.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
@@ -472,6 +473,7 @@ void add_trend_options(CLI::App& subcommand, int& exit_code) {
                       "Write the history dashboard into this directory (index.html, self-contained): every "
                       "series with its groups, each branch and machine trended apart, filters, the bisect "
                       "command of each change");
+  command->footer(exit_codes_help(k_trend_exit_code_table));
 }
 
 }  // namespace perfduel::cli
