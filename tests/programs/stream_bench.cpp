@@ -1,4 +1,4 @@
-// A memory-bound benchmark for measuring order: duet (tests/bench/duet.sh): sums an array far
+// A memory-bound benchmark for measuring order: duet (tools/bench/duet.sh): sums an array far
 // larger than the caches, PASSES times, so that its time is set by memory bandwidth, which two
 // programs running at once share. --passes 440 against --passes 400 is a known +10 % of the
 // summing work (the allocation and first touch are the same on both).

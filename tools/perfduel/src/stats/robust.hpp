@@ -110,7 +110,7 @@ struct MinEstimate {
 // exceed its noise (Welch two-sample t-test at 1 %); with fewer than 2 batches per half the
 // check cannot run. Status insufficient_data with fewer than `options.min_batches` batches:
 // the interval has only b − 1 degrees of freedom, and the width stopping rule, stopping on the
-// first narrow one, drove the A/A false-alarm rate to 21 % with ~10 batches (tests/validation).
+// first narrow one, drove the A/A false-alarm rate to 21 % with ~10 batches (tools/validation).
 MinEstimate min_estimate(std::span<const double> baseline, std::span<const double> candidate,
                          const MinOptions& options);
 

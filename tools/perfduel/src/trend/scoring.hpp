@@ -7,7 +7,7 @@
 // How well predicted change points match change points that people marked, by the two
 // measures of the Turing Change Point Detection Benchmark (van den Burg and Williams 2020):
 // F1 with a margin, and segmentation covering. Used to score the trend grouping on labelled
-// series (tests/bench/trend_score.sh); any grouping's group starts can be scored.
+// series (tools/bench/trend_score.sh); any grouping's group starts can be scored.
 namespace perfduel::trend {
 
 // Change points: 0-based indices of the first point of each new segment.

@@ -3,7 +3,7 @@
 // per cut, ½ ln N nats per parameter of the shape, as BIC; Schwarz 1978, Rissanen 1978).
 //
 // Why these steps, each measured on the labelled series of docs/history.md and on
-// generated benchmark histories (tests/bench/trend_score.sh, docs/history.md "How well it
+// generated benchmark histories (tools/bench/trend_score.sh, docs/history.md "How well it
 // finds changes"):
 //  - Outliers are set aside first (a Hampel filter: a run more than 3 robust deviations
 //    from the median of the 11 runs around it counts as that median when choosing cuts):

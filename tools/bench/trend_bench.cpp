@@ -1,5 +1,5 @@
 // Times the trend grouping on generated series. Not a test: run it by hand, e.g.
-//   cmake --build build --target perfduel_trend_bench && build/tests/bench/perfduel_trend_bench [REPEATS
+//   cmake --build build --target perfduel_trend_bench && build/tools/bench/perfduel_trend_bench [REPEATS
 //   [dashboard]]
 // Targets: 2,000 points in ≤ 30 ms, 10,000 points in ≤ 1 s (each method); the dashboard of 200
 // series × 10,000 points in ≤ 30 s (docs/history.md).

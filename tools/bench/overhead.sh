@@ -9,7 +9,7 @@
 # in the machine's load hits all of them alike. Not a CTest test: the numbers depend on the
 # machine.
 #
-# Usage: tests/bench/overhead.sh [BUILD_DIR]        (default BUILD_DIR: build)
+# Usage: tools/bench/overhead.sh [BUILD_DIR]        (default BUILD_DIR: build)
 # Environment: ROUNDS (500), WARMUP (5), REPEATS (3), HYPERFINE_RUNS (1000),
 #              CPU (unset; a CPU number to run all three under `taskset -c CPU`)
 set -euo pipefail
@@ -20,7 +20,7 @@ warmup=${WARMUP:-5}
 repeats=${REPEATS:-3}
 hyperfine_runs=${HYPERFINE_RUNS:-1000}
 perfduel=$build/tools/perfduel/perfduel
-bare=$build/tests/bench/bare_spawn_loop
+bare=$build/tools/bench/bare_spawn_loop
 runs=$((2 * (rounds + warmup)))  # perfduel's runs, warm-up included; the bare loop makes as many
 
 for program in "$perfduel" "$bare"; do

@@ -1,8 +1,8 @@
 // Times the history stores: recording one report-sized record, and reading a 10,000-point
 // series for `perfduel trend`. Not a test: run it by hand against a SQLite file or a
 // PostgreSQL URI (docs/history.md has the figures and the commands), e.g.
-//   build/tests/bench/perfduel_history_bench /tmp/bench.sqlite
-//   tests/history/with_postgres.sh sh -c 'build/tests/bench/perfduel_history_bench "$PERFDUEL_TEST_PG_URI"'
+//   build/tools/bench/perfduel_history_bench /tmp/bench.sqlite
+//   tests/history/with_postgres.sh sh -c 'build/tools/bench/perfduel_history_bench "$PERFDUEL_TEST_PG_URI"'
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -2,7 +2,7 @@
 # Times the README's test command step by step from a fresh clone of this repository's HEAD
 # (apt-get excluded: the packages must be installed already), as docs/performance.md reports it.
 #
-#   tests/bench/suite_time.sh [--load] [WORK_DIR]
+#   tools/bench/suite_time.sh [--load] [WORK_DIR]
 #
 # --load runs a `gzip -9` loop on one CPU for the whole time, as on a runner shared with another
 # job. Prints the configure, build and ctest times, the ctest result line and the slowest

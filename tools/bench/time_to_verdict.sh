@@ -21,7 +21,7 @@
 # The true ratio of (c) and (d) is measured first with interleaved runs (TRUE_RUNS each).
 # Not a CTest test: the numbers depend on the machine.
 #
-# Usage: tests/bench/time_to_verdict.sh [BUILD_DIR]       (default BUILD_DIR: build)
+# Usage: tools/bench/time_to_verdict.sh [BUILD_DIR]       (default BUILD_DIR: build)
 # Environment: SEEDS (10), TRUE_RUNS (300), AB_RUNS (30), RULES ("hybrid width anytime"),
 # CASES ("a b c d e f g"; the true ratios and the hyperfine / A-then-B part are for a–d)
 set -euo pipefail

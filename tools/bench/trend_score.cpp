@@ -1,5 +1,5 @@
 // Scores predicted change points against labelled series, beside the published methods.
-// Not a test of its own: tests/bench/trend_score.sh runs `perfduel trend` over the series
+// Not a test of its own: tools/bench/trend_score.sh runs `perfduel trend` over the series
 // and hands its predictions here.
 //
 //   perfduel_trend_score PREDICTIONS.json --data DIR [--json OUT]

@@ -1,7 +1,7 @@
 // bare_spawn_loop: the floor for driver overhead. Runs a command N times with nothing but
 // fork + execvp + wait4 and prints the mean wall time per run, so that perfduel's per-run
 // cost can be compared with the cheapest possible spawn-and-wait loop
-// (tests/bench/overhead.sh, docs/performance.md).
+// (tools/bench/overhead.sh, docs/performance.md).
 //
 // Usage: bare_spawn_loop [--posix-spawn] N CMD [ARGS...]
 // Prints one line: runs=N total_seconds=T mean_seconds=T/N

@@ -17,7 +17,7 @@
 # metrics (three suite benchmarks) count duet's false alarms.
 # Not a CTest test: the numbers depend on the machine.
 #
-# Usage: tests/bench/duet.sh [BUILD_DIR]       (default BUILD_DIR: build)
+# Usage: tools/bench/duet.sh [BUILD_DIR]       (default BUILD_DIR: build)
 # Environment: CASES ("gzip_aa gzip_3x suite_aa cpu_10 mem_10"), LOADS ("idle load"),
 # ORDERS ("random duet"), TRUE_ROUNDS (100), AA_SEEDS (40; 0 skips), MAX_SUITE_SECONDS (180)
 set -euo pipefail

@@ -4,7 +4,7 @@
 # change points, and prints per series and on average the F1 (margin 5) and cover beside
 # the published methods (perfduel_trend_score). docs/history.md "How well it finds changes".
 #
-#   tests/bench/trend_score.sh [--build DIR] [--data DIR] [--series a,b,...] [--check-reference]
+#   tools/bench/trend_score.sh [--build DIR] [--data DIR] [--series a,b,...] [--check-reference]
 #                              [-- TREND OPTIONS...]
 #
 #   --build DIR        the build tree with perfduel and perfduel_trend_score (default: build)
@@ -32,7 +32,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 perfduel=$build/tools/perfduel/perfduel
-scorer=$build/tests/bench/perfduel_trend_score
+scorer=$build/tools/bench/perfduel_trend_score
 for tool in "$perfduel" "$scorer"; do
   [[ -x $tool ]] || { echo "trend_score.sh: $tool is not built (cmake --build $build)" >&2; exit 2; }
 done

@@ -3,7 +3,7 @@
 # `perfduel calibrate` (an A/A duel of the program against itself), as docs/performance.md
 # reports it:
 #
-#   tests/bench/noise_levers.sh [--rounds N] [--levers "base reps ..."] PERFDUEL BENCHMARK [OUT_DIR]
+#   tools/bench/noise_levers.sh [--rounds N] [--levers "base reps ..."] PERFDUEL BENCHMARK [OUT_DIR]
 #
 # The levers (each a different way to run the same benchmarks; their σ are comparable):
 #   base      the whole binary per run, --benchmark_min_time=0.05 (one measurement per benchmark)

@@ -5,7 +5,7 @@
 # would. Every regression or improvement verdict is a false alarm. Counted for the mean and
 # the median estimator, with PERFDUEL_PAD (env_padding) on and off. Run by hand, not by CTest:
 #
-#   tests/bench/layout_aa.sh [build/tools/perfduel/perfduel]
+#   tools/bench/layout_aa.sh [build/tools/perfduel/perfduel]
 #
 # Environment: SEEDS (default 20), MAX_SECONDS per duel (default 10), PROGRAM (default
 # /bin/gzip, run as `gzip -6 -c <data>`), WORK (scratch directory, default a new one in /tmp).

@@ -6,7 +6,7 @@
 # between any two of the six counts (three rounds, two sides), and the verdict, which must be
 # no change. Run by hand, not by CTest (docs/metrics.md has its figures):
 #
-#   tests/bench/moved_code_counts.sh [build/tools/perfduel/perfduel]
+#   tools/bench/moved_code_counts.sh [build/tools/perfduel/perfduel]
 #
 # Environment: MIN_TIME (--benchmark_min_time, default 0.1), WORK (scratch directory).
 set -euo pipefail
