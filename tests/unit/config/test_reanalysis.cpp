@@ -10,11 +10,11 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
-#include "support/config_helpers.hpp"
 #include "duel/analysis.hpp"
 #include "duel/verdict.hpp"
 #include "error.hpp"
 #include "report/json_report.hpp"
+#include "support/config_helpers.hpp"
 
 using namespace perfduel;
 using perfduel::testing::metric;

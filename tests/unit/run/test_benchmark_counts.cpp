@@ -18,12 +18,9 @@
 
 using namespace perfduel;
 using perfduel::testing::metric;
+using perfduel::testing::parse_gate;
 
 namespace {
-
-Config parse_gate(const std::string& text) {
-  return parse_config(text, "gate.yaml");
-}
 
 constexpr const char* k_loop_opened = "--dump-before=benchmark::State::StartKeepRunning()";
 constexpr const char* k_loop_closed = "--dump-before=benchmark::State::FinishKeepRunning()";
