@@ -3,30 +3,24 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "bisect/bisect_report.hpp"
-#include "bisect/commit_builder.hpp"
-#include "bisect/commit_chain.hpp"
-#include "bisect/gate_file.hpp"
 #include "bisect/probe_config.hpp"
 #include "bisect/probe_oracle.hpp"
 #include "bisect/search.hpp"
+#include "bisect/setup.hpp"
 #include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
-#include "config/config.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
 #include "report/json_report.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
-#include "util/shell_words.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::cli {
@@ -34,28 +28,6 @@ namespace perfduel::cli {
 namespace {
 
 using namespace perfduel::bisect;
-
-struct BisectOptions {
-  std::string good;
-  std::string bad;
-  std::string gate;
-  std::string build_dir;
-  std::string build_config;
-  std::string build;
-  std::string run;
-  bool shell = false;
-  std::string source;
-  std::string config;
-  std::string threshold;
-  std::string confidence = "95%";
-  std::optional<double> max_seconds;
-  double build_timeout = 3600;
-  std::string work_dir;
-  std::string json;
-  std::string cpus;
-  std::optional<std::uint64_t> seed;
-  bool quiet = false;
-};
 
 // A fraction option ("5%" or 0.05) within (0, `most`); the error names the option. A bare
 // number of 1 or more is refused: `--threshold 5` means 5 % to a person and 500 % to a parser.
@@ -67,23 +39,6 @@ double fraction_option(const std::string& text, const char* option, double most)
                             util::format_percent(most).substr(1)));
   }
   return *value;
-}
-
-std::filesystem::path absolute_or_current(const std::string& path) {
-  return std::filesystem::absolute(path.empty() ? std::filesystem::current_path()
-                                                : std::filesystem::path(path))
-      .lexically_normal();
-}
-
-// A directory name for this search's reports: its start time and process id.
-std::string search_name(const std::string& started) {
-  std::string name;
-  for (const char c : started) {
-    if (std::isdigit(static_cast<unsigned char>(c)) != 0 || c == 'T') {
-      name += c == 'T' ? '-' : c;
-    }
-  }
-  return fmt::format("{}-{}", name, ::getpid());
 }
 
 // Shows progress on stderr and keeps the JSON report of the search current after every step,
@@ -148,114 +103,10 @@ std::string endpoint_failure(const BisectContext& context, const SearchState& st
                      state.failure);
 }
 
-// What a search bisects: the gate's or the --build/--run commands, and where they run.
-struct Target {
-  std::optional<GateFile> gate;
-  std::filesystem::path repository;
-  std::string git_program = "git";
-  std::filesystem::path work_dir;  // empty until known: for --build, from git
-  std::string again;               // the command that bisects again with other endpoints
-};
-
-// The target of --gate: the gate file in its build directory says what and where.
-Target gate_target(const BisectOptions& options) {
-  Target target;
-  const std::filesystem::path build_dir = absolute_or_current(options.build_dir);
-  target.gate = read_gate_file(build_dir, options.gate);
-  if (is_multi_config(target.gate->generator) && options.build_config.empty()) {
-    throw Error(
-        fmt::format("gate {}: the build uses the multi-config generator {}; give the configuration to "
-                    "build, e.g. --build-config Release",
-                    options.gate, target.gate->generator));
-  }
-  target.repository = target.gate->source_dir;
-  if (!target.gate->git.empty() && std::filesystem::exists(target.gate->git)) {
-    target.git_program = target.gate->git;
-  }
-  target.work_dir =
-      options.work_dir.empty() ? build_dir / "perfduel" / "bisect" : absolute_or_current(options.work_dir);
-  target.again = fmt::format("perfduel bisect --gate {}", options.gate);
-  if (!options.build_dir.empty()) {
-    target.again += " --build-dir " + util::quote_shell_word(build_dir.string());
-  }
-  return target;
-}
-
-// The target of --build and --run, in the repository of --source.
-Target command_target(const BisectOptions& options) {
-  Target target;
-  target.repository = absolute_or_current(options.source);
-  target.again = fmt::format("perfduel bisect --build {} --run {}{}", util::quote_shell_word(options.build),
-                             util::quote_shell_word(options.run), options.shell ? " --shell" : "");
-  return target;
-}
-
-// The work directory of --build and --run: --work-dir, else perfduel-bisect in the git
-// directory that `git`'s worktrees share (`repository`: the top of the one given).
-std::filesystem::path command_work_dir(const BisectOptions& options, Git& git,
-                                       const std::filesystem::path& repository) {
-  if (!options.work_dir.empty()) {
-    return absolute_or_current(options.work_dir);
-  }
-  auto common = git.run({"rev-parse", "--git-common-dir"});
-  if (!common) {
-    throw Error(fmt::format("git rev-parse --git-common-dir in {}: {}", repository.string(), common.error()));
-  }
-  const std::filesystem::path common_dir = std::string(util::trim(*common));
-  return (common_dir.is_absolute() ? common_dir : absolute_or_current(options.source) / common_dir)
-             .lexically_normal() /
-         "perfduel-bisect";
-}
-
-// The duels' configuration: --config, else the gate's, else the defaults.
-Config base_config(const BisectOptions& options, const std::optional<GateFile>& gate) {
-  std::string config_path = options.config;
-  if (config_path.empty() && gate) {
-    config_path = gate->config.string();
-  }
-  return config_path.empty() ? default_config() : load_config(config_path);
-}
-
-// How the probes' duels are run: their configurations `probes`, written to `search_dir` where
-// their reports go too, with `base`'s run timeout, the options' CPUs and seed.
-DuelPlan duel_plan(const std::filesystem::path& search_dir, const std::array<Config, 2>& probes,
-                   const Config& base, const BisectOptions& options) {
-  DuelPlan plan;
-  std::error_code ec;
-  plan.perfduel = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) {
-    throw Error(
-        fmt::format("cannot find this program (/proc/self/exe: {}), which runs the duels", ec.message()));
-  }
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    plan.configs.at(attempt) = search_dir / fmt::format("duel-config-{}.json", attempt);
-    write_json_file(plan.configs.at(attempt),
-                    nlohmann::ordered_json::parse(config_to_json(probes.at(attempt))));
-    plan.max_seconds.at(attempt) = probes.at(attempt).max_seconds;
-  }
-  plan.run_timeout = base.run_timeout;
-  plan.reports = search_dir;
-  plan.cpus = options.cpus;
-  plan.seed = options.seed;
-  return plan;
-}
-
-// What builds each commit of `target`: the gate's build, else the --build command.
-std::unique_ptr<CommitBuilder> commit_builder(Executor& executor, const Target& target,
-                                              const BisectOptions& options) {
-  if (target.gate) {
-    return std::make_unique<GateBuilder>(executor, *target.gate, options.build_config, target.work_dir,
-                                         options.build_timeout);
-  }
-  return std::make_unique<CommandBuilder>(executor, target.repository, target.git_program, options.build,
-                                          options.run, options.shell ? Launch::shell : Launch::direct,
-                                          target.work_dir, options.build_timeout);
-}
-
 // Runs the search and reports it: progress on stderr, the result on stdout, the JSON report
 // in `search_dir` (and at --json). Returns bisect's exit code; an endpoint that fails or an
 // interruption is thrown.
-int search_and_report(const BisectContext& context, const BisectOptions& options, Oracle& oracle,
+int search_and_report(const BisectContext& context, const BisectRequest& options, Oracle& oracle,
                       const std::filesystem::path& search_dir,
                       std::chrono::steady_clock::time_point started) {
   const std::filesystem::path report =
@@ -284,7 +135,7 @@ int search_and_report(const BisectContext& context, const BisectOptions& options
   return bisect_exit_code(state.outcome);
 }
 
-int run_bisect(const BisectOptions& options) {
+int run_bisect(const BisectRequest& options) {
   const auto started_clock = std::chrono::steady_clock::now();
   if (options.gate.empty() && (options.build.empty() || options.run.empty())) {
     throw Error(
@@ -302,63 +153,15 @@ int run_bisect(const BisectOptions& options) {
 
   ProcessExecutor executor;
   install_interrupt_handlers();
-  Target target = options.gate.empty() ? command_target(options) : gate_target(options);
-  for (const auto& [option, value] : {std::pair<const char*, const std::string*>{"--config", &options.config},
-                                      {"--threshold", &options.threshold}}) {
-    if (!value->empty()) {
-      target.again += fmt::format(" {} {}", option, util::quote_shell_word(*value));
-    }
-  }
-  ProcessGit git(executor, target.repository, target.git_program);
-  target.repository = repository_top(git);
-  if (!target.gate) {
-    target.work_dir = command_work_dir(options, git, target.repository);
-  }
-
-  const Commit good = resolve_commit(git, "--good", options.good);
-  const Commit bad = resolve_commit(git, "--bad", options.bad);
-  const std::vector<Commit> chain = first_parent_chain(git, good, bad, options.good, options.bad);
-
-  // The duels' configuration, made into the probes'.
-  const Config base = base_config(options, target.gate);
-  settings.planned_duels = planned_duels(chain.size() - 1);
-  // --max-seconds, else the configuration's budget within the gate's (TIMEOUT minus its margin).
-  settings.max_seconds = options.max_seconds;
-  if (!settings.max_seconds && target.gate && target.gate->max_seconds > 0) {
-    settings.max_seconds = std::min(base.max_seconds, target.gate->max_seconds);
-  }
-  const std::array<Config, 2> probes{probe_config(base, settings, 0), probe_config(base, settings, 1)};
-
-  BisectContext context;
-  context.gate = options.gate;
-  context.good_ref = options.good;
-  context.bad_ref = options.bad;
-  context.chain = chain;
-  context.cut = cut_text(probes[0], options.good);
-  context.search_confidence = settings.search_confidence;
-  context.duel_confidence = probes[0].confidence;
-  context.planned_duels = settings.planned_duels;
-  context.duel_seconds = probes[0].max_seconds;
-  context.work_dir = target.work_dir;
-  context.command = target.again;
-  context.started = now_iso8601();
-
-  const std::filesystem::path search_dir = target.work_dir / "searches" / search_name(context.started);
-  std::error_code ec;
-  std::filesystem::create_directories(search_dir, ec);
-  if (ec) {
-    throw Error(fmt::format("--work-dir: cannot create {}: {}", search_dir.string(), ec.message()));
-  }
-  const DuelPlan plan = duel_plan(search_dir, probes, base, options);
-  const auto builder = commit_builder(executor, target, options);
-  ProbeOracle oracle(executor, *builder, chain, plan);
-  return search_and_report(context, options, oracle, search_dir, started_clock);
+  const PreparedSearch search = prepare_search(options, settings, executor);
+  ProbeOracle oracle(executor, *search.builder, search.context.chain, search.plan);
+  return search_and_report(search.context, options, oracle, search.search_dir, started_clock);
 }
 
 }  // namespace
 
 void add_bisect_options(CLI::App& subcommand, int& exit_code) {
-  const auto [command, options] = bind_command<BisectOptions>(subcommand, exit_code, run_bisect);
+  const auto [command, options] = bind_command<BisectRequest>(subcommand, exit_code, run_bisect);
   command->add_option("--good", options->good, "a commit (tag, branch) where the benchmark was fine")
       ->required();
   command->add_option("--bad", options->bad, "a later commit where it is worse")->required();
