@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "bisect/bisect_report.hpp"
 #include "bisect/commit_builder.hpp"
 #include "bisect/commit_chain.hpp"
 #include "bisect/gate_file.hpp"
@@ -23,6 +22,7 @@
 #include "config/config.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
+#include "report/bisect_report.hpp"
 #include "report/json_report.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"

@@ -29,11 +29,6 @@ struct BisectContext {
   std::string started;  // ISO 8601
 };
 
-// The exit code of a search that ended with `outcome`: 0 found and confirmed, 1 the endpoints
-// do not differ, 3 an endpoint does not build or run, 77 no single confirmed commit
-// (ambiguous, not confirmed, undecided), 130 interrupted.
-int bisect_exit_code(Outcome outcome);
-
 // The lines that open a search: what is searched, what bad means, the duels' confidence.
 std::string format_start(const BisectContext& context);
 
