@@ -276,6 +276,10 @@ TEST_CASE("Google Benchmark's JSON is read into a typed list", "[metrics]") {
   CHECK(entries[3].name == "BM_sum/1024_mean");
   CHECK(entries[3].is_aggregate());
   CHECK(entries[7].time_unit == "us");
+  CHECK(entries[7].seconds_per_time_unit() == 1e-6);
+  GbenchEntry minutes;
+  minutes.time_unit = "min";
+  CHECK_FALSE(minutes.seconds_per_time_unit());
   CHECK(entries[0].json.at("name") == "BM_sum/1024");  // as written, for a gathered output
   CHECK(reading.results.context.contains("num_cpus"));
 

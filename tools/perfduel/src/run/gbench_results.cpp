@@ -52,6 +52,22 @@ std::optional<std::string> read_entry(const nlohmann::json& json, GbenchEntry& e
 
 }  // namespace
 
+std::optional<double> GbenchEntry::seconds_per_time_unit() const {
+  if (time_unit == "ns") {
+    return 1e-9;
+  }
+  if (time_unit == "us") {
+    return 1e-6;
+  }
+  if (time_unit == "ms") {
+    return 1e-3;
+  }
+  if (time_unit == "s") {
+    return 1.0;
+  }
+  return std::nullopt;
+}
+
 GbenchReading read_gbench_document(const nlohmann::json& document) {
   GbenchReading reading;
   if (document.is_discarded()) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,8 @@ struct GbenchEntry {
 
   // Whether the entry is an aggregate of repetitions (never a metric's reading).
   bool is_aggregate() const { return run_type == "aggregate"; }
+  // Seconds per `time_unit` (ns, us, ms, s); nothing for another.
+  std::optional<double> seconds_per_time_unit() const;
 };
 
 // The entries of one output, in order, and its "context" (null when it has none).

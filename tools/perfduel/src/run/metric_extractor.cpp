@@ -61,23 +61,6 @@ Value from_json_pointer(const MetricSpec& metric, const nlohmann::json& document
   return value.get<double>();
 }
 
-// Seconds per Google Benchmark `time_unit` (ns, us, ms, s); nullopt for another.
-std::optional<double> seconds_per_unit(const std::string& unit) {
-  if (unit == "ns") {
-    return 1e-9;
-  }
-  if (unit == "us") {
-    return 1e-6;
-  }
-  if (unit == "ms") {
-    return 1e-3;
-  }
-  if (unit == "s") {
-    return 1.0;
-  }
-  return std::nullopt;
-}
-
 // Google Benchmark's entries (gbench_results.hpp) of the metric's benchmark. With
 // --benchmark_repetitions the same name appears once per repetition; their median is taken so
 // that one repetition's hiccup does not decide (or the best of them: combine_repetitions).
@@ -103,7 +86,7 @@ Value from_google_benchmark(const MetricSpec& metric, const GbenchResults& resul
     }
     double value = field->second;
     if (metric.field == "real_time" || metric.field == "cpu_time") {
-      const auto seconds = seconds_per_unit(entry.time_unit);
+      const auto seconds = entry.seconds_per_time_unit();
       if (!seconds) {
         return Value::failure(fmt::format("benchmark \"{}\" has time_unit \"{}\", expected ns, us, ms or s",
                                           name, entry.time_unit));
