@@ -277,7 +277,14 @@ SH
     done
     "$PERFDUEL" trend --db "$db" --metric score >out.txt 2>err.txt
     expect_out "regression +at run $BIG"
-    expect_out "commits $(commit $((BIG - 1)) | cut -c1-10)\\.\\.$(commit $BIG | cut -c1-10): perfduel bisect --gate <gate> --good $(commit $((BIG - 1)) | cut -c1-10) --bad $(commit $BIG | cut -c1-10)"
+    good=$(commit $((BIG - 1)) | cut -c1-10) bad=$(commit $BIG | cut -c1-10)
+    # History keeps no gate names: the command says which option to fill, and why.
+    expect_out "commits $good\\.\\.$bad: perfduel bisect --gate NAME --good $good --bad $bad\$"
+    expect_out "(NAME: the add_perf_gate whose reports were recorded; history keeps no gate names, \`perfduel trend --gate NAME\` writes it in)"
+    # Named with trend --gate, it is the command to run.
+    "$PERFDUEL" trend --db "$db" --metric score --gate score_gate >out.txt 2>err.txt
+    expect_out "commits $good\\.\\.$bad: perfduel bisect --gate score_gate --good $good --bad $bad\$"
+    ! grep -q NAME out.txt || fail "trend --gate still says NAME: $(cat out.txt)"
     ;;
   *)
     echo "unknown test $1" >&2

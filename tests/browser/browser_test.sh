@@ -85,13 +85,28 @@ grep -q '<tr class="row-regression" data-series="sort/BM_Sort/4096"' dashboard.d
   fail "dashboard: the regressed series' row is not highlighted"
 points=$(count 'class="chart trend drawn" data-points="50"' dashboard.dom.html)
 [[ $points == 3 ]] || fail "dashboard: $points of 3 charts draw their 50 points"
-grep -q 'perfduel bisect --gate &lt;gate&gt; --good' dashboard.dom.html || fail "dashboard: no bisect command"
+grep -q 'perfduel bisect --gate NAME --good' dashboard.dom.html || fail "dashboard: no bisect command"
+grep -q '<th title="changes of group to a worse level[^"]*">regr. groups</th>' dashboard.dom.html ||
+  fail "dashboard: the regressions column does not say it counts groups"
+
+# --- The trend plot (trend --svg) in a window 1200 pixels wide: no horizontal scroll bar.
+"$perfduel" trend --db history.sqlite --metric sort/BM_Sort/4096 --svg "$out/trend.svg" >/dev/null 2>&1 || true
+cat >trend_svg.html <<'HTML'
+<!doctype html><html><body><img src="trend.svg" alt="trend">
+<script>window.onload = function () {
+  document.body.setAttribute('data-overflow', String(document.documentElement.scrollWidth - window.innerWidth));
+};</script></body></html>
+HTML
+browse --window-size=1200,900 --dump-dom "file://$out/trend_svg.html" >trend_svg.dom.html 2>trend_svg.log
+browse --window-size=1200,900 --screenshot="$out/trend_svg.png" "file://$out/trend.svg" >/dev/null 2>>trend_svg.log
+grep -q 'data-overflow="0"' trend_svg.dom.html ||
+  fail "trend --svg: wider than a 1200-pixel window ($(grep -o 'data-overflow="[^"]*"' trend_svg.dom.html))"
 
 # --- The checks above can fail: a page that loads from the network is caught.
 sed 's|<main id="page"></main>|<main id="page"></main><img src="https://example.com/pixel.png">|' run.html >network.html
 browse --dump-dom "file://$out/network.html" >network.dom.html 2>network.log
 grep -q 'data-errors="[1-9]' network.dom.html || fail "a page that loads from the network was not caught"
 
-echo "screenshots: $out/run.png $out/dashboard.png"
+echo "screenshots: $out/run.png $out/dashboard.png $out/trend_svg.png"
 ((failures == 0)) || { echo "$failures failures"; exit 1; }
 echo "all browser checks passed"

@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -444,4 +445,60 @@ TEST_CASE("one statement text for both stores: parameters and byte order per dia
         "SELECT name FROM t ORDER BY name COLLATE BINARY");
   CHECK(render_statement("SELECT name FROM t ORDER BY name {byte_order}", Dialect::postgresql) ==
         R"(SELECT name FROM t ORDER BY name COLLATE "C")");
+}
+
+namespace {
+
+// A row of k_series given as text, NULL as nothing: what both stores' rows look like to the
+// decoder.
+class TextRow final : public ResultRow {
+ public:
+  explicit TextRow(std::vector<std::optional<std::string>> columns) : m_columns(std::move(columns)) {}
+  std::string text(int column) const override { return m_columns.at(column).value_or(""); }
+  std::optional<std::string> optional_text(int column) const override { return m_columns.at(column); }
+  double number(int column) const override { return std::stod(text(column)); }
+  std::optional<double> optional_number(int column) const override {
+    return m_columns.at(column) ? std::optional<double>(number(column)) : std::nullopt;
+  }
+  std::int64_t integer(int column) const override { return std::stoll(text(column)); }
+
+ private:
+  std::vector<std::optional<std::string>> m_columns;
+};
+
+}  // namespace
+
+TEST_CASE("a series row is decoded once for both stores, NULLs as nothing", "[history]") {
+  const SeriesPoint full =
+      decode_series_row(TextRow({"7", "2026-11-01T00:00:00Z", "abc", "main", "m1", "s", "lower", "1.5",
+                                 "[1.5,1.6]", "1.4", "0.07", "0.01", "0.12", "regression", "cfg123"}),
+                        "wall_time");
+  CHECK(full.record_id == 7);
+  CHECK(full.recorded_at == "2026-11-01T00:00:00Z");
+  CHECK(full.commit == "abc");
+  CHECK(full.branch == "main");
+  CHECK(full.machine_id == "m1");
+  CHECK(full.measurement.metric == "wall_time");
+  CHECK(full.measurement.unit == "s");
+  CHECK(full.measurement.direction == "lower");
+  CHECK(full.measurement.value == 1.5);
+  CHECK(full.measurement.samples == std::vector<double>{1.5, 1.6});
+  CHECK(full.measurement.baseline == 1.4);
+  CHECK(full.measurement.change == 0.07);
+  CHECK(full.measurement.ci_low == 0.01);
+  CHECK(full.measurement.ci_high == 0.12);
+  CHECK(full.measurement.verdict == "regression");
+  CHECK(full.config_hash == "cfg123");
+  const SeriesPoint sparse = decode_series_row(
+      TextRow({"8", "2026-11-02T00:00:00Z", std::nullopt, std::nullopt, "m1", std::nullopt, std::nullopt, "2",
+               "[]", std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt}),
+      "x");
+  CHECK_FALSE(sparse.commit);
+  CHECK_FALSE(sparse.branch);
+  CHECK_FALSE(sparse.measurement.unit);
+  CHECK_FALSE(sparse.measurement.baseline);
+  CHECK_FALSE(sparse.measurement.ci_high);
+  CHECK_FALSE(sparse.measurement.verdict);
+  CHECK_FALSE(sparse.config_hash);
+  CHECK(sparse.measurement.samples.empty());
 }

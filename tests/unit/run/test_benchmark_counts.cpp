@@ -14,6 +14,7 @@
 #include "duel/metric_expansion.hpp"
 #include "duel/run_plan.hpp"
 #include "run/benchmark_counts.hpp"
+#include "run/gbench_results.hpp"
 #include "run/metric_extractor.hpp"
 
 using namespace perfduel;
@@ -25,12 +26,14 @@ namespace {
 constexpr const char* k_loop_opened = "--dump-before=benchmark::State::StartKeepRunning()";
 constexpr const char* k_loop_closed = "--dump-before=benchmark::State::FinishKeepRunning()";
 
-// Google Benchmark 1.7.1's JSON for one run of `name` with `iterations` and `threads`.
-std::string gbench_json(const std::string& name, int iterations, int threads = 1) {
-  return fmt::format(
+// Google Benchmark 1.7.1's JSON for one run of `name` with `iterations` and `threads`, read.
+GbenchResults gbench_json(const std::string& name, int iterations, int threads = 1) {
+  const auto reading = read_gbench_results(fmt::format(
       R"({{"context": {{"library_version": "v1.7.1"}}, "benchmarks": [{{"name": "{}", "run_type": "iteration",
        "threads": {}, "iterations": {}, "real_time": 1.0, "cpu_time": 1.0, "time_unit": "ns"}}]}})",
-      name, threads, iterations);
+      name, threads, iterations));
+  REQUIRE(reading.fault == GbenchFault::none);
+  return reading.results;
 }
 
 // Dumps of a run: start-up, then runs of 1, 10 and `iterations` iterations of `per_iteration`

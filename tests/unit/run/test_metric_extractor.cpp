@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "run/benchmark_names.hpp"
+#include "run/gbench_results.hpp"
 #include "run/metric_extractor.hpp"
 
 using namespace perfduel;
@@ -256,4 +258,65 @@ TEST_CASE("Google Benchmark JSON with a field of the wrong type fails the metric
     REQUIRE_FALSE(value);
     CHECK_THAT(value.error(), Catch::StartsWith("metric \"t\": the output is not Google Benchmark's JSON: "));
   }
+}
+
+// Google Benchmark's JSON read once into a typed list (run/gbench_results.hpp), which the
+// metrics, the names a pattern matches and the per-benchmark counts all take.
+TEST_CASE("Google Benchmark's JSON is read into a typed list", "[metrics]") {
+  const auto reading = read_gbench_results(gbench_output("sample_repetitions.json"));
+  REQUIRE(reading.fault == GbenchFault::none);
+  const auto& entries = reading.results.entries;
+  REQUIRE(entries.size() == 14);
+  CHECK(entries[0].name == "BM_sum/1024");  // a name with '/' is the name
+  CHECK_FALSE(entries[0].is_aggregate());
+  CHECK(entries[0].time_unit == "ns");
+  CHECK(entries[0].numbers.at("real_time") == Approx(2647.9151670000647));
+  CHECK(entries[0].numbers.at("widgets") == 42.0);  // a counter
+  CHECK(entries[0].numbers.count("name") == 0);     // text is no number
+  CHECK(entries[3].name == "BM_sum/1024_mean");
+  CHECK(entries[3].is_aggregate());
+  CHECK(entries[7].time_unit == "us");
+  CHECK(entries[7].seconds_per_time_unit() == 1e-6);
+  GbenchEntry minutes;
+  minutes.time_unit = "min";
+  CHECK_FALSE(minutes.seconds_per_time_unit());
+  CHECK(entries[0].json.at("name") == "BM_sum/1024");  // as written, for a gathered output
+  CHECK(reading.results.context.contains("num_cpus"));
+
+  const auto failed = read_gbench_results(
+      R"({"benchmarks": [{"name": "BM_x", "error_occurred": true, "error_message": "out of memory"}]})");
+  REQUIRE(failed.fault == GbenchFault::none);
+  CHECK(failed.results.entries.at(0).error_occurred);
+  CHECK(failed.results.entries.at(0).error_message == "out of memory");
+  CHECK(failed.results.entries.at(0).run_type == "iteration");  // none written: older versions
+  CHECK(failed.results.context.is_null());
+}
+
+TEST_CASE("what is not Google Benchmark's JSON is told apart", "[metrics]") {
+  CHECK(read_gbench_results("BM_x 10 ns").fault == GbenchFault::not_json);
+  CHECK(read_gbench_results(R"({"results": []})").fault == GbenchFault::no_benchmarks);
+  CHECK(read_gbench_results(R"({"benchmarks": {}})").fault == GbenchFault::no_benchmarks);
+  const auto not_object = read_gbench_results(R"({"benchmarks": [{"name": "a"}, 7]})");
+  CHECK(not_object.fault == GbenchFault::malformed);
+  CHECK(not_object.error == "the output is not Google Benchmark's JSON: benchmarks[1]: 7 is not an object");
+  CHECK(not_object.results.entries.empty());
+  CHECK(read_gbench_results(R"({"benchmarks": [{"name": 5}]})").error ==
+        "the output is not Google Benchmark's JSON: benchmarks[0]: \"name\" is 5, not a string");
+  CHECK(read_gbench_results(R"({"benchmarks": [{"name": "a", "error_occurred": "yes"}]})").error ==
+        "the output is not Google Benchmark's JSON: benchmarks[0]: \"error_occurred\" is \"yes\", not a "
+        "boolean");
+}
+
+TEST_CASE("a suite's benchmark names come from the same typed list", "[metrics]") {
+  const auto names =
+      benchmark_names(MetricSource::google_benchmark, gbench_output("sample_repetitions.json"));
+  REQUIRE(names);
+  CHECK(*names == std::vector<std::string>{"BM_sum/1024", "BM_concat"});  // no aggregates, each once
+  for (const char* out : {"plain text", R"({"results": []})"}) {
+    CHECK(
+        benchmark_names(MetricSource::google_benchmark, out).error() ==
+        "the output is not Google Benchmark's JSON (no \"benchmarks\" array); pass --benchmark_format=json");
+  }
+  CHECK(benchmark_names(MetricSource::google_benchmark, R"({"benchmarks": [{"name": 5}]})").error() ==
+        "the output is not Google Benchmark's JSON: benchmarks[0]: \"name\" is 5, not a string");
 }

@@ -3,9 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "report/trend_plot.hpp"
 #include "trend/compliance.hpp"
 #include "trend/jumpavg.hpp"
-#include "trend/svg_plot.hpp"
 
 using namespace perfduel::trend;
 
@@ -90,8 +90,8 @@ TEST_CASE("the SVG plot shows samples, steps and circled changes", "[trend]") {
   const std::vector<double> values{2.1, 3.1, 3.2};
   auto grouping = group_values(values, GroupingOptions{0.1, Direction::higher_is_better, Method::jumpavg});
   REQUIRE(grouping);
-  TrendPlot plot{"demo <trend>", "s", {{2.1}, {3.1}, {3.2}}, *grouping};
-  const std::string svg = render_trend_svg(plot);
+  perfduel::TrendPlot plot{"demo <trend>", "s", {{2.1}, {3.1}, {3.2}}, *grouping};
+  const std::string svg = perfduel::render_trend_svg(plot);
   CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
   CHECK(svg.find("demo &lt;trend&gt;") != std::string::npos);
   CHECK(svg.find("<polyline") != std::string::npos);

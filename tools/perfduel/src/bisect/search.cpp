@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "exit_codes.hpp"
+
 namespace perfduel::bisect {
 
 namespace {
@@ -254,6 +256,25 @@ std::optional<std::size_t> next_probe(std::size_t good, std::size_t bad, const s
 
 SearchState run_search(std::size_t last, Oracle& oracle, SearchListener& listener) {
   return Walk(last, oracle, listener).run();
+}
+
+int bisect_exit_code(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::found:
+      return to_int(ExitCode::pass);
+    case Outcome::no_difference:
+      return 1;
+    case Outcome::endpoint_failed:
+      return to_int(ExitCode::benchmark_failed);
+    case Outcome::interrupted:
+      return to_int(ExitCode::interrupted);
+    case Outcome::not_confirmed:
+    case Outcome::ambiguous:
+    case Outcome::undecided:
+    case Outcome::running:
+      return to_int(ExitCode::inconclusive);
+  }
+  return to_int(ExitCode::inconclusive);
 }
 
 }  // namespace perfduel::bisect

@@ -132,6 +132,11 @@ constexpr util::NameTable<Outcome, 8> k_outcome_names{{{Outcome::running, "runni
 // "endpoint-failed", "interrupted" (k_outcome_names).
 std::string to_string(Outcome outcome);
 
+// The exit code of a search that ended with `outcome`: 0 found and confirmed, 1 the endpoints
+// do not differ, 3 an endpoint does not build or run, 77 no single confirmed commit
+// (ambiguous, not confirmed, undecided), 130 interrupted.
+int bisect_exit_code(Outcome outcome);
+
 // How much is left, for the progress line.
 struct Estimate {
   std::size_t candidates = 0;          // commits that may still be the first bad one

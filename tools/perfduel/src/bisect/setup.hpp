@@ -5,9 +5,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "bisect/bisect_report.hpp"
 #include "bisect/commit_builder.hpp"
+#include "bisect/commit_chain.hpp"
 #include "bisect/probe_config.hpp"
 #include "bisect/probe_oracle.hpp"
 #include "run/executor.hpp"
@@ -36,6 +37,22 @@ struct BisectRequest {
   std::string cpus;
   std::optional<std::uint64_t> seed;
   bool quiet = false;
+};
+
+// What the search was asked, for its texts and its report (report/bisect_report.hpp).
+struct BisectContext {
+  std::string gate;           // --gate, empty for --build/--run
+  std::string good_ref;       // --good as given
+  std::string bad_ref;        // --bad as given
+  std::vector<Commit> chain;  // --good, the commits after it, --bad
+  std::string cut;            // probe_config.hpp cut_text against --good
+  double search_confidence = 0.95;
+  double duel_confidence = 0.95;
+  int planned_duels = 1;
+  double duel_seconds = 0;  // a duel's budget (the first attempt)
+  std::filesystem::path work_dir;
+  std::string command;  // how to bisect again with other endpoints: "perfduel bisect --gate x"
+  std::string started;  // ISO 8601
 };
 
 // A search made ready to run: what the texts say of it, how its probes' duels run, what builds

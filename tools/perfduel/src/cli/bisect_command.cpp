@@ -9,7 +9,6 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "bisect/bisect_report.hpp"
 #include "bisect/probe_config.hpp"
 #include "bisect/probe_oracle.hpp"
 #include "bisect/search.hpp"
@@ -18,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
+#include "report/bisect_report.hpp"
 #include "report/json_report.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"

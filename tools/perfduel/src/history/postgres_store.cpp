@@ -25,6 +25,25 @@ constexpr int k_minimum_server_version = 100000;
 // first instead, under its write lock.
 constexpr const char* k_unless_recorded = " ON CONFLICT (run_key) DO NOTHING RETURNING id";
 
+// Row `row` of a result, for decode_series_row.
+class PgRow final : public ResultRow {
+ public:
+  PgRow(const PgResult& result, int row) : m_result(result), m_row(row) {}
+  std::string text(int column) const override { return std::string(m_result.text(m_row, column)); }
+  std::optional<std::string> optional_text(int column) const override {
+    return m_result.optional_text(m_row, column);
+  }
+  double number(int column) const override { return m_result.number(m_row, column); }
+  std::optional<double> optional_number(int column) const override {
+    return m_result.optional_number(m_row, column);
+  }
+  std::int64_t integer(int column) const override { return m_result.integer(m_row, column); }
+
+ private:
+  const PgResult& m_result;
+  int m_row;
+};
+
 // Statements as libpq takes them (statements.hpp).
 std::string postgres_sql(std::string_view statement) {
   return render_statement(statement, Dialect::postgresql);
@@ -252,24 +271,7 @@ util::Expected<std::vector<SeriesPoint>> PostgresStore::series(const std::string
   std::vector<SeriesPoint> points;
   points.reserve(static_cast<std::size_t>(rows->rows()));
   for (int row = 0; row < rows->rows(); ++row) {
-    SeriesPoint point;
-    point.record_id = rows->integer(row, 0);
-    point.recorded_at = rows->text(row, 1);
-    point.commit = rows->optional_text(row, 2);
-    point.branch = rows->optional_text(row, 3);
-    point.machine_id = rows->text(row, 4);
-    point.measurement.metric = metric;
-    point.measurement.unit = rows->optional_text(row, 5);
-    point.measurement.direction = rows->optional_text(row, 6);
-    point.measurement.value = rows->number(row, 7);
-    point.measurement.samples = decode_samples(rows->text(row, 8));
-    point.measurement.baseline = rows->optional_number(row, 9);
-    point.measurement.change = rows->optional_number(row, 10);
-    point.measurement.ci_low = rows->optional_number(row, 11);
-    point.measurement.ci_high = rows->optional_number(row, 12);
-    point.measurement.verdict = rows->optional_text(row, 13);
-    point.config_hash = rows->optional_text(row, 14);
-    points.push_back(std::move(point));
+    points.push_back(decode_series_row(PgRow(*rows, row), metric));
   }
   return points;
 }

@@ -5,9 +5,10 @@
 
 #include <fmt/core.h>
 
+#include "duel/analysis.hpp"
+#include "duel/verdict.hpp"
 #include "history/provenance.hpp"
 #include "machine/facts.hpp"
-#include "report/json_report.hpp"
 
 namespace perfduel::history {
 

@@ -85,6 +85,24 @@ std::optional<std::string> optional_text(const Statement& statement, int index) 
   return statement.column_text(index);
 }
 
+// The current row of a stepped statement, for decode_series_row.
+class StatementRow final : public ResultRow {
+ public:
+  explicit StatementRow(const Statement& statement) : m_statement(statement) {}
+  std::string text(int column) const override { return m_statement.column_text(column); }
+  std::optional<std::string> optional_text(int column) const override {
+    return history::optional_text(m_statement, column);
+  }
+  double number(int column) const override { return m_statement.column_double(column); }
+  std::optional<double> optional_number(int column) const override {
+    return m_statement.column_optional_double(column);
+  }
+  std::int64_t integer(int column) const override { return m_statement.column_int64(column); }
+
+ private:
+  const Statement& m_statement;
+};
+
 }  // namespace
 
 util::Expected<Done> SqliteStore::migrate(std::int64_t from) {
@@ -368,24 +386,7 @@ util::Expected<std::vector<SeriesPoint>> SqliteStore::series(const std::string& 
     if (!*row) {
       break;
     }
-    SeriesPoint point;
-    point.record_id = query.column_int64(0);
-    point.recorded_at = query.column_text(1);
-    point.commit = optional_text(query, 2);
-    point.branch = optional_text(query, 3);
-    point.machine_id = query.column_text(4);
-    point.measurement.metric = metric;
-    point.measurement.unit = optional_text(query, 5);
-    point.measurement.direction = optional_text(query, 6);
-    point.measurement.value = query.column_double(7);
-    point.measurement.samples = decode_samples(query.column_text(8));
-    point.measurement.baseline = query.column_optional_double(9);
-    point.measurement.change = query.column_optional_double(10);
-    point.measurement.ci_low = query.column_optional_double(11);
-    point.measurement.ci_high = query.column_optional_double(12);
-    point.measurement.verdict = optional_text(query, 13);
-    point.config_hash = optional_text(query, 14);
-    points.push_back(std::move(point));
+    points.push_back(decode_series_row(StatementRow(query), metric));
   }
   return points;
 }

@@ -44,4 +44,25 @@ std::string render_statement(std::string_view sql, Dialect dialect) {
   return sqlite ? sqlite_parameters(text) : text;
 }
 
+SeriesPoint decode_series_row(const ResultRow& row, const std::string& metric) {
+  SeriesPoint point;
+  point.record_id = row.integer(0);
+  point.recorded_at = row.text(1);
+  point.commit = row.optional_text(2);
+  point.branch = row.optional_text(3);
+  point.machine_id = row.text(4);
+  point.measurement.metric = metric;
+  point.measurement.unit = row.optional_text(5);
+  point.measurement.direction = row.optional_text(6);
+  point.measurement.value = row.number(7);
+  point.measurement.samples = decode_samples(row.text(8));
+  point.measurement.baseline = row.optional_number(9);
+  point.measurement.change = row.optional_number(10);
+  point.measurement.ci_low = row.optional_number(11);
+  point.measurement.ci_high = row.optional_number(12);
+  point.measurement.verdict = row.optional_text(13);
+  point.config_hash = row.optional_text(14);
+  return point;
+}
+
 }  // namespace perfduel::history

@@ -1,9 +1,12 @@
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "history/schema.hpp"
+#include "history/store.hpp"
 
 // The statements both stores run, each written once, as schema.cpp writes the schema once.
 // Parameters are numbered the PostgreSQL way, $1, $2, ...; render_statement turns them into
@@ -44,6 +47,34 @@ constexpr std::string_view k_series =
     "FROM measurements m JOIN records r ON r.id = m.record_id "
     "WHERE m.metric = $1 AND (CAST($2 AS TEXT) IS NULL OR r.branch = $2) "
     "ORDER BY r.recorded_at {byte_order}, r.id";
+
+// One row of a result as both stores read it (a SQLite statement's current row, a row of a
+// PostgreSQL result), by column number from 0, so that a row is decoded once for both.
+class ResultRow {
+ public:
+  ResultRow() = default;
+  ResultRow(const ResultRow&) = delete;
+  ResultRow& operator=(const ResultRow&) = delete;
+  virtual ~ResultRow() = default;
+
+  // The text of `column` (empty for NULL).
+  virtual std::string text(int column) const = 0;
+  // The text of `column`; nothing for NULL.
+  virtual std::optional<std::string> optional_text(int column) const = 0;
+  // The number in `column`.
+  virtual double number(int column) const = 0;
+  // The number in `column`; nothing for NULL.
+  virtual std::optional<double> optional_number(int column) const = 0;
+  // The integer in `column`.
+  virtual std::int64_t integer(int column) const = 0;
+
+ protected:
+  ResultRow(ResultRow&&) = default;
+  ResultRow& operator=(ResultRow&&) = default;
+};
+
+// The point of `metric`'s series in `row`, a row of k_series.
+SeriesPoint decode_series_row(const ResultRow& row, const std::string& metric);
 
 // How many records there are.
 constexpr std::string_view k_record_count = "SELECT count(*) FROM records";

@@ -1,5 +1,6 @@
 #include "report/html_trend.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -42,7 +43,7 @@ class RunTable {
   std::vector<std::string> m_times;
 };
 
-nlohmann::json dashboard_groups(const TrendResult& r) {
+nlohmann::json dashboard_groups(const trend::TrendResult& r) {
   nlohmann::json groups = nlohmann::json::array();
   double previous = std::nan("");
   for (const trend::Group& g : r.grouping.groups) {
@@ -58,7 +59,7 @@ nlohmann::json dashboard_groups(const TrendResult& r) {
         {"bits", g.gain_bits ? dashboard_value(*g.gain_bits) : nlohmann::json(nullptr)},
         {"step", std::isfinite(previous) && previous != 0.0 ? dashboard_value((first - previous) / previous)
                                                             : nlohmann::json(nullptr)}};
-    if (const auto range = group_commit_range(r.series, g)) {
+    if (const auto range = trend::group_commit_range(r.series, g)) {
       group["good"] = range->first;
       group["bad"] = range->second;
     }
@@ -71,7 +72,13 @@ nlohmann::json dashboard_groups(const TrendResult& r) {
   return groups;
 }
 
-nlohmann::json dashboard_series(const TrendResult& r, RunTable& runs) {
+// How many of `r`'s groups start with `change`: the changes its chart draws and lists.
+std::size_t changes_of(const trend::TrendResult& r, trend::Change change) {
+  return static_cast<std::size_t>(std::count_if(r.grouping.groups.begin(), r.grouping.groups.end(),
+                                                [&](const trend::Group& g) { return g.change == change; }));
+}
+
+nlohmann::json dashboard_series(const trend::TrendResult& r, RunTable& runs) {
   const auto& series = r.series;
   nlohmann::json values = nlohmann::json::array();
   nlohmann::json run_deltas = nlohmann::json::array();
@@ -87,7 +94,7 @@ nlohmann::json dashboard_series(const TrendResult& r, RunTable& runs) {
   const DisplayUnit shown = display_unit(series.unit.value_or(""), r.grouping.max_value);
   const auto& c = r.compliance;
   const auto optional = [](const std::optional<double>& v) { return v ? dashboard_value(*v) : nullptr; };
-  return {{"title", series_title(series)},
+  return {{"title", trend::series_title(series)},
           {"metric", series.name},
           {"config", series.config.value_or("")},
           {"branch", series.branch.value_or("")},
@@ -104,19 +111,24 @@ nlohmann::json dashboard_series(const TrendResult& r, RunTable& runs) {
           {"trend_change", optional(c.trend_change)},
           {"regressions", c.regressions},
           {"progressions", c.progressions},
+          {"regression_groups", changes_of(r, trend::Change::regression)},
+          {"progression_groups", changes_of(r, trend::Change::progression)},
           {"last_change", trend::to_string(c.last_change)}};
 }
 
 }  // namespace
 
-nlohmann::json trend_page_data(const std::vector<TrendResult>& results, const TrendWindows& windows,
-                               const std::string& source) {
+nlohmann::json trend_page_data(const std::vector<trend::TrendResult>& results,
+                               const trend::TrendWindows& windows, const std::string& source) {
   RunTable runs;
   nlohmann::json series = nlohmann::json::array();
-  for (const TrendResult& r : results) {
+  bool gate_unknown = false;
+  for (const trend::TrendResult& r : results) {
     series.push_back(dashboard_series(r, runs));
+    gate_unknown = gate_unknown || !r.series.gate;
   }
   return {{"source", source},
+          {"gate_note", gate_unknown ? std::string(k_unknown_gate_note) : ""},
           {"generated", now_iso8601()},
           {"long", windows.long_window},
           {"short", windows.short_window},
@@ -124,13 +136,13 @@ nlohmann::json trend_page_data(const std::vector<TrendResult>& results, const Tr
           {"series", std::move(series)}};
 }
 
-HtmlPage trend_page(const std::vector<TrendResult>& results, const TrendWindows& windows,
+HtmlPage trend_page(const std::vector<trend::TrendResult>& results, const trend::TrendWindows& windows,
                     const std::string& source) {
   HtmlPage page;
   page.kind = PageKind::trend;
   page.data = trend_page_data(results, windows, source);
   std::size_t regressed = 0;
-  for (const TrendResult& r : results) {
+  for (const trend::TrendResult& r : results) {
     regressed += r.compliance.last_change == trend::Change::regression ? 1 : 0;
   }
   page.title = fmt::format("perfduel trend: {} series{}", results.size(),

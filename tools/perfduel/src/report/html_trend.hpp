@@ -16,12 +16,13 @@ namespace perfduel {
 
 // What the dashboard shows of `results`, from the history `source` (its display name):
 // per series its values (six significant digits), the run each came from (an index into one
-// table of commits and times, delta-coded), its groups and compliance.
-nlohmann::json trend_page_data(const std::vector<TrendResult>& results, const TrendWindows& windows,
-                               const std::string& source);
+// table of commits and times, delta-coded), its groups, compliance and how many of its groups
+// are regressions and progressions; what NAME is in the bisect commands when a gate is unknown.
+nlohmann::json trend_page_data(const std::vector<trend::TrendResult>& results,
+                               const trend::TrendWindows& windows, const std::string& source);
 
 // The dashboard page of `results` (trend_page_data).
-HtmlPage trend_page(const std::vector<TrendResult>& results, const TrendWindows& windows,
+HtmlPage trend_page(const std::vector<trend::TrendResult>& results, const trend::TrendWindows& windows,
                     const std::string& source);
 
 }  // namespace perfduel

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "util/shell_words.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -12,7 +13,7 @@ std::string format_value(double value, const std::optional<std::string>& unit) {
   return unit && !unit->empty() ? fmt::format("{:.6g} {}", value, *unit) : fmt::format("{:.6g}", value);
 }
 
-nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
+nlohmann::json result_json(const trend::TrendResult& r, const trend::TrendWindows& windows) {
   nlohmann::json groups = nlohmann::json::array();
   for (const trend::Group& g : r.grouping.groups) {
     nlohmann::json group = {
@@ -32,7 +33,7 @@ nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
     if (g.start < r.series.labels.size()) {
       group["first_run"] = r.series.labels[g.start];
     }
-    if (const auto range = group_commit_range(r.series, g)) {
+    if (const auto range = trend::group_commit_range(r.series, g)) {
       group["commits"] = {{"good", range->first}, {"bad", range->second}};
     }
     groups.push_back(std::move(group));
@@ -70,8 +71,8 @@ nlohmann::json result_json(const TrendResult& r, const TrendWindows& windows) {
 
 // Where a regression group came in and how to find the commit: the range from the last run
 // before it to its first run, and the bisect command over that range.
-std::string bisect_hint(const TrendSeries& series, const trend::Group& group) {
-  const auto range = group_commit_range(series, group);
+std::string bisect_hint(const trend::TrendSeries& series, const trend::Group& group) {
+  const auto range = trend::group_commit_range(series, group);
   if (!range) {
     return "";
   }
@@ -83,7 +84,12 @@ std::string bisect_hint(const TrendSeries& series, const trend::Group& group) {
         "machine, configuration or load?)\n",
         group.start - 1, group.start, good);
   }
-  return fmt::format("    commits {}..{}: {}\n", good, bad, bisect_command(series, group).value_or(""));
+  std::string hint =
+      fmt::format("    commits {}..{}: {}\n", good, bad, bisect_command(series, group).value_or(""));
+  if (!series.gate) {
+    hint += fmt::format("    ({})\n", k_unknown_gate_note);
+  }
+  return hint;
 }
 
 }  // namespace
@@ -92,51 +98,36 @@ std::string significance_text(const trend::Group& group) {
   return group.gain_bits ? fmt::format("{:.1f} bits", *group.gain_bits) : "";
 }
 
-std::optional<std::pair<std::string, std::string>> group_commit_range(const TrendSeries& series,
-                                                                      const trend::Group& group) {
-  if (group.start == 0 || group.start >= series.commits.size()) {
-    return std::nullopt;
-  }
-  const auto& before = series.commits[group.start - 1];
-  const auto& first = series.commits[group.start];
-  if (!before || !first || before->empty() || first->empty()) {
-    return std::nullopt;
-  }
-  return std::make_pair(*before, *first);
-}
-
-std::optional<std::string> bisect_command(const TrendSeries& series, const trend::Group& group) {
-  const auto range = group_commit_range(series, group);
+std::optional<std::string> bisect_command(const trend::TrendSeries& series, const trend::Group& group) {
+  const auto range = trend::group_commit_range(series, group);
   if (!range || range->first == range->second) {
     return std::nullopt;
   }
-  return fmt::format("perfduel bisect --gate <gate> --good {} --bad {}", range->first.substr(0, 10),
+  return fmt::format("perfduel bisect --gate {} --good {} --bad {}",
+                     series.gate ? util::quote_shell_word(*series.gate) : "NAME", range->first.substr(0, 10),
                      range->second.substr(0, 10));
-}
-
-std::string series_title(const TrendSeries& series) {
-  return series.config ? fmt::format("{}@{}", series.name, *series.config) : series.name;
 }
 
 std::string_view direction_text(stats::Direction direction) {
   return direction == stats::Direction::higher_is_better ? "higher is better" : "lower is better";
 }
 
-std::string format_trend_report(const std::vector<TrendResult>& results, const TrendWindows& windows) {
+std::string format_trend_report(const std::vector<trend::TrendResult>& results,
+                                const trend::TrendWindows& windows) {
   std::string text = fmt::format("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}\n", "Metric", "Last trend",
                                  "Runs", "Trend change", "Regr.", "Progr.", "Last group");
-  for (const TrendResult& r : results) {
+  for (const trend::TrendResult& r : results) {
     const auto& c = r.compliance;
     const std::string change = c.trend_change ? util::format_percent(*c.trend_change) : "n/a";
     const std::string mark = c.last_change == trend::Change::regression ? "  <-- REGRESSION" : "";
-    text += fmt::format("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}{}\n", series_title(r.series),
+    text += fmt::format("{:<24} {:>16} {:>6} {:>13} {:>6} {:>6}  {}{}\n", trend::series_title(r.series),
                         format_value(c.last_trend, r.series.unit), c.runs, change, c.regressions,
                         c.progressions, trend::to_string(c.last_change), mark);
   }
-  for (const TrendResult& r : results) {
+  for (const trend::TrendResult& r : results) {
     text += fmt::format(
         "\n{}: {} runs, {} group{}{}, {} ({}); trend change against the best trend {}..{} runs ago\n",
-        series_title(r.series), r.series.runs.size(), r.grouping.groups.size(),
+        trend::series_title(r.series), r.series.runs.size(), r.grouping.groups.size(),
         r.grouping.groups.size() == 1 ? "" : "s",
         r.grouping.shape == trend::SegmentShape::line ? " (lines: the series drifts)" : "",
         direction_text(r.series.direction), r.series.direction_source, windows.long_window,
@@ -164,13 +155,14 @@ std::string format_trend_report(const std::vector<TrendResult>& results, const T
   return text;
 }
 
-nlohmann::json trend_to_json(const std::vector<TrendResult>& results, const TrendWindows& windows) {
+nlohmann::json trend_to_json(const std::vector<trend::TrendResult>& results,
+                             const trend::TrendWindows& windows) {
   if (results.size() == 1) {
     return result_json(results.front(), windows);
   }
   nlohmann::json document;
   document["metrics"] = nlohmann::json::array();
-  for (const TrendResult& r : results) {
+  for (const trend::TrendResult& r : results) {
     document["metrics"].push_back(result_json(r, windows));
   }
   return document;

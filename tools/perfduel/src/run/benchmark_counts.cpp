@@ -15,20 +15,22 @@ namespace {
 
 using Json = nlohmann::json;
 
-// The entries of benchmark `name` in Google Benchmark's JSON `document`: its runs (run_type
-// iteration, or no run_type in older versions), not the aggregates of its repetitions.
-std::vector<const Json*> runs_of(const Json& document, const std::string& name) {
-  std::vector<const Json*> runs;
-  if (!document.is_object() || !document.contains("benchmarks") || !document["benchmarks"].is_array()) {
-    return runs;
-  }
-  for (const auto& entry : document["benchmarks"]) {
-    if (entry.is_object() && entry.value("name", "") == name &&
-        entry.value("run_type", "iteration") == "iteration") {
+// The entries of benchmark `name` in `results`: its runs (run_type iteration, or no run_type in
+// older versions), not the aggregates of its repetitions.
+std::vector<const GbenchEntry*> runs_of(const GbenchResults& results, const std::string& name) {
+  std::vector<const GbenchEntry*> runs;
+  for (const GbenchEntry& entry : results.entries) {
+    if (entry.name == name && entry.run_type == "iteration") {
       runs.push_back(&entry);
     }
   }
   return runs;
+}
+
+// The numeric field `key` of `entry`, or `otherwise` when it has none.
+double number_or(const GbenchEntry& entry, const std::string& key, double otherwise) {
+  const auto it = entry.numbers.find(key);
+  return it == entry.numbers.end() ? otherwise : it->second;
 }
 
 // The dumps callgrind wrote for one process, base file `base`: base.1, base.2, ... in order.
@@ -78,15 +80,14 @@ std::vector<std::string> listed_benchmarks(std::string_view output) {
 }
 
 util::Expected<BenchmarkCount> count_from_dumps(const std::string& name, std::span<const CallgrindDump> dumps,
-                                                const std::string& json_output, CacheSimulation cache) {
+                                                const GbenchResults& results, CacheSimulation cache) {
   using Result = util::Expected<BenchmarkCount>;
-  const auto document = Json::parse(json_output, nullptr, false);
-  const auto runs = runs_of(document, name);
+  const auto runs = runs_of(results, name);
   if (runs.empty()) {
     return Result::failure(fmt::format("benchmark \"{}\": its run printed no JSON entry for it", name));
   }
   BenchmarkCount count;
-  const auto threads = runs.back()->value("threads", 1);
+  const auto threads = static_cast<int>(number_or(*runs.back(), "threads", 1));
   const auto windows = call_windows(dumps, fmt::format("--dump-before={}(", k_loop_start),
                                     fmt::format("--dump-before={}(", k_loop_finish));
   if (threads > 1 || windows.overlapping) {
@@ -100,7 +101,7 @@ util::Expected<BenchmarkCount> count_from_dumps(const std::string& name, std::sp
         "stripped of its symbols?)",
         name, k_loop_start));
   }
-  const double iterations = runs.back()->value("iterations", 0.0);
+  const double iterations = number_or(*runs.back(), "iterations", 0.0);
   if (!(iterations > 0)) {
     return Result::failure(fmt::format("benchmark \"{}\": its JSON entry has no iterations", name));
   }
@@ -194,7 +195,8 @@ bool take_run(SuiteProgress& progress, const std::string& name, RunResult run,
     return false;
   }
   auto dumps = read_dumps(base);
-  auto count = dumps ? count_from_dumps(name, *dumps, run.out, cache)
+  const GbenchReading reading = read_gbench_results(run.out);
+  auto count = dumps ? count_from_dumps(name, *dumps, reading.results, cache)
                      : util::Expected<BenchmarkCount>::failure(dumps.error());
   if (!count) {
     result.status = RunStatus::failed_to_start;
@@ -208,14 +210,11 @@ bool take_run(SuiteProgress& progress, const std::string& name, RunResult run,
   } else {
     result.uncountable[name] = count->uncountable;
   }
-  const auto document = Json::parse(run.out, nullptr, false);
-  if (!document.is_discarded() && document.contains("benchmarks")) {
-    if (progress.context.is_null() && document.contains("context")) {
-      progress.context = document["context"];
-    }
-    for (const auto& entry : document["benchmarks"]) {
-      progress.entries.push_back(entry);
-    }
+  if (progress.context.is_null()) {
+    progress.context = reading.results.context;
+  }
+  for (const GbenchEntry& entry : reading.results.entries) {
+    progress.entries.push_back(entry.json);
   }
   return true;
 }

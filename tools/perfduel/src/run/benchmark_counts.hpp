@@ -10,6 +10,7 @@
 #include "config/config.hpp"
 #include "run/callgrind_dump.hpp"
 #include "run/executor.hpp"
+#include "run/gbench_results.hpp"
 #include "run/valgrind.hpp"
 #include "util/expected.hpp"
 
@@ -56,14 +57,14 @@ struct BenchmarkCount {
 };
 
 // The count of benchmark `name` from its run alone under callgrind: `dumps` in the order
-// callgrind wrote them, `json_output` its Google Benchmark JSON; `cache`: whether the cache
+// callgrind wrote them, `results` its Google Benchmark JSON's; `cache`: whether the cache
 // simulation ran (for estimated cycles). A benchmark that runs several threads is uncountable
 // (their loops overlap in one count), so is one that pauses its timer inside the loop (the
 // paused work would be counted), and so is one whose final run counted fewer than
 // k_least_window_instructions. Errors: no timed loop in the dumps (a stripped binary?),
 // the JSON lacks the benchmark.
 util::Expected<BenchmarkCount> count_from_dumps(const std::string& name, std::span<const CallgrindDump> dumps,
-                                                const std::string& json_output, CacheSimulation cache);
+                                                const GbenchResults& results, CacheSimulation cache);
 
 // `command` (direct, its program resolved to `program`) running benchmark `name` alone under
 // callgrind with `cache` simulation, its dumps written to `output_base` and numbered

@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
-#include <nlohmann/json.hpp>
-
 #include "run/catch2_results.hpp"
+#include "run/gbench_results.hpp"
 
 namespace perfduel {
 
@@ -20,16 +19,18 @@ void add_once(std::vector<std::string>& names, const std::string& name) {
 }
 
 Names google_benchmark_names(const std::string& output) {
-  const auto document = nlohmann::json::parse(output, nullptr, false);
-  if (document.is_discarded() || !document.is_object() || !document.contains("benchmarks") ||
-      !document["benchmarks"].is_array()) {
+  const GbenchReading reading = read_gbench_results(output);
+  if (reading.fault == GbenchFault::not_json || reading.fault == GbenchFault::no_benchmarks) {
     return Names::failure(
         "the output is not Google Benchmark's JSON (no \"benchmarks\" array); pass --benchmark_format=json");
   }
+  if (reading.fault != GbenchFault::none) {
+    return Names::failure(reading.error);
+  }
   std::vector<std::string> names;
-  for (const auto& entry : document["benchmarks"]) {
-    if (entry.is_object() && entry.value("run_type", "iteration") != "aggregate") {
-      add_once(names, entry.value("name", ""));
+  for (const GbenchEntry& entry : reading.results.entries) {
+    if (!entry.is_aggregate()) {
+      add_once(names, entry.name);
     }
   }
   return names;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "run/catch2_results.hpp"
+#include "run/gbench_results.hpp"
 #include "stats/descriptive.hpp"
 #include "util/text.hpp"
 
@@ -60,59 +61,35 @@ Value from_json_pointer(const MetricSpec& metric, const nlohmann::json& document
   return value.get<double>();
 }
 
-// Seconds per Google Benchmark `time_unit` (ns, us, ms, s); nullopt for another.
-std::optional<double> seconds_per_unit(const std::string& unit) {
-  if (unit == "ns") {
-    return 1e-9;
-  }
-  if (unit == "us") {
-    return 1e-6;
-  }
-  if (unit == "ms") {
-    return 1e-3;
-  }
-  if (unit == "s") {
-    return 1.0;
-  }
-  return std::nullopt;
-}
-
-// Google Benchmark's JSON: {"benchmarks": [{"name", "run_type", "real_time", "cpu_time",
-// "time_unit", <counters>...}]}. With --benchmark_repetitions the same name appears once per
-// repetition; their median is taken so that one repetition's hiccup does not decide (or the
-// best of them: combine_repetitions).
-Value from_google_benchmark_checked(const MetricSpec& metric, const nlohmann::json& document) {
-  if (!document.contains("benchmarks") || !document["benchmarks"].is_array()) {
-    return Value::failure(
-        "the output is JSON but not Google Benchmark's (no \"benchmarks\" array); "
-        "pass --benchmark_format=json");
-  }
+// Google Benchmark's entries (gbench_results.hpp) of the metric's benchmark. With
+// --benchmark_repetitions the same name appears once per repetition; their median is taken so
+// that one repetition's hiccup does not decide (or the best of them: combine_repetitions).
+Value from_google_benchmark(const MetricSpec& metric, const GbenchResults& results) {
   std::vector<double> values;
   std::vector<std::string> names;
-  for (const auto& entry : document["benchmarks"]) {
-    const auto name = entry.value("name", "");
-    const bool aggregate = entry.value("run_type", "iteration") == "aggregate";
-    if (name != metric.benchmark || aggregate) {
+  for (const GbenchEntry& entry : results.entries) {
+    const std::string& name = entry.name;
+    if (name != metric.benchmark || entry.is_aggregate()) {
       // Aggregates (BM_x_mean, ...) are never picked, so they are not offered either.
-      if (!aggregate && names.size() < 8 && std::find(names.begin(), names.end(), name) == names.end()) {
+      if (!entry.is_aggregate() && names.size() < 8 &&
+          std::find(names.begin(), names.end(), name) == names.end()) {
         names.push_back(name);
       }
       continue;
     }
-    if (entry.contains("error_occurred") && entry["error_occurred"].get<bool>()) {
-      return Value::failure(
-          fmt::format("benchmark \"{}\" reported an error: {}", name, entry.value("error_message", "")));
+    if (entry.error_occurred) {
+      return Value::failure(fmt::format("benchmark \"{}\" reported an error: {}", name, entry.error_message));
     }
-    if (!entry.contains(metric.field) || !entry[metric.field].is_number()) {
+    const auto field = entry.numbers.find(metric.field);
+    if (field == entry.numbers.end()) {
       return Value::failure(fmt::format("benchmark \"{}\" has no numeric field \"{}\"", name, metric.field));
     }
-    double value = entry[metric.field].get<double>();
+    double value = field->second;
     if (metric.field == "real_time" || metric.field == "cpu_time") {
-      const auto unit = entry.value("time_unit", "ns");
-      const auto seconds = seconds_per_unit(unit);
+      const auto seconds = entry.seconds_per_time_unit();
       if (!seconds) {
-        return Value::failure(
-            fmt::format("benchmark \"{}\" has time_unit \"{}\", expected ns, us, ms or s", name, unit));
+        return Value::failure(fmt::format("benchmark \"{}\" has time_unit \"{}\", expected ns, us, ms or s",
+                                          name, entry.time_unit));
       }
       value *= *seconds;
     }
@@ -127,16 +104,6 @@ Value from_google_benchmark_checked(const MetricSpec& metric, const nlohmann::js
         fmt::format("no benchmark named \"{}\" in the output (found: {})", metric.benchmark, known));
   }
   return combine_repetitions(metric, values);
-}
-
-// As above; a field of the wrong type (a number as "name", a string as "error_occurred") is the
-// metric's failure, not an exception out of the duel.
-Value from_google_benchmark(const MetricSpec& metric, const nlohmann::json& document) {
-  try {
-    return from_google_benchmark_checked(metric, document);
-  } catch (const nlohmann::json::exception& e) {
-    return Value::failure(fmt::format("the output is not Google Benchmark's JSON: {}", e.what()));
-  }
 }
 
 // Catch2's XML: the mean of the benchmark named like the metric's; a name found in several
@@ -224,6 +191,7 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
   using Result = util::Expected<std::vector<double>>;
   std::vector<double> values;
   std::optional<nlohmann::json> document;                              // parsed on first need, once per run
+  std::optional<GbenchReading> gbench;                                 // read from it on first need
   std::optional<util::Expected<std::vector<Catch2Benchmark>>> catch2;  // likewise
   const bool no_output = util::trim(run.out).empty();
   for (std::size_t i = 0; i < m_metrics.size(); ++i) {
@@ -268,7 +236,11 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
         } else if (metric.source == MetricSource::json_pointer) {
           value = from_json_pointer(metric, *document);
         } else {
-          value = from_google_benchmark(metric, *document);
+          if (!gbench) {
+            gbench = read_gbench_document(*document);
+          }
+          value = gbench->fault == GbenchFault::none ? from_google_benchmark(metric, gbench->results)
+                                                     : Value::failure(gbench->error);
         }
         break;
       case MetricSource::catch2:

@@ -99,7 +99,8 @@
         PD.el('strong', {}, g.change), ' at run ' + g.start + ' (' + short(runTable.commit[series.runIndex[g.start]]) +
           '): ' + valueText(previous.last, series) + ' → ' + valueText(g.first, series) + ' (' + changeText(g.step) + '), ' +
           (g.bits !== null ? PD.number(g.bits) + ' bits, ' : '') + range,
-        g.bisect ? [' · ', PD.el('code', {class: 'bisect', title: 'the command that finds the commit'}, g.bisect)]
+        g.bisect ? [' · ', PD.el('code', {class: 'bisect', title: 'the command that finds the commit' +
+                                          (data.gate_note ? ' (' + data.gate_note + ')' : '')}, g.bisect)]
                  : (g.good && g.good === g.bad ? ' · both runs measured one commit: not the code (machine, load?)' : '')));
     });
     return items.length ? PD.el('ul', {class: 'changes'}, items) : null;
@@ -136,12 +137,14 @@
       PD.el('td', {class: 'num'}, valueText(series.last_trend, series)),
       PD.el('td', {class: 'num'}, series.values.length),
       PD.el('td', {class: 'num'}, changeText(series.trend_change)),
-      PD.el('td', {class: 'num'}, series.regressions), PD.el('td', {class: 'num'}, series.progressions),
+      PD.el('td', {class: 'num'}, series.regression_groups), PD.el('td', {class: 'num'}, series.progression_groups),
       PD.el('td', {}, PD.badge(series.last_change)));
   });
   const table = PD.el('table', {class: 'series', id: 'series-table', 'data-series': data.series.length},
-    PD.el('thead', {}, PD.el('tr', {}, ['series', 'branch', 'machine', 'last trend', 'runs', 'trend change',
-                                        'regr.', 'progr.', 'last group'].map(function (c) { return PD.el('th', {}, c); }))),
+    PD.el('thead', {}, PD.el('tr', {}, [['series'], ['branch'], ['machine'], ['last trend'], ['runs'], ['trend change'],
+      ['regr. groups', 'changes of group to a worse level in the whole series: the red groups of its chart, listed under it'],
+      ['progr. groups', 'changes of group to a better level in the whole series: the green groups of its chart'],
+      ['last group']].map(function (c) { return PD.el('th', c[1] ? {title: c[1]} : {}, c[0]); }))),
     PD.el('tbody', {}, rows));
 
   const filters = {branch: '', machine: '', config: '', text: '', changed: false};
@@ -183,7 +186,7 @@
           (regressed ? ', ' + regressed + ' regressed in the last group' : ', no regression in the last group')),
     PD.el('p', {class: 'small'}, 'from ' + data.source + ' · written ' + data.generated + ' · trend change against ' +
           'the best trend ' + data.long + '..' + data.short + ' runs ago · hover a point for its commit, branch ' +
-          'and machine')));
+          'and machine' + (data.gate_note ? ' · in the bisect commands, ' + data.gate_note : ''))));
   page.append(controls, table, ...sections);
   applyFilters();
   PD.ready();

@@ -1,4 +1,4 @@
-#include "trend/svg_plot.hpp"
+#include "report/trend_plot.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,16 +9,16 @@
 #include "report/palette.hpp"
 #include "util/svg.hpp"
 
-namespace perfduel::trend {
+namespace perfduel {
 
 namespace {
 
-constexpr double k_width = 800.0;
-constexpr double k_height = 400.0;
-constexpr double k_left = 70.0;
-constexpr double k_right = 20.0;
-constexpr double k_top = 40.0;
-constexpr double k_bottom = 40.0;
+constexpr double k_trend_width = 800.0;
+constexpr double k_trend_height = 400.0;
+constexpr double k_trend_left = 70.0;
+constexpr double k_trend_right = 20.0;
+constexpr double k_trend_top = 40.0;
+constexpr double k_trend_bottom = 40.0;
 
 }  // namespace
 
@@ -37,27 +37,28 @@ std::string render_trend_svg(const TrendPlot& plot) {
   }
   // Runs across, values up; a flat series gets some height so it sits in the middle.
   const std::size_t runs = plot.samples.size();
-  const svg::LinearScale run_x(0.0, runs > 1 ? static_cast<double>(runs - 1) : 1.0, k_left,
-                               k_width - k_right);
+  const svg::LinearScale run_x(0.0, runs > 1 ? static_cast<double>(runs - 1) : 1.0, k_trend_left,
+                               k_trend_width - k_trend_right);
   const svg::Range range = svg::padded_range(low, high, 0.0);
-  const svg::LinearScale value_y(range.low, range.high, k_height - k_bottom, k_top);
+  const svg::LinearScale value_y(range.low, range.high, k_trend_height - k_trend_bottom, k_trend_top);
 
-  std::string svg = svg::open_document(k_width, k_height);
-  svg += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\">{}</text>\n", k_left, svg::escape(plot.title));
+  std::string svg = svg::open_document(k_trend_width, k_trend_height);
+  svg += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\">{}</text>\n", k_trend_left,
+                     svg::escape(plot.title));
   // Axes with the extreme values and the run range.
   svg += fmt::format(
       "<g stroke=\"#888\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>"
       "<line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\"/></g>\n",
-      k_left, k_top, k_height - k_bottom, k_width - k_right);
-  svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.4g}</text>\n", k_left - 6,
+      k_trend_left, k_trend_top, k_trend_height - k_trend_bottom, k_trend_width - k_trend_right);
+  svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.4g}</text>\n", k_trend_left - 6,
                      value_y(value_y.high()) + 4, value_y.high());
-  svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.4g}</text>\n", k_left - 6,
+  svg += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.4g}</text>\n", k_trend_left - 6,
                      value_y(value_y.low()) + 4, value_y.low());
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">run</text>\n", (k_left + k_width) / 2,
-                     k_height - 8);
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">run</text>\n",
+                     (k_trend_left + k_trend_width) / 2, k_trend_height - 8);
   svg += fmt::format(
       "<text x=\"16\" y=\"{0}\" transform=\"rotate(-90 16 {0})\" text-anchor=\"middle\">{1}</text>\n",
-      (k_top + k_height - k_bottom) / 2, svg::escape(plot.value_label));
+      (k_trend_top + k_trend_height - k_trend_bottom) / 2, svg::escape(plot.value_label));
 
   // Samples as dots.
   svg += "<g fill=\"#4477aa\" fill-opacity=\"0.6\">\n";
@@ -72,33 +73,34 @@ std::string render_trend_svg(const TrendPlot& plot) {
   // Each group's fit as one line: a level (or a sloped line) over the group, a vertical
   // step at each change.
   std::string points;
-  for (const Group& group : plot.grouping.groups) {
+  for (const trend::Group& group : plot.grouping.groups) {
     const double before = group.start > 0 ? 0.5 : 0.0;
     const double after = group.start + group.runs < plot.samples.size() ? 0.5 : 0.0;
     const double last = static_cast<double>(group.runs - 1);
-    points +=
-        fmt::format("{:.1f},{:.1f} {:.1f},{:.1f} ", run_x(static_cast<double>(group.start) - before),
-                    value_y(level_at(group, -before)), run_x(static_cast<double>(group.start) + last + after),
-                    value_y(level_at(group, last + after)));
+    points += fmt::format("{:.1f},{:.1f} {:.1f},{:.1f} ", run_x(static_cast<double>(group.start) - before),
+                          value_y(trend::level_at(group, -before)),
+                          run_x(static_cast<double>(group.start) + last + after),
+                          value_y(trend::level_at(group, last + after)));
   }
   svg += fmt::format("<polyline fill=\"none\" stroke=\"#222\" stroke-width=\"2\" points=\"{}\"/>\n", points);
 
   // Regressions and progressions circled at the group's first run.
-  for (const Group& group : plot.grouping.groups) {
-    if (group.change == Change::normal) {
+  for (const trend::Group& group : plot.grouping.groups) {
+    if (group.change == trend::Change::normal) {
       continue;
     }
-    const bool regression = group.change == Change::regression;
+    const bool regression = group.change == trend::Change::regression;
     svg += fmt::format(
         "<circle class=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"9\" fill=\"none\" stroke=\"{}\" "
         "stroke-width=\"2\">"
         "<title>run {}: {} to {:.6g}</title></circle>\n",
-        to_string(group.change), run_x(static_cast<double>(group.start)), value_y(level_at_start(group)),
+        trend::to_string(group.change), run_x(static_cast<double>(group.start)),
+        value_y(trend::level_at_start(group)),
         verdict_colour(regression ? Verdict::regression : Verdict::improvement), group.start,
-        to_string(group.change), level_at_start(group));
+        trend::to_string(group.change), trend::level_at_start(group));
   }
   svg += "</svg>\n";
   return svg;
 }
 
-}  // namespace perfduel::trend
+}  // namespace perfduel

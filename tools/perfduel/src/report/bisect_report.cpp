@@ -1,4 +1,4 @@
-#include "bisect/bisect_report.hpp"
+#include "report/bisect_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "bisect/probe_config.hpp"
-#include "exit_codes.hpp"
 #include "util/columns.hpp"
 #include "util/text.hpp"
 
@@ -285,25 +284,6 @@ std::vector<std::string> commit_states(const SearchState& state, std::size_t cou
 }
 
 }  // namespace
-
-int bisect_exit_code(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::found:
-      return to_int(ExitCode::pass);
-    case Outcome::no_difference:
-      return 1;
-    case Outcome::endpoint_failed:
-      return to_int(ExitCode::benchmark_failed);
-    case Outcome::interrupted:
-      return to_int(ExitCode::interrupted);
-    case Outcome::not_confirmed:
-    case Outcome::ambiguous:
-    case Outcome::undecided:
-    case Outcome::running:
-      return to_int(ExitCode::inconclusive);
-  }
-  return to_int(ExitCode::inconclusive);
-}
 
 std::string format_start(const BisectContext& context) {
   const std::size_t last = context.chain.size() - 1;

@@ -8,31 +8,11 @@
 
 #include "bisect/commit_chain.hpp"
 #include "bisect/search.hpp"
+#include "bisect/setup.hpp"
 
 // What `perfduel bisect` tells: progress lines while it searches, the answer with its claim and
 // error, the table of every duel, and the JSON report of the whole search.
 namespace perfduel::bisect {
-
-// What the search was asked, for the texts.
-struct BisectContext {
-  std::string gate;           // --gate, empty for --build/--run
-  std::string good_ref;       // --good as given
-  std::string bad_ref;        // --bad as given
-  std::vector<Commit> chain;  // --good, the commits after it, --bad
-  std::string cut;            // probe_config.hpp cut_text against --good
-  double search_confidence = 0.95;
-  double duel_confidence = 0.95;
-  int planned_duels = 1;
-  double duel_seconds = 0;  // a duel's budget (the first attempt)
-  std::filesystem::path work_dir;
-  std::string command;  // how to bisect again with other endpoints: "perfduel bisect --gate x"
-  std::string started;  // ISO 8601
-};
-
-// The exit code of a search that ended with `outcome`: 0 found and confirmed, 1 the endpoints
-// do not differ, 3 an endpoint does not build or run, 77 no single confirmed commit
-// (ambiguous, not confirmed, undecided), 130 interrupted.
-int bisect_exit_code(Outcome outcome);
 
 // The lines that open a search: what is searched, what bad means, the duels' confidence.
 std::string format_start(const BisectContext& context);
