@@ -416,7 +416,8 @@ TEST_CASE("a regression its sign sequence showed before its interval shows its r
     wall.ci = {-0.5, 0.01};
     wall.spec.direction = Direction::higher_is_better;
     CHECK(shows_signs(wall));
-    CHECK_THAT(format_table(fixture.summary), Catch::Contains("sign test: 9 of 10 rounds < -2.00 %  regression\n"));
+    CHECK_THAT(format_table(fixture.summary),
+               Catch::Contains("sign test: 9 of 10 rounds < -2.00 %  regression\n"));
   }
   SECTION("an interval that shows the regression too: the interval") {
     CHECK_FALSE(shows_signs(wall));

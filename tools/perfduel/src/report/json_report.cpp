@@ -101,6 +101,29 @@ nlohmann::ordered_json programs_to_json(const ProgramComparison& programs) {
   return json;
 }
 
+// Every run with its values by metric name, enough for a re-analysis.
+nlohmann::ordered_json runs_to_json(const Config& config, const std::vector<RunRecord>& runs_made) {
+  auto runs = nlohmann::ordered_json::array();
+  for (const auto& run : runs_made) {
+    nlohmann::ordered_json values;
+    for (std::size_t m = 0; m < config.metrics.size() && m < run.values.size(); ++m) {
+      values[config.metrics[m].name] = run.values[m];
+    }
+    nlohmann::ordered_json item{{field::k_round, run.round},
+                                {field::k_side, util::name_of(k_side_names, run.side)},
+                                {field::k_warmup, run.warmup}};
+    if (run.cpu >= 0) {
+      item[field::k_cpu] = run.cpu;  // order: duet: the assignment, which the analysis needs again
+    }
+    if (run.alone) {
+      item[field::k_alone] = true;
+    }
+    item[field::k_values] = values;
+    runs.push_back(std::move(item));
+  }
+  return runs;
+}
+
 }  // namespace
 
 std::string overall_verdict(const DuelOutcome& outcome) {
@@ -148,8 +171,8 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   }
   json[field::k_metrics] = metrics;
   json[field::k_notes] = note_texts(duel_report_notes(summary));
-  json[field::k_duel_notes] =
-      note_texts(outcome.notes);  // those the duel made, apart, for a re-analysis to repeat
+  // Those the duel made, apart, for a re-analysis to repeat.
+  json[field::k_duel_notes] = note_texts(outcome.notes);
   // Benchmarks that a pattern found on one side only: not compared, listed by metric name.
   json[field::k_benchmarks] = {{field::k_new, outcome.suite.added},
                                {field::k_removed, outcome.suite.removed},
@@ -171,25 +194,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
                             {field::k_source, to_string(summary.pinning.source)},
                             {field::k_reason, summary.pinning.reason},
                             {field::k_warmup_parallelism, summary.pinning.parallelism}};
-  auto runs = nlohmann::ordered_json::array();
-  for (const auto& run : outcome.runs) {
-    nlohmann::ordered_json values;
-    for (std::size_t m = 0; m < config.metrics.size() && m < run.values.size(); ++m) {
-      values[config.metrics[m].name] = run.values[m];
-    }
-    nlohmann::ordered_json item{{field::k_round, run.round},
-                                {field::k_side, util::name_of(k_side_names, run.side)},
-                                {field::k_warmup, run.warmup}};
-    if (run.cpu >= 0) {
-      item[field::k_cpu] = run.cpu;  // order: duet: the assignment, which the analysis needs again
-    }
-    if (run.alone) {
-      item[field::k_alone] = true;
-    }
-    item[field::k_values] = values;
-    runs.push_back(std::move(item));
-  }
-  json[field::k_runs] = runs;
+  json[field::k_runs] = runs_to_json(config, outcome.runs);
   return json;
 }
 
