@@ -88,6 +88,10 @@ TEST_CASE("a max_rss below the driver's own peak is a note, not a row", "[report
                              "uses (200.0 MiB, which Linux reports as the least max RSS of any child it "
                              "starts), so it cannot be measured this way"));
   CHECK_THAT(format_markdown(duel.summary), !Catch::Contains("| max_rss |"));
+  // Nor do the lines under the table name it.
+  for (const auto& line : lines_after(table, "change, interval: ")) {
+    CHECK_THAT(line, !Catch::Contains("max_rss"));
+  }
   const auto json = report_to_json(duel.summary);
   CHECK(json["metrics"][3]["name"] == "max_rss");
   CHECK(json["metrics"][3]["at_driver_floor"] == true);

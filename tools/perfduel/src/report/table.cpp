@@ -75,14 +75,23 @@ std::string settled_list(const Analysis& analysis, bool regressions_only) {
   return text;
 }
 
+// The analysis of `summary` as the table shows it: without a max_rss below the driver's own
+// peak, which is a note instead of a row, so that the header and the legend do not name it.
+Analysis shown_analysis(const RunSummary& summary) {
+  Analysis analysis = summary.outcome->analysis;
+  std::erase_if(analysis.metrics,
+                [&](const MetricResult& result) { return at_driver_floor(result, summary.environment); });
+  return analysis;
+}
+
 // Which rows a table shows: all, or (a suite's Markdown) the changes or the unchanged ones.
 enum class RowSet { all, changes, unchanged };
 
 std::vector<std::vector<std::string>> rows(const RunSummary& summary, RowSet set = RowSet::all) {
   std::vector<std::vector<std::string>> table;
   const auto& analysis = summary.outcome->analysis;
-  table.push_back(
-      {"metric", "baseline median", "candidate median", change_header(analysis), "interval", "verdict"});
+  table.push_back({"metric", "baseline median", "candidate median", change_header(shown_analysis(summary)),
+                   "interval", "verdict"});
   for (const std::size_t m : display_order(analysis)) {
     const auto& result = analysis.metrics[m];
     // A max_rss below the driver's own peak measured nothing of the programs: a note, not a row.
@@ -226,7 +235,7 @@ std::string format_table(const RunSummary& summary, Verbosity verbosity) {
     }
     text += std::string(util::trim(line)) + "\n";
   }
-  for (const auto& line : column_legend(summary.outcome->analysis, summary.config->confidence)) {
+  for (const auto& line : column_legend(shown_analysis(summary), summary.config->confidence)) {
     text += line + "\n";
   }
   const ShownNotes shown = shown_notes(duel_report_notes(summary), verbosity);
@@ -294,7 +303,7 @@ std::string format_markdown(const RunSummary& summary) {
   } else {
     text += markdown_table(rows(summary));
   }
-  for (const auto& line : column_legend(summary.outcome->analysis, summary.config->confidence)) {
+  for (const auto& line : column_legend(shown_analysis(summary), summary.config->confidence)) {
     text += line + "  \n";  // a hard line break
   }
   text += "\n";
