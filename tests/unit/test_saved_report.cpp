@@ -1,5 +1,6 @@
 // The saved report as one module: what the writer (report_to_json) writes, the reader
 // (results_from_json) reads back, and every output carries the same notes of a duel.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -173,4 +174,26 @@ TEST_CASE("what the writer writes of a metric, the reader reads back; an old rep
   CHECK_FALSE(old.metrics[0].verdict);
   CHECK(old.runs.empty());
   CHECK_FALSE(results_from_json(nlohmann::ordered_json::array()).has_metrics);
+}
+
+TEST_CASE("a report an earlier perfduel wrote reads the same through every reader", "[report]") {
+  const std::filesystem::path file =
+      std::filesystem::path(PERFDUEL_TEST_DATA_DIR) / "../fuzz/corpus/report_json/compare_report.json";
+  const SavedReport saved = load_results(file);
+  CHECK(saved.verdict == "inconclusive");
+  CHECK(saved.end == DuelEnd::round_budget);
+  CHECK(saved.measured_rounds == 4);
+  CHECK(saved.baseline_command.front() == "./fake_bench");
+  REQUIRE_FALSE(saved.metrics.empty());
+  CHECK(saved.metrics[0].name == "wall_time");
+  CHECK(saved.metrics[0].direction == "lower");
+  CHECK(saved.metrics[0].gated);
+  // The strict reader of `analyze` finds the same runs, by the configuration's metrics.
+  const SavedReport again = load_report(file);
+  CHECK(again.runs.size() == saved.runs.size());
+  CHECK(again.verdict == saved.verdict);
+  const auto gates = read_gate_results({file});
+  REQUIRE(gates.size() == 1);
+  CHECK(gates[0].verdict == "inconclusive");
+  CHECK(gates[0].rounds == 4);
 }
