@@ -390,7 +390,7 @@ TEST_CASE("a regression its sign sequence showed before its interval shows its r
     CHECK(shows_signs(wall));
     const auto text = format_table(fixture.summary);
     CHECK(text.find("[-3.18 %") == std::string::npos);
-    CHECK_THAT(text, Catch::Contains("9 of 10 rounds > +2.00 %  regression\n"));
+    CHECK_THAT(text, Catch::Contains("sign test: 9 of 10 rounds > +2.00 %  regression\n"));
     CHECK_THAT(text, Catch::Contains(
                          "a regression its sign sequence showed before its interval did shows its "
                          "rounds beyond the threshold (a one-sided test at α = 0.25 %, valid at any round)"));
@@ -410,13 +410,14 @@ TEST_CASE("a regression its sign sequence showed before its interval shows its r
     std::filesystem::remove(path);
     REQUIRE(gates.size() == 1);
     REQUIRE_FALSE(gates[0].metrics.empty());
-    CHECK(gates[0].metrics[0].interval == "9 of 10 rounds > +2.00 %");
+    CHECK(gates[0].metrics[0].interval == "sign test: 9 of 10 rounds > +2.00 %");
   }
   SECTION("a throughput's rounds are below the bound") {
     wall.ci = {-0.5, 0.01};
     wall.spec.direction = Direction::higher_is_better;
     CHECK(shows_signs(wall));
-    CHECK_THAT(format_table(fixture.summary), Catch::Contains("9 of 10 rounds < -2.00 %  regression\n"));
+    CHECK_THAT(format_table(fixture.summary),
+               Catch::Contains("sign test: 9 of 10 rounds < -2.00 %  regression\n"));
   }
   SECTION("an interval that shows the regression too: the interval") {
     CHECK_FALSE(shows_signs(wall));

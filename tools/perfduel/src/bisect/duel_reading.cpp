@@ -21,22 +21,15 @@ struct MetricAtCut {
   double worst = 0;  // how far the interval reaches to the worse side, as a worse-is-larger change
 };
 
-std::optional<double> number(const nlohmann::json& value) {
-  return value.is_number() ? std::optional<double>(value.get<double>()) : std::nullopt;
-}
-
-MetricAtCut read_metric(const nlohmann::json& metric) {
+MetricAtCut read_metric(const SavedMetric& metric) {
   MetricAtCut m;
-  m.name = metric.value("name", std::string("?"));
-  m.cut = metric.value("tolerance", 0.0);
-  m.higher_is_better = metric.value("direction", std::string("lower")) == "higher";
-  if (metric.contains("change")) {
-    m.change = number(metric["change"]);
-  }
-  const auto ci = metric.contains("ci") ? metric["ci"] : nlohmann::json();
-  if (ci.is_array() && ci.size() == 2) {
-    m.low = number(ci[0]);
-    m.high = number(ci[1]);
+  m.name = metric.name.value_or("?");
+  m.cut = metric.tolerance.value_or(0.0);
+  m.higher_is_better = metric.direction == "higher";
+  m.change = metric.change;
+  if (metric.ci) {
+    m.low = metric.ci->lo;
+    m.high = metric.ci->hi;
   }
   if (!m.low || !m.high) {
     m.worst = -1e300;
@@ -66,27 +59,29 @@ std::string interval_text(const MetricAtCut& m) {
 }  // namespace
 
 DuelReading read_duel_report(const nlohmann::json& report) {
+  return read_duel_report(results_from_json(report));
+}
+
+DuelReading read_duel_report(const SavedReport& report) {
   DuelReading reading;
-  reading.rounds = report.value("measured_rounds", 0);
-  reading.seconds = report.value("elapsed_seconds", 0.0);
-  reading.end = report.value("end", std::string("decided"));
-  const std::string verdict = report.value("verdict", std::string());
+  reading.rounds = report.measured_rounds;
+  reading.seconds = report.elapsed_seconds;
+  reading.end = report.end_name;
+  const std::string verdict = report.verdict.value_or("");
   if (verdict == "interrupted" || reading.end == "interrupted") {
     reading.reading = Reading::interrupted;
     reading.reason = "interrupted";
     return reading;
   }
-  if (verdict == "error" || report.contains("error")) {
+  if (verdict == "error" || report.failure) {
     reading.reading = Reading::failed;
-    reading.reason = report.value("error", std::string("a benchmark run failed"));
+    reading.reason = report.failure.value_or("a benchmark run failed");
     return reading;
   }
   std::vector<MetricAtCut> gated;
-  if (report.contains("metrics") && report["metrics"].is_array()) {
-    for (const auto& metric : report["metrics"]) {
-      if (metric.is_object() && metric.value("gated", false)) {
-        gated.push_back(read_metric(metric));
-      }
+  for (const auto& metric : report.metrics) {
+    if (metric.gated) {
+      gated.push_back(read_metric(metric));
     }
   }
   if (gated.empty()) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bisect/search.hpp"
+#include "report/saved_report.hpp"
 
 namespace perfduel::bisect {
 
@@ -14,6 +15,9 @@ namespace perfduel::bisect {
 // an interrupted one. The metric shown is the first bad one, else the gated metric whose
 // interval reaches furthest to its worse side. Reads only what the report says; nothing is
 // re-analysed.
+DuelReading read_duel_report(const SavedReport& report);
+
+// The same of the JSON report `report` (results_from_json first).
 DuelReading read_duel_report(const nlohmann::json& report);
 
 }  // namespace perfduel::bisect

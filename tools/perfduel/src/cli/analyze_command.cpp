@@ -72,7 +72,7 @@ int run_analyze(const AnalyzeOptions& options) {
   outcome.metrics = config.metrics;
   outcome.suite = saved.suite;
   outcome.runs = saved.runs;
-  outcome.failure = saved.failure;
+  outcome.failure = saved.failure.value_or("");
   outcome.elapsed_seconds = saved.elapsed_seconds;
   outcome.seed = saved.seed;
   outcome.programs = saved.programs;

@@ -14,7 +14,7 @@
 #include "history/report_import.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
-#include "report/json_report.hpp"
+#include "report/saved_report.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/direction.hpp"
 
@@ -37,7 +37,7 @@ struct RecordOptions {
   DirectionFlags direction;
 };
 
-history::Record read_report(const nlohmann::ordered_json& report, const std::string& path) {
+history::Record read_report(const SavedReport& report, const std::string& path) {
   auto record = history::record_from_report(report, path);
   if (!record) {
     throw Error(record.error());
@@ -80,7 +80,7 @@ int run_record(const RecordOptions& options) {
         fmt::format("--time \"{}\": write an ISO 8601 time such as 2026-11-21T10:00:00Z", *options.time));
   }
 
-  const auto report = options.report ? read_report_json(*options.report) : nlohmann::ordered_json();
+  const auto report = options.report ? load_results(*options.report) : SavedReport();
   if (const auto why = history::nothing_measured(report)) {
     // Not an error: a CI job records every gate's report, and most pull requests change no program.
     fmt::print("nothing recorded from {}: {}\n", *options.report, *why);

@@ -4,8 +4,11 @@
 #include <limits>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "report/json_report.hpp"
+#include "report/labels.hpp"
+#include "report/saved_report.hpp"
 #include "report/units.hpp"
 #include "util/text.hpp"
 
@@ -18,117 +21,110 @@ nlohmann::json finite_or_null(double value) {
   return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
-// Each run's values by metric name, arranged by round: [round][side] -> run.
+// Each run arranged by round: [round][side] -> run.
 struct RoundsOfRuns {
-  std::vector<const nlohmann::ordered_json*> baseline;
-  std::vector<const nlohmann::ordered_json*> candidate;
+  std::vector<const RunRecord*> baseline;
+  std::vector<const RunRecord*> candidate;
   std::vector<bool> warmup;
 };
 
-RoundsOfRuns rounds_of(const nlohmann::ordered_json& runs) {
+RoundsOfRuns rounds_of(const std::vector<RunRecord>& runs) {
   RoundsOfRuns rounds;
   for (const auto& run : runs) {
-    const int round = run.value("round", -1);
-    if (round < 0) {
+    if (run.round < 0) {
       continue;
     }
-    const auto index = static_cast<std::size_t>(round);
+    const auto index = static_cast<std::size_t>(run.round);
     if (index >= rounds.warmup.size()) {
       rounds.baseline.resize(index + 1, nullptr);
       rounds.candidate.resize(index + 1, nullptr);
       rounds.warmup.resize(index + 1, false);
     }
-    (run.value("side", "") == "baseline" ? rounds.baseline : rounds.candidate)[index] = &run;
-    rounds.warmup[index] = rounds.warmup[index] || run.value("warmup", false);
+    (run.side == Side::baseline ? rounds.baseline : rounds.candidate)[index] = &run;
+    rounds.warmup[index] = rounds.warmup[index] || run.warmup;
   }
   return rounds;
 }
 
-double run_value_of(const nlohmann::ordered_json* run, const std::string& metric) {
-  if (run == nullptr || !run->contains("values")) {
-    return std::numeric_limits<double>::quiet_NaN();
-  }
-  const auto& values = (*run)["values"];
-  const auto it = values.find(metric);
-  return it != values.end() && it->is_number() ? it->get<double>() : std::numeric_limits<double>::quiet_NaN();
-}
-
-nlohmann::json metric_page_data(const nlohmann::ordered_json& metric, const RoundsOfRuns& rounds) {
-  const std::string name = metric.value("name", std::string("?"));
-  const std::string unit = metric.value("unit", std::string());
+// Per round the values of `name` of each side and their change in percent, and the largest
+// value's magnitude (which picks the unit shown).
+struct MetricSeries {
   nlohmann::json baseline = nlohmann::json::array();
   nlohmann::json candidate = nlohmann::json::array();
   nlohmann::json change = nlohmann::json::array();
   double magnitude = 0;
+};
+
+MetricSeries series_of(const SavedReport& report, const RoundsOfRuns& rounds, const std::string& name) {
+  const auto value = [&](const RunRecord* run) {
+    return run == nullptr ? std::numeric_limits<double>::quiet_NaN() : run_value(report, *run, name);
+  };
+  MetricSeries series;
   for (std::size_t r = 0; r < rounds.warmup.size(); ++r) {
-    const double a = run_value_of(rounds.baseline[r], name);
-    const double b = run_value_of(rounds.candidate[r], name);
-    baseline.push_back(finite_or_null(a));
-    candidate.push_back(finite_or_null(b));
+    const double a = value(rounds.baseline[r]);
+    const double b = value(rounds.candidate[r]);
+    series.baseline.push_back(finite_or_null(a));
+    series.candidate.push_back(finite_or_null(b));
     // Each round's change as the SVG draws it: candidate / baseline − 1, where both are positive.
-    change.push_back(a > 0 && b > 0 && std::isfinite(a) && std::isfinite(b)
-                         ? nlohmann::json(100.0 * (b / a - 1.0))
-                         : nlohmann::json(nullptr));
+    series.change.push_back(a > 0 && b > 0 && std::isfinite(a) && std::isfinite(b)
+                                ? nlohmann::json(100.0 * (b / a - 1.0))
+                                : nlohmann::json(nullptr));
     for (const double v : {a, b}) {
       if (std::isfinite(v)) {
-        magnitude = std::max(magnitude, std::fabs(v));
+        series.magnitude = std::max(series.magnitude, std::fabs(v));
       }
     }
   }
-  const DisplayUnit shown = display_unit(unit, magnitude);
-  const auto number_or_null = [&metric](const char* key) {
-    return metric.contains(key) && metric[key].is_number() ? nlohmann::json(metric[key].get<double>())
-                                                           : nlohmann::json(nullptr);
+  return series;
+}
+
+// The metric's verdict as the duel's own table says it: an open one worse than its threshold is a
+// likely regression, and a regression the sign test settled names it.
+std::string verdict_text(const SavedMetric& metric) {
+  std::string verdict = metric.verdict.value_or("?");
+  if (metric.likely_regression && !metric.settled_by && (verdict == "inconclusive" || verdict == "pending")) {
+    return "likely regression (open)";
+  }
+  if (metric.signs && metric.signs->shown_instead_of_interval) {
+    const auto direction = util::value_of(stats::k_direction_names, metric.direction.value_or(""));
+    verdict += fmt::format(
+        " ({})", signs_test_text(metric.signs->beyond, metric.signs->rounds,
+                                 direction.value_or(Direction::lower_is_better), metric.signs->by_more_than));
+  }
+  return verdict;
+}
+
+nlohmann::json metric_page_data(const SavedReport& report, const SavedMetric& metric,
+                                const RoundsOfRuns& rounds) {
+  const std::string name = metric.name.value_or("?");
+  const std::string unit = metric.unit.value_or("");
+  MetricSeries series = series_of(report, rounds, name);
+  const DisplayUnit shown = display_unit(unit, series.magnitude);
+  const auto number_or_null = [](const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
   };
-  nlohmann::json ci = nullptr;
-  if (metric.contains("ci") && metric["ci"].is_array() && metric["ci"].size() == 2) {
-    ci = {metric["ci"][0].get<double>(), metric["ci"][1].get<double>()};
-  }
-  std::string verdict = metric.value("verdict", std::string("?"));
-  if (metric.value("likely_regression", false) &&
-      metric.value("settled_by", nlohmann::ordered_json()).is_null() &&
-      (verdict == "inconclusive" || verdict == "pending")) {
-    verdict = "likely regression (open)";  // as the duel's own table says
-  }
-  std::string estimator;
-  if (metric.contains("estimator") && metric["estimator"].is_object()) {
-    estimator = metric["estimator"].value("name", std::string());
-  }
-  const auto median_text = [&](const char* key) {
-    return metric.contains(key) && metric[key].is_number()
-               ? perfduel::format_value(metric[key].get<double>(), unit)
-               : std::string("n/a");
+  const auto median_text = [&unit](const std::optional<double>& value) {
+    return value ? perfduel::format_value(*value, unit) : std::string("n/a");
   };
   return {{"name", name},
           {"unit", unit},
           {"shown_unit", shown.name},
           {"factor", shown.factor},
-          {"direction", metric.value("direction", std::string("lower_is_better"))},
-          {"gated", metric.value("gated", false)},
-          {"verdict", verdict},
-          {"change", number_or_null("change")},
-          {"ci", ci},
-          {"confidence", number_or_null("confidence")},
-          {"threshold", number_or_null("threshold")},
-          {"tolerance", number_or_null("tolerance")},
-          {"baseline_median", median_text("baseline_median")},
-          {"candidate_median", median_text("candidate_median")},
-          {"estimator", estimator},
-          {"rounds", metric.value("rounds", 0)},
-          {"baseline", std::move(baseline)},
-          {"candidate", std::move(candidate)},
-          {"per_round", std::move(change)}};
-}
-
-std::string report_command_text(const nlohmann::ordered_json& report, const char* side) {
-  if (!report.contains(side) || !report[side].is_object() || !report[side].contains("command")) {
-    return "";
-  }
-  std::string text;
-  for (const auto& word : report[side]["command"]) {
-    text += (text.empty() ? "" : " ") + (word.is_string() ? word.get<std::string>() : word.dump());
-  }
-  return text;
+          {"direction", metric.direction.value_or("lower_is_better")},
+          {"gated", metric.gated},
+          {"verdict", verdict_text(metric)},
+          {"change", number_or_null(metric.change)},
+          {"ci", metric.ci ? nlohmann::json{metric.ci->lo, metric.ci->hi} : nlohmann::json(nullptr)},
+          {"confidence", number_or_null(metric.confidence)},
+          {"threshold", number_or_null(metric.threshold)},
+          {"tolerance", number_or_null(metric.tolerance)},
+          {"baseline_median", median_text(metric.baseline_median)},
+          {"candidate_median", median_text(metric.candidate_median)},
+          {"estimator", metric.estimator},
+          {"rounds", metric.rounds},
+          {"baseline", std::move(series.baseline)},
+          {"candidate", std::move(series.candidate)},
+          {"per_round", std::move(series.change)}};
 }
 
 nlohmann::json gate_page_data(const GateResult& gate, nlohmann::json duel) {
@@ -165,33 +161,34 @@ nlohmann::json run_page_data(const std::vector<GateResult>& gates, std::vector<n
 
 }  // namespace
 
-nlohmann::json duel_page_data(const nlohmann::ordered_json& report) {
-  // Pointers into report["runs"]: the report outlives `rounds`.
-  static const nlohmann::ordered_json k_no_runs = nlohmann::ordered_json::array();
-  const RoundsOfRuns rounds = rounds_of(report.contains("runs") ? report["runs"] : k_no_runs);
+nlohmann::json duel_page_data(const SavedReport& report) {
+  const RoundsOfRuns rounds = rounds_of(report.runs);
   nlohmann::json metrics = nlohmann::json::array();
-  for (const auto& metric : report.value("metrics", nlohmann::ordered_json::array())) {
-    metrics.push_back(metric_page_data(metric, rounds));
+  for (const auto& metric : report.metrics) {
+    // A max_rss below the driver's own peak measured nothing of the programs (a note says so).
+    if (!metric.at_driver_floor) {
+      metrics.push_back(metric_page_data(report, metric, rounds));
+    }
   }
   nlohmann::json warmup = nlohmann::json::array();
   for (const bool w : rounds.warmup) {
     warmup.push_back(w);
   }
-  nlohmann::json notes = nlohmann::json::array();
-  for (const auto& note : report.value("notes", nlohmann::ordered_json::array())) {
-    notes.push_back(note.is_string() ? note.get<std::string>() : note.dump());
-  }
-  return {{"baseline", report_command_text(report, "baseline")},
-          {"candidate", report_command_text(report, "candidate")},
-          {"verdict", report.value("verdict", std::string("?"))},
-          {"end", report.value("end", std::string())},
-          {"error", report.value("error", std::string())},
-          {"started", report.value("started", std::string())},
-          {"seconds", report.value("elapsed_seconds", 0.0)},
-          {"measured_rounds", report.value("measured_rounds", 0)},
+  return {{"baseline", fmt::format("{}", fmt::join(report.baseline_command, " "))},
+          {"candidate", fmt::format("{}", fmt::join(report.candidate_command, " "))},
+          {"verdict", report.verdict.value_or("?")},
+          {"end", report.end_name},
+          {"error", report.failure.value_or("")},
+          {"started", report.started},
+          {"seconds", report.elapsed_seconds},
+          {"measured_rounds", report.measured_rounds},
           {"warmup", std::move(warmup)},
-          {"notes", std::move(notes)},
+          {"notes", report.notes},
           {"metrics", std::move(metrics)}};
+}
+
+nlohmann::json duel_page_data(const nlohmann::ordered_json& report) {
+  return duel_page_data(results_from_json(report));
 }
 
 HtmlPage run_page(const std::vector<GateResult>& gates) {
@@ -199,7 +196,7 @@ HtmlPage run_page(const std::vector<GateResult>& gates) {
   duels.reserve(gates.size());
   for (const auto& gate : gates) {
     duels.push_back(gate.report.empty() ? nlohmann::json(nullptr)
-                                        : duel_page_data(read_report_json(gate.report)));
+                                        : duel_page_data(load_results(gate.report)));
   }
   HtmlPage page;
   page.kind = PageKind::run;
@@ -208,8 +205,8 @@ HtmlPage run_page(const std::vector<GateResult>& gates) {
   return page;
 }
 
-HtmlPage duel_page(const nlohmann::ordered_json& report, const std::string& name) {
-  const std::vector<GateResult> gates{gate_result_from_json(report, name, name)};
+HtmlPage duel_page(const SavedReport& report, const std::string& name) {
+  const std::vector<GateResult> gates{gate_result(report, name, name)};
   std::vector<nlohmann::json> duels;
   duels.push_back(duel_page_data(report));
   HtmlPage page;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/html_page.hpp"
+#include "report/saved_report.hpp"
 #include "report/suite_summary.hpp"
 
 // The run page: what happened in a CI run's gates (`summary --html`), or in one duel
@@ -19,6 +20,9 @@ namespace perfduel {
 // What the page shows of one duel, from its JSON report `report` (compare --json): the
 // commands, how it ended, the notes, and per metric its result and the values by round
 // (baseline, candidate, change in percent; null where a round lacks one).
+nlohmann::json duel_page_data(const SavedReport& report);
+
+// The same of the JSON report `report` (results_from_json, then duel_page_data).
 nlohmann::json duel_page_data(const nlohmann::ordered_json& report);
 
 // The page of a CI run's `gates`, each drawn from its JSON report (GateResult::report; a
@@ -26,6 +30,6 @@ nlohmann::json duel_page_data(const nlohmann::ordered_json& report);
 HtmlPage run_page(const std::vector<GateResult>& gates);
 
 // The page of the one duel `report`, named `name` (the table's gate column).
-HtmlPage duel_page(const nlohmann::ordered_json& report, const std::string& name);
+HtmlPage duel_page(const SavedReport& report, const std::string& name);
 
 }  // namespace perfduel

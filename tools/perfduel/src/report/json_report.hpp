@@ -12,6 +12,7 @@
 #include "exit_codes.hpp"
 #include "machine/pinning.hpp"
 #include "report/environment.hpp"
+#include "report/saved_report.hpp"
 #include "util/name_table.hpp"
 
 namespace perfduel {
@@ -39,42 +40,14 @@ struct RunSummary {
 // "interrupted" when the duel did not run to its end.
 std::string overall_verdict(const DuelOutcome& outcome);
 
-// The full JSON report: verdict, per-metric results, notes, the effective config, the
-// environment and every run's raw values, enough for `perfduel analyze` to re-decide.
+// The full JSON report: verdict, per-metric results, every note (duel_report_notes), the
+// effective config, the environment and every run's raw values, enough for `perfduel analyze` to
+// re-decide. Its field names are report/report_fields.hpp's; report/saved_report.hpp reads it.
 nlohmann::ordered_json report_to_json(const RunSummary& summary);
 
 // Writes `json` to `path` atomically (a temporary file renamed into place), so a reader or
 // an interrupted run never sees half a report. Throws perfduel::Error naming the file.
 void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_json& json);
-
-// A saved report read back: its configuration and runs, and the verdict it recorded.
-struct SavedReport {
-  Config config;
-  std::vector<RunRecord> runs;
-  SuiteChanges suite;  // benchmarks a pattern found on one side only
-  std::string verdict;
-  DuelEnd end = DuelEnd::decided;
-  std::string failure;
-  double elapsed_seconds = 0;
-  std::uint64_t seed = 0;
-  Environment environment;  // of the machine the runs were made on
-  Pinning pinning;
-  ProgramComparison programs;  // what the two sides were found to run ("programs")
-  // The notes the duel made while it ran ("duel_notes", DuelOutcome::notes), as key notes.
-  std::vector<Note> duel_notes;
-};
-
-// The JSON of the report file `path` (written by `compare --json`), the one reader behind
-// `analyze`, `record` and `summary`. Throws perfduel::Error naming `path` when it is unreadable
-// or not JSON.
-nlohmann::ordered_json read_report_json(const std::filesystem::path& path);
-
-// The configuration, runs and verdict of the report `json`; `origin` names it in messages.
-// Throws perfduel::Error on a missing section, an unknown "end" or "side", or a malformed run.
-SavedReport report_from_json(const nlohmann::ordered_json& json, const std::string& origin);
-
-// read_report_json, then report_from_json.
-SavedReport load_report(const std::filesystem::path& path);
 
 // Current time as ISO 8601 UTC, e.g. 2026-11-21T10:00:00Z.
 std::string now_iso8601();

@@ -199,6 +199,14 @@ std::string signs_text(std::size_t beyond, std::size_t rounds, Direction directi
                      util::format_percent(higher_is_worse ? bound : -bound));
 }
 
+std::string interval_words(const stats::Interval& ci) {
+  return fmt::format("[{}, {}]", util::format_percent(ci.lo), util::format_percent(ci.hi));
+}
+
+std::string signs_test_text(std::size_t beyond, std::size_t rounds, Direction direction, double bound) {
+  return "sign test: " + signs_text(beyond, rounds, direction, bound);
+}
+
 std::string estimator_phrase(Estimator estimator) {
   return std::string(util::name_of(k_estimator_phrases, estimator));
 }

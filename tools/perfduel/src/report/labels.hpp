@@ -35,6 +35,14 @@ bool shows_signs(const MetricResult& result);
 // `rounds` worse than `bound`, a relative change, by `direction`).
 std::string signs_text(std::size_t beyond, std::size_t rounds, Direction direction, double bound);
 
+// An interval column's text of `ci`, a relative change: "[-1.00 %, +2.00 %]".
+std::string interval_words(const stats::Interval& ci);
+
+// The interval column of a regression the sign sequence settled before its interval showed it
+// (shows_signs), which beside "regression" would read as a contradiction: the test that decided,
+// by name, and its rounds: "sign test: 9 of 10 rounds > +2.00 %" (signs_text's arguments).
+std::string signs_test_text(std::size_t beyond, std::size_t rounds, Direction direction, double bound);
+
 // How `estimator` computes the change, short enough for a plot's subtitle:
 // "mean of paired log-ratios", "median of paired ratios", "ratio of the best runs".
 std::string estimator_phrase(Estimator estimator);

@@ -12,8 +12,8 @@
 #include "duel/verdict.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
-#include "report/json_report.hpp"
 #include "report/labels.hpp"
+#include "report/saved_report.hpp"
 #include "util/columns.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
@@ -24,98 +24,94 @@ namespace {
 
 constexpr std::string_view k_skip_heading = "### perfduel: skipped";
 
-std::string interval_text(const nlohmann::ordered_json& ci) {
-  if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number()) {
-    return "n/a";
-  }
-  return fmt::format("[{}, {}]", util::format_percent(ci[0].get<double>()),
-                     util::format_percent(ci[1].get<double>()));
-}
+// The interval column of a gate whose two sides ran identical programs.
+constexpr std::string_view k_identical_not_measured = "identical programs, not measured";
 
-// The interval column of a gated metric of a report: its interval, or for a regression its
-// sign sequence showed before the interval did, the rounds beyond the bound (as `compare`'s table).
-std::string interval_cell(const nlohmann::ordered_json& metric) {
-  const auto& signs = metric.contains("signs") ? metric["signs"] : nlohmann::ordered_json();
-  if (signs.is_object() && signs.value("shown_instead_of_interval", false)) {
-    const auto direction = util::value_of(stats::k_direction_names, metric.value("direction", std::string()));
-    return signs_text(signs.value("beyond", std::size_t{0}), signs.value("rounds", std::size_t{0}),
-                      direction.value_or(Direction::lower_is_better), signs.value("by_more_than", 0.0));
+// The interval column of a gated metric of a report: its interval, or for a regression its sign
+// sequence showed before the interval did, that test and its rounds (as `compare`'s table).
+std::string interval_cell(const SavedMetric& metric) {
+  if (metric.signs && metric.signs->shown_instead_of_interval) {
+    const auto direction = util::value_of(stats::k_direction_names, metric.direction.value_or(""));
+    return signs_test_text(metric.signs->beyond, metric.signs->rounds,
+                           direction.value_or(Direction::lower_is_better), metric.signs->by_more_than);
   }
-  return interval_text(metric["ci"]);
+  return metric.ci ? interval_words(*metric.ci) : "n/a";
 }
 
 // The fingerprint a report of identical programs recorded: " (fingerprint sha256 <hex>)", or
 // nothing when it has none.
-std::string identical_fingerprint(const nlohmann::ordered_json& report) {
-  const auto programs = report.value("programs", nlohmann::ordered_json::object());
-  const auto baseline =
-      programs.is_object() ? programs.value("baseline", nlohmann::ordered_json()) : nlohmann::ordered_json();
-  if (!baseline.is_object() || !baseline.value("sha256", nlohmann::ordered_json()).is_string()) {
+std::string identical_fingerprint(const SavedReport& report) {
+  if (!report.programs.baseline || report.programs.baseline->sha256.empty()) {
     return {};
   }
-  return fmt::format(" (fingerprint sha256 {})", baseline["sha256"].get<std::string>());
+  return fmt::format(" (fingerprint sha256 {})", report.programs.baseline->sha256);
 }
 
 GateResult gate_from_json(const std::filesystem::path& path) {
-  GateResult gate = gate_result_from_json(read_report_json(path), path.stem().string(), path.string());
+  GateResult gate = gate_result(load_results(path), path.stem().string(), path.string());
   gate.report = path;
   return gate;
 }
 
+// The row of the gated `metric`.
+GateMetricRow metric_row(const SavedMetric& metric) {
+  GateMetricRow row;
+  row.metric = metric.name.value_or("?");
+  row.change = metric.change ? util::format_percent(*metric.change) : "n/a";
+  row.interval = interval_cell(metric);
+  row.verdict = metric.verdict.value_or("?");
+  if (metric.likely_regression && !metric.settled_by &&
+      (row.verdict == "inconclusive" || row.verdict == "pending")) {
+    row.verdict = "likely regression (open)";  // as the duel's own table says
+  }
+  row.threshold = metric.threshold;
+  row.tolerance = metric.tolerance;
+  return row;
+}
+
 }  // namespace
 
-GateResult gate_result_from_json(const nlohmann::ordered_json& json, const std::string& name,
-                                 const std::string& origin) {
-  if (!json.is_object() || !json.contains("verdict") || !json["verdict"].is_string() ||
-      !json.contains("metrics") || !json["metrics"].is_array()) {
+GateResult gate_result(const SavedReport& report, const std::string& name, const std::string& origin) {
+  if (!report.verdict || !report.has_metrics) {
     throw Error(
         fmt::format("{}: not a perfduel report (expected the JSON written by compare --json)", origin));
   }
   GateResult gate;
   gate.name = name;
-  gate.verdict = json["verdict"].get<std::string>();
-  try {
-    gate.rounds = json.value("measured_rounds", 0);
-    gate.seconds = json.value("elapsed_seconds", 0.0);
-    if (gate.verdict == "error") {
-      gate.reason = json.value("error", std::string("a benchmark run failed"));
-    } else {
-      const auto end = duel_end_from_string(json.value("end", std::string("decided")));
-      if (!end) {
-        throw Error(fmt::format("{}: unknown \"end\" value \"{}\"", origin, json.value("end", "")));
-      }
-      gate.reason = end_reason(*end);
-      gate.identical = *end == DuelEnd::identical;
-      if (gate.identical) {
-        gate.reason += identical_fingerprint(json);
-      }
+  gate.verdict = *report.verdict;
+  gate.rounds = report.measured_rounds;
+  gate.seconds = report.elapsed_seconds;
+  if (gate.verdict == "error") {
+    gate.reason = report.failure.value_or("a benchmark run failed");
+  } else {
+    const auto end = duel_end_from_string(report.end_name);
+    if (!end) {
+      throw Error(fmt::format("{}: unknown \"end\" value \"{}\"", origin, report.end_name));
     }
-    for (const auto& metric : json["metrics"]) {
-      if (!metric.value("gated", false)) {
-        continue;
-      }
-      GateMetricRow row;
-      row.metric = metric.value("name", std::string("?"));
-      const auto& change = metric["change"];
-      row.change = change.is_number() ? util::format_percent(change.get<double>()) : "n/a";
-      row.interval = interval_cell(metric);
-      row.verdict = metric.value("verdict", std::string("?"));
-      if (metric.value("likely_regression", false) && metric["settled_by"].is_null() &&
-          (row.verdict == "inconclusive" || row.verdict == "pending")) {
-        row.verdict = "likely regression (open)";  // as the duel's own table says
-      }
-      if (metric.contains("threshold") && metric["threshold"].is_number()) {
-        row.threshold = metric["threshold"].get<double>();
-      }
-      if (metric.contains("tolerance") && metric["tolerance"].is_number()) {
-        row.tolerance = metric["tolerance"].get<double>();
-      }
-      gate.metrics.push_back(std::move(row));
+    gate.reason = end_reason(*end);
+    gate.identical = *end == DuelEnd::identical;
+    if (gate.identical) {
+      gate.reason += identical_fingerprint(report);
     }
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(fmt::format("{}: malformed report: {}", origin, e.what()));
+  }
+  for (const auto& metric : report.metrics) {
+    // A max_rss below the driver's own peak measured nothing of the programs (a note says so).
+    if (!metric.gated || metric.at_driver_floor) {
+      continue;
+    }
+    gate.metrics.push_back(metric_row(metric));
+    if (gate.identical) {
+      // No run: a change of +0 % in [+0 %, +0 %] would read as measured.
+      gate.metrics.back().change = "-";
+      gate.metrics.back().interval = std::string(k_identical_not_measured);
+    }
   }
   return gate;
+}
+
+GateResult gate_result_from_json(const nlohmann::ordered_json& json, const std::string& name,
+                                 const std::string& origin) {
+  return gate_result(results_from_json(json), name, origin);
 }
 
 namespace {

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/saved_report.hpp"
+
 namespace perfduel {
 
 // One gated metric of a gate, as its JSON report recorded it.
@@ -38,14 +40,18 @@ struct GateResult {
   std::filesystem::path report;
 };
 
-// Reads the gate results in `paths`: JSON reports (through read_report_json), or directories
+// Reads the gate results in `paths`: JSON reports (through load_results), or directories
 // whose *.json reports (and skip notes, *.md without a JSON beside them) are read in name
 // order. Throws perfduel::Error naming the file that cannot be read, or the directory that
 // holds no report.
 std::vector<GateResult> read_gate_results(const std::vector<std::filesystem::path>& paths);
 
-// The gate result of the JSON report `json`, named `name`; `origin` names it in messages.
-// Throws perfduel::Error when it is not a perfduel report.
+// The gate result of the report `report`, named `name`; `origin` names it in messages. Throws
+// perfduel::Error when it is not a perfduel report (no "verdict" or no "metrics").
+GateResult gate_result(const SavedReport& report, const std::string& name, const std::string& origin);
+
+// The gate result of the JSON report `json` (results_from_json, then gate_result), named `name`; `origin`
+// names it in messages. Throws perfduel::Error when it is not a perfduel report.
 GateResult gate_result_from_json(const nlohmann::ordered_json& json, const std::string& name,
                                  const std::string& origin);
 

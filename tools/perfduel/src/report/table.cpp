@@ -8,8 +8,8 @@
 
 #include "report/labels.hpp"
 #include "report/programs_view.hpp"
+#include "report/report_notes.hpp"
 #include "report/suite_view.hpp"
-#include "run/benchmark_names.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -26,13 +26,13 @@ std::string change_text(const MetricResult& result) {
 
 std::string interval_text(const MetricResult& result) {
   if (shows_signs(result)) {
-    return signs_text(result.signs_beyond, result.signs_rounds, result.spec.direction,
-                      signs_bound(result.spec));
+    return signs_test_text(result.signs_beyond, result.signs_rounds, result.spec.direction,
+                           signs_bound(result.spec));
   }
   if (result.estimate.status != stats::EstimateStatus::ok) {
     return "n/a";
   }
-  return fmt::format("[{}, {}]", util::format_percent(result.ci.lo), util::format_percent(result.ci.hi));
+  return interval_words(result.ci);
 }
 
 // Which rule settled the gated metrics, e.g. "wall_time by its confidence sequence, cpu_time by
@@ -75,18 +75,28 @@ std::string settled_list(const Analysis& analysis, bool regressions_only) {
   return text;
 }
 
+// The analysis of `summary` as the table shows it: without a max_rss below the driver's own
+// peak, which is a note instead of a row, so that the header and the legend do not name it.
+Analysis shown_analysis(const RunSummary& summary) {
+  Analysis analysis = summary.outcome->analysis;
+  std::erase_if(analysis.metrics,
+                [&](const MetricResult& result) { return at_driver_floor(result, summary.environment); });
+  return analysis;
+}
+
 // Which rows a table shows: all, or (a suite's Markdown) the changes or the unchanged ones.
 enum class RowSet { all, changes, unchanged };
 
 std::vector<std::vector<std::string>> rows(const RunSummary& summary, RowSet set = RowSet::all) {
   std::vector<std::vector<std::string>> table;
   const auto& analysis = summary.outcome->analysis;
-  table.push_back(
-      {"metric", "baseline median", "candidate median", change_header(analysis), "interval", "verdict"});
+  table.push_back({"metric", "baseline median", "candidate median", change_header(shown_analysis(summary)),
+                   "interval", "verdict"});
   for (const std::size_t m : display_order(analysis)) {
     const auto& result = analysis.metrics[m];
+    // A max_rss below the driver's own peak measured nothing of the programs: a note, not a row.
     if ((set == RowSet::changes && is_unchanged(result)) ||
-        (set == RowSet::unchanged && !is_unchanged(result))) {
+        (set == RowSet::unchanged && !is_unchanged(result)) || at_driver_floor(result, summary.environment)) {
       continue;
     }
     table.push_back({result.spec.name, format_value(result.baseline_median, result.spec.unit),
@@ -131,152 +141,6 @@ std::string headline(const RunSummary& summary) {
   return fmt::format("verdict: {} after {} in {} ({}); exit code {}", upper,
                      util::counted(outcome.analysis.measured_rounds, "round"),
                      util::format_seconds(outcome.elapsed_seconds), reason, to_int(summary.exit_code));
-}
-
-// What the budget reached and what settling would take, for a duel that ended undecided: per
-// undecided gated metric (details) "the width it reached after n rounds; its threshold needs ~N
-// rounds ≈ time", and one key line over all of them, at the rate of the rounds so far.
-std::vector<Note> projection_notes(const Config& config, const DuelOutcome& outcome) {
-  const auto& analysis = outcome.analysis;
-  const int rounds = analysis.measured_rounds - analysis.dropped_rounds;
-  if (rounds <= 0 || analysis.verdict != Verdict::inconclusive || outcome.elapsed_seconds <= 0) {
-    return {};
-  }
-  const double seconds_per_round = outcome.elapsed_seconds / analysis.measured_rounds;
-  const double budget =
-      std::min(static_cast<double>(config.max_rounds), config.max_seconds / seconds_per_round);
-  std::vector<Note> notes;
-  std::string only;  // the name, when one metric is undecided
-  double fewest = std::numeric_limits<double>::infinity();
-  double most = 0;
-  double narrowest = std::numeric_limits<double>::infinity();
-  double widest = 0;
-  for (const auto& result : analysis.metrics) {
-    // Before its minimum rounds a metric's interval says little about the rate (three rounds put
-    // it at thousands of percent): no projection then.
-    if (result.spec.gating != Gating::gated || result.settled_by != SettledBy::none ||
-        std::isnan(result.projected_rounds) || !std::isfinite(result.stopping_width) ||
-        !result.enough_rounds) {
-      continue;
-    }
-    // What its threshold needs by the width rule (the futility check also counts on the
-    // sequence, as if the change were as large as it looks now: a smaller, hopeful figure).
-    const double needed = std::ceil(
-        rounds_for_width(static_cast<std::size_t>(rounds), result.stopping_width, result.spec.threshold));
-    fewest = std::min(fewest, needed);
-    most = std::max(most, needed);
-    narrowest = std::min(narrowest, result.stopping_width);
-    widest = std::max(widest, result.stopping_width);
-    only = result.spec.name;
-    notes.push_back(
-        {NoteWeight::detail,
-         fmt::format("{}: interval {} wide after {} rounds (a threshold that wide would settle it "
-                     "now); its threshold {} needs ~{:.0f} rounds ≈ {} at the rate so far",
-                     result.spec.name, util::format_percent(result.stopping_width).substr(1), rounds,
-                     util::format_percent(result.spec.threshold).substr(1), needed,
-                     util::format_seconds(needed * seconds_per_round))});
-  }
-  if (notes.empty()) {
-    return {};
-  }
-  const auto range = [](const std::string& low, const std::string& high) {
-    return low == high ? low : low + "–" + high;
-  };
-  const bool one = notes.size() == 1;
-  notes.push_back(
-      {NoteWeight::key,
-       fmt::format(
-           "to settle, {} ~{} rounds (≈ {}) at the rate so far, the budget about {:.0f}; {} of {} would "
-           "settle {} now",
-           one ? only + " needs" : "the undecided metrics need",
-           range(fmt::format("{:.0f}", fewest), fmt::format("{:.0f}", most)),
-           range(util::format_seconds(fewest * seconds_per_round),
-                 util::format_seconds(most * seconds_per_round)),
-           budget, one ? "a threshold" : "thresholds",
-           range(util::format_percent(narrowest).substr(1), util::format_percent(widest).substr(1)),
-           one ? "it" : "them")});
-  return notes;
-}
-
-// Every note of the report, each weighed (NoteWeight): the analysis's, then the report's own.
-std::vector<Note> notes(const RunSummary& summary) {
-  std::vector<Note> lines = summary.outcome->analysis.notes;
-  lines.insert(lines.end(), summary.outcome->notes.begin(), summary.outcome->notes.end());
-  const auto& suite = summary.outcome->suite;
-  for (const auto& [names, what] : {std::pair{&suite.added, "new benchmark, only in the candidate"},
-                                    std::pair{&suite.removed, "removed benchmark, only in the baseline"}}) {
-    for (const auto& name : *names) {
-      lines.push_back({NoteWeight::key, fmt::format("{}: {} (not compared)", name, what)});
-    }
-  }
-  for (const auto& name : suite.unmeasurable) {
-    lines.push_back(
-        {NoteWeight::key, fmt::format("{}: measures nothing (below 0.01 ns per iteration on both sides: "
-                                      "its work was optimized away?): reported, not gated",
-                                      name)});
-  }
-  for (const auto& [name, why] : suite.uncountable) {
-    lines.push_back({NoteWeight::key, fmt::format("{}: {}: reported, not gated", name, why)});
-  }
-  if (auto note = programs_note(summary.outcome->programs)) {
-    lines.push_back(std::move(*note));
-  }
-  for (auto& line : settings_notes(summary.outcome->analysis)) {
-    lines.push_back({NoteWeight::detail, std::move(line)});
-  }
-  for (auto& note : projection_notes(*summary.config, *summary.outcome)) {
-    lines.push_back(std::move(note));
-  }
-  for (const auto& result : summary.outcome->analysis.metrics) {
-    if (result.spec.gating != Gating::gated && !result.estimate.note.empty()) {
-      lines.push_back({NoteWeight::detail, fmt::format("{}: {}", result.spec.name, result.estimate.note)});
-    }
-  }
-  // Max RSS at or below the driver's own peak is the kernel's floor for a child, not the
-  // program's: what the number means, so it is a key note.
-  const double floor = summary.environment.driver_peak_rss_bytes;
-  for (const auto& result : summary.outcome->analysis.metrics) {
-    const double lower = std::min(result.baseline_median, result.candidate_median);
-    if (result.spec.source == MetricSource::max_rss && floor > 0 && lower > 0 && lower <= 1.02 * floor) {
-      lines.push_back(
-          {NoteWeight::key,
-           fmt::format(
-               "{}: at or below perfduel's own peak RSS ({}), which Linux reports as the least max RSS of "
-               "any child it starts; the programs' own peaks are lower and not measured here "
-               "(/usr/bin/time -v shows them)",
-               result.spec.name, util::format_bytes(floor))});
-    }
-  }
-  if (!summary.pinning.reason.empty()) {
-    // Unpinned runs are a warning about the machine; where they were pinned is a detail.
-    lines.push_back(summary.pinning.cpus.empty()
-                        ? Note{NoteWeight::key, fmt::format("runs {}", summary.pinning.reason)}
-                        : Note{NoteWeight::detail, fmt::format("runs pinned to {}", summary.pinning.reason)});
-  }
-  // A benchmark running more threads than the runs had CPUs times its threads waiting for one.
-  const std::size_t pinned = summary.pinning.cpus.size();
-  std::vector<std::string> starved;
-  for (const auto& result : summary.outcome->analysis.metrics) {
-    const int threads =
-        result.spec.source == MetricSource::google_benchmark ? benchmark_threads(result.spec.benchmark) : 1;
-    if (pinned > 0 && static_cast<std::size_t>(threads) > pinned) {
-      starved.push_back(result.spec.name);
-    }
-  }
-  if (!starved.empty()) {
-    lines.push_back(
-        {NoteWeight::key, fmt::format("{} {} more threads than the {} pinned: {} times include waiting for a "
-                                      "CPU; give the gate more CPUs (cpus: a list, or CPUS in add_perf_gate)",
-                                      util::first_names(starved), starved.size() == 1 ? "runs" : "run",
-                                      util::counted(static_cast<long long>(pinned), "CPU"),
-                                      starved.size() == 1 ? "its" : "their")});
-  }
-  const auto& load = summary.environment.load;
-  if (!load.empty() && load[0] > 0.5 * summary.environment.cpu_count) {
-    lines.push_back({NoteWeight::key, fmt::format("machine load {:.2f} on {} CPUs: expect wide intervals",
-                                                  load[0], summary.environment.cpu_count)});
-  }
-  return lines;
 }
 
 // The notes a reader sees by default: the key ones, at most k_shown_notes lines, the last of
@@ -339,7 +203,7 @@ std::string format_table(const RunSummary& summary, Verbosity verbosity) {
     // No run, so none of the notes about runs: the analysis's own (a re-analysis says it is one).
     std::string text = identical_programs_text(
         summary, verbosity == Verbosity::verbose ? FileList::shown : FileList::hidden);
-    for (const auto& note : note_texts(summary.outcome->analysis.notes)) {
+    for (const auto& note : note_texts(duel_report_notes(summary))) {
       text += "note: " + note + "\n";
     }
     return text + headline(summary) + "\n";
@@ -371,10 +235,10 @@ std::string format_table(const RunSummary& summary, Verbosity verbosity) {
     }
     text += std::string(util::trim(line)) + "\n";
   }
-  for (const auto& line : column_legend(summary.outcome->analysis, summary.config->confidence)) {
+  for (const auto& line : column_legend(shown_analysis(summary), summary.config->confidence)) {
     text += line + "\n";
   }
-  const ShownNotes shown = shown_notes(notes(summary), verbosity);
+  const ShownNotes shown = shown_notes(duel_report_notes(summary), verbosity);
   for (const auto& note : shown.shown) {
     text += "note: " + note + "\n";
   }
@@ -417,11 +281,11 @@ std::string format_markdown(const RunSummary& summary) {
   }
   if (summary.outcome->end == DuelEnd::identical) {
     text += identical_programs_markdown(summary);
-    for (const auto& note : note_texts(summary.outcome->analysis.notes)) {
+    const auto notes = note_texts(duel_report_notes(summary));
+    for (const auto& note : notes) {
       text += "- " + note + "\n";
     }
-    return text +
-           fmt::format("{}{}\n", summary.outcome->analysis.notes.empty() ? "" : "\n", headline(summary));
+    return text + fmt::format("{}{}\n", notes.empty() ? "" : "\n", headline(summary));
   }
   if (!has_results(summary)) {
     return text + fmt::format("{}\n", headline(summary));
@@ -439,11 +303,11 @@ std::string format_markdown(const RunSummary& summary) {
   } else {
     text += markdown_table(rows(summary));
   }
-  for (const auto& line : column_legend(summary.outcome->analysis, summary.config->confidence)) {
+  for (const auto& line : column_legend(shown_analysis(summary), summary.config->confidence)) {
     text += line + "  \n";  // a hard line break
   }
   text += "\n";
-  const auto all = notes(summary);
+  const auto all = duel_report_notes(summary);
   std::string details;
   for (const auto& note : all) {
     (note.weight == NoteWeight::key ? text : details) += "- " + note.text + "\n";

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <vector>
+
+#include "report/json_report.hpp"
+
+// The notes of a finished duel, assembled once: the table (which may abbreviate them), the
+// Markdown summary, the JSON report and the HTML page all carry this list, in this order.
+namespace perfduel {
+
+// Every note of `summary`'s duel, each weighed (NoteWeight): the analysis's, those the duel made
+// while it ran, then the report's own (benchmarks found on one side only, the programs, the
+// settings, what settling would take, the machine). For identical programs, which ran nothing,
+// only the first two.
+std::vector<Note> duel_report_notes(const RunSummary& summary);
+
+// Whether `result` is a max_rss at or below the driver's own peak (`environment`): Linux reports
+// that peak as the least max RSS of any child the driver starts, so the programs' own peak is
+// not measured, and the metric is a note instead of a row.
+bool at_driver_floor(const MetricResult& result, const Environment& environment);
+
+}  // namespace perfduel
