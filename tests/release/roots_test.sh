@@ -63,6 +63,7 @@ g++ -O1 -static -o "$work/count" "$source_dir/tests/release/count.cpp" || { echo
 # ci_local, which runs the CI templates' steps in trixie (whose yaml-cpp is 0.8, not this
 # machine's 0.7): static, yaml-cpp from its archive and fmt header-only, as the portable driver.
 g++ -std=c++20 -O1 -static -DFMT_HEADER_ONLY -o "$work/ci_local" "$source_dir/tests/templates/ci_local.cpp" \
+  "$source_dir"/tests/templates/ci_local/*.cpp \
   -lyaml-cpp >"$work/ci_local.log" 2>&1 || { cat "$work/ci_local.log"; echo "cannot build ci_local.cpp"; exit 2; }
 
 mounted=()
