@@ -59,8 +59,7 @@ std::size_t env_padding_bytes(std::uint64_t seed, std::uint64_t run_index) {
 
 // The rounds the budget allows at the rate so far: `done` measured rounds in `elapsed_seconds`.
 double budget_rounds_so_far(const Config& config, int done, double elapsed_seconds) {
-  return std::min(static_cast<double>(config.max_rounds),
-                  done * config.max_seconds / std::max(elapsed_seconds, 1e-9));
+  return budget_rounds(config, done > 0 ? elapsed_seconds / done : 0.0);
 }
 
 // Whether a failure may be retried (Config::retries).
