@@ -55,8 +55,12 @@ class ScriptedExecutor : public Executor {
     if (m_tweak) {
       m_tweak(side, call, result);
     }
+    m_now += result.wall_seconds;
     return result;
   }
+
+  // The scripted clock: the wall time of the runs made so far.
+  double now_seconds() override { return m_now; }
 
   void set_tweak(Tweak tweak) { m_tweak = std::move(tweak); }
   const std::vector<Side>& order() const { return m_order; }
@@ -72,6 +76,7 @@ class ScriptedExecutor : public Executor {
   std::vector<Side> m_order;
   std::vector<double> m_timeouts;
   std::map<Side, std::vector<std::optional<std::size_t>>> m_paddings;
+  double m_now = 0;
 };
 
 Config duel_config() {
@@ -291,6 +296,19 @@ TEST_CASE("a spent time budget ends the duel before the next round", "[duel]") {
   CHECK(outcome.runs.size() == 2);  // the warm-up round only
   CHECK(outcome.analysis.measured_rounds == 0);
   CHECK(outcome.analysis.verdict == Verdict::inconclusive);
+}
+
+TEST_CASE("the duel reads its budget on the executor's clock, not the machine's", "[duel]") {
+  Config config = duel_config();
+  config.max_seconds = 10;
+  // Runs of 1 s by the scripted clock, 2 s a round: before each round the elapsed time plus the
+  // longest round must stay within 10 s, so the warm-up round and 3 measured rounds fit (2 + 3 × 2
+  // = 8 s, and 8 + 2 > 10), however long the machine took to compute them.
+  ScriptedExecutor executor({1.0, 1e-9}, {1.0, 1e-9});
+  const auto outcome = duel(config, executor);
+  CHECK(outcome.end == DuelEnd::time_budget);
+  CHECK(outcome.analysis.measured_rounds == 3);
+  CHECK(outcome.elapsed_seconds == Approx(8.0));
 }
 
 TEST_CASE("exit codes follow the verdict", "[duel]") {

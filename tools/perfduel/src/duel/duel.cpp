@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <optional>
@@ -519,10 +518,9 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
                      const NoteCallback& on_note) {
   Duel duel(config, executor, simulator, seed);
   DuelOutcome& outcome = duel.outcome();
-  const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
+  // The executor's clock: the steady clock for real runs, a scripted one in tests.
+  const double start = executor.now_seconds();
+  const auto elapsed = [&] { return executor.now_seconds() - start; };
   double longest_round = 0;
   double analysis_seconds = 0;
   std::optional<int> naming_until;  // once a regression settled: the last round for the others
@@ -601,7 +599,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
 DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, Executor* simulator,
                                       std::uint64_t seed, const ProgressCallback& progress,
                                       const RepinCallback& repin, const NoteCallback& on_note) {
-  const auto start = std::chrono::steady_clock::now();
+  const double start = executor.now_seconds();
   ProgramComparison programs = compare_programs(config, executor);
   if (programs.result != ProgramsCompared::identical) {
     DuelOutcome outcome = run_duel(config, executor, simulator, seed, progress, repin, on_note);
@@ -614,7 +612,7 @@ DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, 
   outcome.end = DuelEnd::identical;
   outcome.seed = seed;
   outcome.programs = std::move(programs);
-  outcome.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  outcome.elapsed_seconds = executor.now_seconds() - start;
   return outcome;
 }
 
