@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/bind_command.hpp"
+#include "cli/command_text.hpp"
 #include "cli/commands.hpp"
 #include "cli/history_options.hpp"
 #include "duel/calibration.hpp"
