@@ -36,7 +36,7 @@ struct RunRecord {
 struct MetricResult {
   MetricSpec spec;
   // The estimator used: spec.estimator, or Estimator::ratio once a metric whose zeros are
-  // allowed (zeros_allowed) has read 0 (see analysis.cpp).
+  // allowed (zeros_allowed) has read 0 (see zero_readings.cpp).
   Estimator estimator = Estimator::mean;
   // The level of `ci`, after the multiple-comparison correction: the width rule's interval's, or
   // the confidence sequence's when the sequence settled the metric and `ci` is the sequence.
@@ -61,7 +61,7 @@ struct MetricResult {
   std::size_t signs_beyond = 0;
   double signs_alpha = 0;  // the one-sided level of that test (Levels::signs)
   // Settled as no change by its interval at the uncorrected level lying inside ±tolerance
-  // (the pass claim needs no Bonferroni, analysis.cpp); `ci` and `confidence` are that interval's.
+  // (the pass claim needs no Bonferroni, settling.cpp); `ci` and `confidence` are that interval's.
   bool equivalence = false;
   // At the rate so far, the measured rounds this metric needs to settle (projected_rounds):
   // the rounds so far once settled, NaN while it has no interval.
@@ -72,7 +72,7 @@ struct MetricResult {
   // failing suite names it apart from the undecided ones.
   bool likely_regression = false;
   // The minimum rounds this metric needed before it could settle: the configured minimum, or
-  // k_deterministic_min_rounds while its runs are (near-)deterministic (see analysis.cpp).
+  // k_deterministic_min_rounds while its runs are (near-)deterministic (see metric_plan.cpp).
   int min_rounds = 0;
   bool enough_rounds = false;  // the measured rounds reach `min_rounds`
   // Order duet: how much slower (+) the higher-numbered CPU of the pair ran this metric than
@@ -92,7 +92,7 @@ constexpr int k_deterministic_min_rounds = 3;
 // the ar1-side-0.5 model, 10 rounds 6.4 %, 20 rounds 4.9 % (at min_rounds 20: 4.3 %).
 constexpr int k_sequence_burn_in_rounds = 20;
 
-// The zero rule (see analysis.cpp) acts from this many measured rounds on: a gated metric
+// The zero rule (see zero_readings.cpp) acts from this many measured rounds on: a gated metric
 // shown (at 99.9 %) to read 0 in more than half of one side's runs is refused, exit code 2.
 // Before, a metric that has read 0 cannot settle.
 constexpr int k_zero_rule_rounds = 10;

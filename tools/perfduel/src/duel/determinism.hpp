@@ -24,7 +24,7 @@ Determinism determinism_of(const MetricSpec& metric);
 
 // Whether every value of `baseline` and, separately, of `candidate` lies within a relative span
 // of `span` (max / min − 1; 0: identical to the bit), as counted instructions do; false for
-// fewer than two values per side or a value that is not positive. See analysis.cpp for why such
+// fewer than two values per side or a value that is not positive. See metric_plan.cpp for why such
 // a metric may settle after fewer rounds.
 bool is_deterministic(std::span<const double> baseline, std::span<const double> candidate, double span);
 
