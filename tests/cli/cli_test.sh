@@ -1177,6 +1177,14 @@ YAML
     run 0 calibrate --from-report report.json
     expect_out '^calibration from [0-9]+ rounds of report.json'
     expect_out '^  "suite/BM_Work": \{google_benchmark'
+    # From the report's rounds for another gate (--config): its budget and its thresholds, the
+    # pattern's by the report's benchmarks.
+    sed 's/^max_rounds: 40$/max_rounds: 400/; s/^max_seconds: 60$/max_seconds: 6000/; s/field: score, threshold: 5%/field: score, threshold: 50%/' gate.yaml >wide.yaml
+    run 0 calibrate --from-report report.json --config wide.yaml
+    expect_out '^calibration from [0-9]+ rounds of report.json .*; budget about 400 rounds'
+    expect_out '^suite/BM_Work +[0-9.]+ % +50 % +~[0-9]+ '
+    run 2 calibrate --from-report report.json -n "$cmd"
+    expect_err 'perfduel: error: --from-report takes the reports. runs: leave out --command'
     # Merged under metrics: (the file's last key), it parses, and the duel takes the entry.
     sed 's/^max_rounds: 40$/max_rounds: 400/' gate.yaml >merged.yaml && cat fragment.yaml >>merged.yaml
     run 0 compare --config merged.yaml -b "$cmd" -n "$cmd" --json merged.json -q

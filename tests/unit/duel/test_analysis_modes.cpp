@@ -6,9 +6,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "support/analysis_helpers.hpp"
 #include "duel/analysis.hpp"
 #include "stats/estimate.hpp"
+#include "support/analysis_helpers.hpp"
 
 using namespace perfduel;
 using perfduel::testing::has_note;

@@ -218,6 +218,35 @@ TEST_CASE("benchmarks on one side only are new or removed, or an error with miss
         "error)");
 }
 
+TEST_CASE("recorded metric names expand a pattern by the rules of a duel's output", "[suite][calibration]") {
+  MetricSpec big = pattern_metric("big_sort", MetricSource::google_benchmark, "BM_Sort/128");
+  big.threshold = 0.1;
+  MetricSpec eight = pattern_metric("sort/BM_Sort/8", MetricSource::google_benchmark, "BM_Sort/8");
+  eight.threshold = 0.2;  // an override entry, as calibrate writes one
+  const std::vector<MetricSpec> metrics{pattern_metric("sort", MetricSource::google_benchmark, "BM_Sort/*"),
+                                        pattern_metric("parse", MetricSource::google_benchmark, "BM_Parse/*"),
+                                        big, eight};
+  // The history holds "<key>/<benchmark>" names; a benchmark an explicit entry reads is that
+  // entry's (big_sort), whatever older records named it, and a pattern with no record gives none.
+  const auto expanded = expand_recorded_patterns(
+      metrics,
+      {"wall_time", "sort/BM_Sort/8", "sort/BM_Sort/16", "sort/BM_Sort/128", "big_sort", "hash/BM_Hash/16"});
+  REQUIRE(expanded);
+  CHECK(names_of(*expanded) == std::vector<std::string>{"sort/BM_Sort/16", "big_sort", "sort/BM_Sort/8"});
+  CHECK(expanded->at(0).benchmark == "BM_Sort/16");
+  CHECK(expanded->at(2).threshold == 0.2);
+  // A benchmark named as another metric is refused, as in a duel.
+  MetricSpec other = pattern_metric("sort/BM_Sort/16", MetricSource::regex, "");
+  other.benchmark.clear();
+  const auto clash = expand_recorded_patterns(
+      std::vector<MetricSpec>{pattern_metric("sort", MetricSource::google_benchmark, "BM_Sort/*"), other},
+      {"sort/BM_Sort/16"});
+  REQUIRE_FALSE(clash);
+  CHECK(clash.error() ==
+        "metric \"sort\": benchmark \"BM_Sort/16\" would be named \"sort/BM_Sort/16\", which another metric "
+        "has");
+}
+
 TEST_CASE("a pattern that matches nothing, or output that is not the framework's, is an error", "[suite]") {
   const auto output = data_file("gbench/suite_baseline.json");
   const std::vector<MetricSpec> parse{pattern_metric("parse", MetricSource::google_benchmark, "BM_Parse/*")};
@@ -290,11 +319,16 @@ class SuiteExecutor : public Executor {
                   std::to_string(ns * wobble) + ", \"cpu_time\": 1, \"time_unit\": \"ns\"}");
     }
     result.out = "{\"benchmarks\": [" + entries + "]}";
+    m_now += result.wall_seconds;
     return result;
   }
 
+  // The scripted clock: the wall time of the runs made so far.
+  double now_seconds() override { return m_now; }
+
  private:
   std::size_t m_calls = 0;
+  double m_now = 0;
 };
 
 }  // namespace

@@ -1,11 +1,12 @@
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
-#include "support/analysis_helpers.hpp"
 #include "duel/calibration.hpp"
+#include "support/analysis_helpers.hpp"
 
 using namespace perfduel;
 using perfduel::testing::runs_of;
@@ -107,6 +108,26 @@ TEST_CASE("the time budget limits the rounds calibration aims at", "[calibration
   CHECK(budget_rounds(config, 0.5) == 120);
   CHECK(budget_rounds(config, 0.01) == 2000);
   CHECK(budget_rounds(config, 0) == 2000);
+}
+
+TEST_CASE("the rounds the budget allows: whole rounds, and each degenerate budget", "[calibration][duel]") {
+  Config config;
+  config.max_rounds = 500;
+  config.max_seconds = 100;
+  CHECK(budget_rounds(config, 0.25) == 400);  // the time runs out first
+  CHECK(budget_rounds(config, 0.3) == 333);   // 333.3: the duel stops before a round it cannot finish
+  CHECK(budget_rounds(config, 0.1) == 500);   // the rounds run out first
+  // Zero seconds per round (rounds too fast for the clock), an unknown or a negative rate: the
+  // rounds alone.
+  CHECK(budget_rounds(config, 0) == 500);
+  CHECK(budget_rounds(config, -1) == 500);
+  CHECK(budget_rounds(config, std::numeric_limits<double>::quiet_NaN()) == 500);
+  // No time budget (infinite max_seconds): max_rounds only.
+  config.max_seconds = std::numeric_limits<double>::infinity();
+  CHECK(budget_rounds(config, 1000) == 500);
+  // A time budget already spent: no round.
+  config.max_seconds = 0;
+  CHECK(budget_rounds(config, 0.5) == 0);
 }
 
 TEST_CASE("the duel notes early which metrics its budget cannot settle", "[calibration][analysis]") {

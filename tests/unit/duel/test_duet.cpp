@@ -45,6 +45,9 @@ class DuetExecutor : public Executor {
   int single() const { return m_single; }
   const std::vector<std::array<std::vector<int>, 2>>& pair_cpus() const { return m_pair_cpus; }
 
+  // The scripted clock: the wall time of the runs made so far.
+  double now_seconds() override { return m_now; }
+
  private:
   RunResult make(const CommandSpec& command, const RunLimits& limits) {
     const bool candidate = command.argv.at(0) == "candidate";
@@ -60,12 +63,14 @@ class DuetExecutor : public Executor {
     if (m_calls++ == m_fail_call) {
       result.exit_code = 1;
     }
+    m_now += result.wall_seconds;
     return result;
   }
 
   std::array<double, 2> m_median;
   std::map<int, double> m_factor;
   std::mt19937_64 m_rng;
+  double m_now = 0;
   int m_pairs = 0;
   int m_single = 0;
   int m_calls = 0;

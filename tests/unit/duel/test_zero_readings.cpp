@@ -6,11 +6,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "support/analysis_helpers.hpp"
 #include "config/config.hpp"
 #include "duel/analysis.hpp"
 #include "error.hpp"
 #include "report/progress.hpp"
+#include "support/analysis_helpers.hpp"
 #include "support/stats_simulation.hpp"
 
 using namespace perfduel;

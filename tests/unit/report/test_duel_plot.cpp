@@ -11,9 +11,9 @@
 
 #include "duel/analysis.hpp"
 #include "duel/duel.hpp"
-#include "support/made_up_duels.hpp"
 #include "report/duel_plot.hpp"
 #include "report/palette.hpp"
+#include "support/made_up_duels.hpp"
 #include "util/svg.hpp"
 #include "util/text.hpp"
 

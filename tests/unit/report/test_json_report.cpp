@@ -7,9 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include "error.hpp"
-#include "support/made_up_duels.hpp"
 #include "report/json_report.hpp"
 #include "report/suite_summary.hpp"
+#include "support/made_up_duels.hpp"
 
 using namespace perfduel;
 

@@ -10,12 +10,12 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
-#include "support/config_helpers.hpp"
 #include "duel/metric_expansion.hpp"
 #include "duel/run_plan.hpp"
 #include "run/benchmark_counts.hpp"
 #include "run/gbench_results.hpp"
 #include "run/metric_extractor.hpp"
+#include "support/config_helpers.hpp"
 
 using namespace perfduel;
 using perfduel::testing::metric;

@@ -8,12 +8,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "support/analysis_helpers.hpp"
 #include "duel/analysis.hpp"
 #include "stats/autocorrelation.hpp"
 #include "stats/estimate.hpp"
 #include "stats/paired.hpp"
 #include "stats/sequential.hpp"
+#include "support/analysis_helpers.hpp"
 
 using namespace perfduel;
 using perfduel::testing::runs_of;

@@ -8,6 +8,7 @@
 
 #include "bisect/git_bisect_codes.hpp"
 #include "cli/bind_command.hpp"
+#include "cli/command_text.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"

@@ -92,7 +92,7 @@ enum class InconclusivePolicy { skip, fail, pass };
 
 // What a reading of 0 means for a metric whose change is a ratio.
 enum class Zeros {
-  allowed,  // a measurement at its resolution: the ratio of means is used (duel/analysis.cpp)
+  allowed,  // a measurement at its resolution: the ratio of means is used (duel/zero_readings.cpp)
   error,    // a fault (a parser that read the wrong number): the duel fails, exit code 3
 };
 
@@ -178,7 +178,7 @@ struct Config {
   std::optional<std::uint64_t> seed;  // empty: drawn at start and reported
   Stopping stopping = Stopping::hybrid;
   Correction correction = Correction::bonferroni;
-  // No change shown at the uncorrected level (duel/analysis.cpp, settle_by_equivalence). Not a
+  // No change shown at the uncorrected level (duel/settling.cpp, settle_by_equivalence). Not a
   // configuration key: perfduel_validate turns it off to measure what it brings.
   bool uncorrected_pass = true;
   InconclusivePolicy on_inconclusive = InconclusivePolicy::skip;

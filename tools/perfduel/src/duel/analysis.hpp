@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "duel/determinism.hpp"
+#include "duel/projection.hpp"
 #include "duel/verdict.hpp"
 #include "stats/estimate.hpp"
 #include "util/name_table.hpp"
@@ -34,7 +36,7 @@ struct RunRecord {
 struct MetricResult {
   MetricSpec spec;
   // The estimator used: spec.estimator, or Estimator::ratio once a metric whose zeros are
-  // allowed (zeros_allowed) has read 0 (see analysis.cpp).
+  // allowed (zeros_allowed) has read 0 (see zero_readings.cpp).
   Estimator estimator = Estimator::mean;
   // The level of `ci`, after the multiple-comparison correction: the width rule's interval's, or
   // the confidence sequence's when the sequence settled the metric and `ci` is the sequence.
@@ -59,7 +61,7 @@ struct MetricResult {
   std::size_t signs_beyond = 0;
   double signs_alpha = 0;  // the one-sided level of that test (Levels::signs)
   // Settled as no change by its interval at the uncorrected level lying inside ±tolerance
-  // (the pass claim needs no Bonferroni, analysis.cpp); `ci` and `confidence` are that interval's.
+  // (the pass claim needs no Bonferroni, settling.cpp); `ci` and `confidence` are that interval's.
   bool equivalence = false;
   // At the rate so far, the measured rounds this metric needs to settle (projected_rounds):
   // the rounds so far once settled, NaN while it has no interval.
@@ -70,7 +72,7 @@ struct MetricResult {
   // failing suite names it apart from the undecided ones.
   bool likely_regression = false;
   // The minimum rounds this metric needed before it could settle: the configured minimum, or
-  // k_deterministic_min_rounds while its runs are (near-)deterministic (see analysis.cpp).
+  // k_deterministic_min_rounds while its runs are (near-)deterministic (see metric_plan.cpp).
   int min_rounds = 0;
   bool enough_rounds = false;  // the measured rounds reach `min_rounds`
   // Order duet: how much slower (+) the higher-numbered CPU of the pair ran this metric than
@@ -90,50 +92,11 @@ constexpr int k_deterministic_min_rounds = 3;
 // the ar1-side-0.5 model, 10 rounds 6.4 %, 20 rounds 4.9 % (at min_rounds 20: 4.3 %).
 constexpr int k_sequence_burn_in_rounds = 20;
 
-// The zero rule (see analysis.cpp) acts from this many measured rounds on: a gated metric
+// The zero rule (see zero_readings.cpp) acts from this many measured rounds on: a gated metric
 // shown (at 99.9 %) to read 0 in more than half of one side's runs is refused, exit code 2.
 // Before, a metric that has read 0 cannot settle.
 constexpr int k_zero_rule_rounds = 10;
 constexpr double k_zero_rule_confidence = 0.999;
-
-// The measured rounds after which a metric would settle if its spread stayed as it is, from its
-// interval after `rounds` rounds (log-ratio space, as stats::Estimate): an interval's width
-// shrinks as 1/√n, so the width rule needs rounds × (width / ln(1 + threshold))²; a confidence
-// sequence that lies off the band's edge by a gap needs its radius to shrink below it, about
-// rounds × (radius / gap)² (a little optimistic: the radius shrinks slightly slower than 1/√n).
-// The fewer of the two. `stopping_width` is the width rule's (ratio space, as
-// MetricResult::stopping_width); `sequence` the sequence in log-ratio space, if any.
-double projected_rounds(std::size_t rounds, double stopping_width, const MetricSpec& spec,
-                        const std::optional<stats::Interval>& sequence);
-
-// The width rule's part of projected_rounds: rounds × (ln(1 + stopping_width) / ln(1 + threshold))²,
-// at least `rounds`; NaN without a finite width or a positive threshold.
-double rounds_for_width(std::size_t rounds, double stopping_width, double threshold);
-
-// What makes a metric's runs deterministic enough for k_deterministic_min_rounds.
-enum class Determinism {
-  counted,        // a count from the PMU or Valgrind: each side's runs within T/100 of each other
-  bit_identical,  // neither a time nor counted: each side's runs identical to the bit
-  never,          // a time, measured or parsed: never deterministic, however wide its threshold
-};
-
-// The determinism `metric` may claim, by its source: counted for sources counter and valgrind;
-// never for wall, user and system time, a Catch2 mean, a Google Benchmark time or rate field
-// (real_time, cpu_time, bytes_per_second, items_per_second) and a regex or JSON value whose unit
-// is a time (s, ms, us, µs, ns, min, h); bit_identical otherwise (max RSS, a score or counter
-// the program prints).
-Determinism determinism_of(const MetricSpec& metric);
-
-// Whether every value of `baseline` and, separately, of `candidate` lies within a relative span
-// of `span` (max / min − 1; 0: identical to the bit), as counted instructions do; false for
-// fewer than two values per side or a value that is not positive. See analysis.cpp for why such
-// a metric may settle after fewer rounds.
-bool is_deterministic(std::span<const double> baseline, std::span<const double> candidate, double span);
-
-// Whether the runs so far make `metric` deterministic: is_deterministic within T/100 for a
-// counted metric, within 0 for a bit_identical one, never for a time (determinism_of).
-bool is_deterministic(const MetricSpec& metric, std::span<const double> baseline,
-                      std::span<const double> candidate);
 
 // How a note bears on the verdict. Key notes change how to read it: why a metric is undecided,
 // what a number means when it is not what it seems, a warning about the machine; a person

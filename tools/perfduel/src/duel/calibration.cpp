@@ -31,12 +31,6 @@ stats::SettleLevels settle_levels(const Config& config, const MetricSpec& spec, 
           config.min_rounds};
 }
 
-double budget_rounds(const Config& config, double seconds_per_round) {
-  const auto rounds = static_cast<double>(config.max_rounds);
-  return seconds_per_round > 0 ? std::min(rounds, std::floor(config.max_seconds / seconds_per_round))
-                               : rounds;
-}
-
 MetricCalibration calibrate_metric(const MetricSpec& spec, const stats::RoundNoise& noise,
                                    const stats::SettleLevels& levels, double target_rounds) {
   MetricCalibration result;

@@ -20,10 +20,6 @@ namespace perfduel {
 // share), and the minimum rounds.
 stats::SettleLevels settle_levels(const Config& config, const MetricSpec& spec, Estimator estimator);
 
-// The rounds the budget of `config` allows at `seconds_per_round`: max_rounds, or fewer when
-// max_seconds runs out first. max_rounds when `seconds_per_round` is not positive.
-double budget_rounds(const Config& config, double seconds_per_round);
-
 // Calibration aims a threshold at this share of the budget's rounds: a pass is then expected well
 // within the budget, and a noisier day than the calibration's still fits.
 constexpr double k_calibration_budget_share = 0.5;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <optional>
@@ -10,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "duel/calibration.hpp"
+#include "duel/run_order.hpp"
 #include "duel/run_plan.hpp"
 #include "error.hpp"
 #include "run/benchmark_names.hpp"
@@ -45,22 +45,9 @@ std::string describe_failure(const RunResult& run, double timeout_seconds) {
   return "failed";
 }
 
-// The PERFDUEL_PAD length of run `run_index`: uniform in [0, k_max_env_padding), a hash of
-// (seed, run index) like the order coin, so both sides draw from one distribution, a seed
-// reproduces the layouts, and the round order is unaffected.
-std::size_t env_padding_bytes(std::uint64_t seed, std::uint64_t run_index) {
-  constexpr std::uint64_t k_max_env_padding = 4096;
-  std::uint64_t x = (seed ^ 0xD1B54A32D192ED03ULL) + 0x9E3779B97F4A7C15ULL * (run_index + 1);
-  x = (x ^ (x >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27U)) * 0x94D049BB133111EBULL;
-  x ^= x >> 31U;
-  return static_cast<std::size_t>(x % k_max_env_padding);
-}
-
 // The rounds the budget allows at the rate so far: `done` measured rounds in `elapsed_seconds`.
 double budget_rounds_so_far(const Config& config, int done, double elapsed_seconds) {
-  return std::min(static_cast<double>(config.max_rounds),
-                  done * config.max_seconds / std::max(elapsed_seconds, 1e-9));
+  return budget_rounds(config, done > 0 ? elapsed_seconds / done : 0.0);
 }
 
 // Whether a failure may be retried (Config::retries).
@@ -462,32 +449,6 @@ bool stops_as_futile(const Config& config, const Analysis& analysis, int done, d
 
 }  // namespace
 
-bool candidate_first(Order order, int round, std::uint64_t seed) {
-  if (order == Order::abba) {
-    return round % 2 == 1;
-  }
-  // The coin of round r is a hash of (seed, r) (splitmix64's finaliser), so the order of a
-  // round does not depend on how many rounds came before and a report can be checked
-  // against its seed; it costs nothing per round.
-  std::uint64_t x = seed + 0x9E3779B97F4A7C15ULL * (static_cast<std::uint64_t>(round) + 1);
-  x = (x ^ (x >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27U)) * 0x94D049BB133111EBULL;
-  x ^= x >> 31U;
-  return (x >> 63U) != 0;
-}
-
-bool duet_candidate_on_second(Order order, int round, std::uint64_t seed) {
-  if (order != Order::duet) {
-    return true;  // duet-fixed: the baseline on the first CPU, always
-  }
-  // Rounds go in pairs, 2k and 2k + 1, which swap the CPUs: every two rounds each side has had
-  // each CPU once, so the CPUs' difference cancels in the change and can be measured apart
-  // from it. A coin per pair (the order coin's hash, of the pair's index and another seed)
-  // decides which way round the pair starts.
-  const bool coin = candidate_first(Order::random, round / 2, seed ^ 0x5DEECE66DULL);
-  return coin != (round % 2 == 1);
-}
-
 namespace {
 
 // The budget the next measured round `measured` would overrun: the rounds, or the time when it
@@ -520,10 +481,9 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
                      const NoteCallback& on_note) {
   Duel duel(config, executor, simulator, seed);
   DuelOutcome& outcome = duel.outcome();
-  const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
+  // The executor's clock: the steady clock for real runs, a scripted one in tests.
+  const double start = executor.now_seconds();
+  const auto elapsed = [&] { return executor.now_seconds() - start; };
   double longest_round = 0;
   double analysis_seconds = 0;
   std::optional<int> naming_until;  // once a regression settled: the last round for the others
@@ -602,7 +562,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
 DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, Executor* simulator,
                                       std::uint64_t seed, const ProgressCallback& progress,
                                       const RepinCallback& repin, const NoteCallback& on_note) {
-  const auto start = std::chrono::steady_clock::now();
+  const double start = executor.now_seconds();
   ProgramComparison programs = compare_programs(config, executor);
   if (programs.result != ProgramsCompared::identical) {
     DuelOutcome outcome = run_duel(config, executor, simulator, seed, progress, repin, on_note);
@@ -615,7 +575,7 @@ DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, 
   outcome.end = DuelEnd::identical;
   outcome.seed = seed;
   outcome.programs = std::move(programs);
-  outcome.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  outcome.elapsed_seconds = executor.now_seconds() - start;
   return outcome;
 }
 

@@ -9,6 +9,7 @@
 #include "duel/analysis.hpp"
 #include "duel/metric_expansion.hpp"
 #include "duel/programs.hpp"
+#include "duel/run_order.hpp"
 #include "exit_codes.hpp"
 #include "run/executor.hpp"
 
@@ -98,14 +99,5 @@ DuelOutcome run_duel_unless_identical(const Config& config, Executor& executor, 
 // in a like number of rounds; the bound keeps a clear failure fast (10 rounds become at most
 // 20) and a slow one within 50 more rounds.
 int naming_rounds(int settled_at);
-
-// The order of the two runs in measured round `round`: true when the candidate goes first.
-// Random order is a seeded coin per round (`seed`); ABBA alternates AB, BA, AB, ...
-bool candidate_first(Order order, int round, std::uint64_t seed);
-
-// Order duet: whether the candidate runs on the second CPU of the pair in measured round
-// `round` (the baseline on the first). For Order::duet balanced in pairs of rounds, the pair's
-// way round a seeded coin; for Order::duet_fixed always true.
-bool duet_candidate_on_second(Order order, int round, std::uint64_t seed);
 
 }  // namespace perfduel

@@ -57,6 +57,13 @@ util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpe
                                                        const std::string& baseline_output,
                                                        const std::string& candidate_output);
 
+// The metrics of `metrics` as the history names them: each benchmark pattern replaced, by the rules
+// of expand_metric_patterns, by one metric per benchmark of its key among the `recorded` metric
+// names ("<key>/<benchmark>", as if both sides ran it); a pattern with no such record gives none.
+// Errors as expand_metric_patterns (a name another metric has).
+util::Expected<std::vector<MetricSpec>> expand_recorded_patterns(std::span<const MetricSpec> metrics,
+                                                                 const std::vector<std::string>& recorded);
+
 // Takes out of `expansion` the metrics that count a benchmark which either side's suite could
 // not count one benchmark at a time (`baseline` and `candidate`: RunResult::uncountable, by
 // benchmark name), and lists them with the reason in its changes.

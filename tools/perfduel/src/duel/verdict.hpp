@@ -139,7 +139,7 @@ Settlement settle_identical();
 Settlement settle_by_signs(const Settlement& current, bool rejected);
 
 // Whether the pass claim's uncorrected interval may still settle a metric as no change
-// (duel/analysis.cpp, settle_by_equivalence): not when `current` is settled, or a regression or an
+// (duel/settling.cpp, settle_by_equivalence): not when `current` is settled, or a regression or an
 // improvement.
 bool may_settle_by_equivalence(const Settlement& current);
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/projection.hpp"
 #include "duel/verdict.hpp"
 #include "report/programs_view.hpp"
 #include "report/suite_view.hpp"
@@ -26,8 +27,7 @@ std::vector<Note> projection_notes(const Config& config, const DuelOutcome& outc
     return {};
   }
   const double seconds_per_round = outcome.elapsed_seconds / analysis.measured_rounds;
-  const double budget =
-      std::min(static_cast<double>(config.max_rounds), config.max_seconds / seconds_per_round);
+  const double budget = budget_rounds(config, seconds_per_round);
   std::vector<Note> notes;
   std::string only;  // the name, when one metric is undecided
   double fewest = std::numeric_limits<double>::infinity();

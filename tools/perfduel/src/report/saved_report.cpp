@@ -11,8 +11,6 @@
 
 namespace perfduel {
 
-namespace field = report_field;
-
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -74,29 +72,29 @@ std::optional<stats::Interval> interval_at(const Json& object, const char* key) 
 
 SavedMetric metric_from_json(const Json& json) {
   SavedMetric metric;
-  metric.name = string_at(json, field::k_name);
-  metric.unit = string_at(json, field::k_unit);
-  metric.direction = string_at(json, field::k_direction);
-  metric.gated = flag_at(json, field::k_gated);
-  metric.baseline_median = number_at(json, field::k_baseline_median);
-  metric.candidate_median = number_at(json, field::k_candidate_median);
-  metric.change = number_at(json, field::k_change);
-  metric.ci = interval_at(json, field::k_ci);
-  metric.confidence = number_at(json, field::k_confidence);
-  metric.threshold = number_at(json, field::k_threshold);
-  metric.tolerance = number_at(json, field::k_tolerance);
-  metric.verdict = string_at(json, field::k_verdict);
-  metric.likely_regression = flag_at(json, field::k_likely_regression);
-  metric.settled_by = string_at(json, field::k_settled_by);
-  if (const auto& signs = member(json, field::k_signs); signs.is_object()) {
-    metric.signs = SavedSigns{count_at<std::size_t>(signs, field::k_beyond),
-                              count_at<std::size_t>(signs, field::k_rounds),
-                              number_at(signs, field::k_by_more_than).value_or(0.0),
-                              flag_at(signs, field::k_shown_instead_of_interval)};
+  metric.name = string_at(json, report_field::k_name);
+  metric.unit = string_at(json, report_field::k_unit);
+  metric.direction = string_at(json, report_field::k_direction);
+  metric.gated = flag_at(json, report_field::k_gated);
+  metric.baseline_median = number_at(json, report_field::k_baseline_median);
+  metric.candidate_median = number_at(json, report_field::k_candidate_median);
+  metric.change = number_at(json, report_field::k_change);
+  metric.ci = interval_at(json, report_field::k_ci);
+  metric.confidence = number_at(json, report_field::k_confidence);
+  metric.threshold = number_at(json, report_field::k_threshold);
+  metric.tolerance = number_at(json, report_field::k_tolerance);
+  metric.verdict = string_at(json, report_field::k_verdict);
+  metric.likely_regression = flag_at(json, report_field::k_likely_regression);
+  metric.settled_by = string_at(json, report_field::k_settled_by);
+  if (const auto& signs = member(json, report_field::k_signs); signs.is_object()) {
+    metric.signs = SavedSigns{count_at<std::size_t>(signs, report_field::k_beyond),
+                              count_at<std::size_t>(signs, report_field::k_rounds),
+                              number_at(signs, report_field::k_by_more_than).value_or(0.0),
+                              flag_at(signs, report_field::k_shown_instead_of_interval)};
   }
-  metric.rounds = count_at<int>(json, field::k_rounds);
-  metric.estimator = string_at(member(json, field::k_estimator), field::k_name).value_or("");
-  metric.at_driver_floor = flag_at(json, field::k_at_driver_floor);
+  metric.rounds = count_at<int>(json, report_field::k_rounds);
+  metric.estimator = string_at(member(json, report_field::k_estimator), report_field::k_name).value_or("");
+  metric.at_driver_floor = flag_at(json, report_field::k_at_driver_floor);
   return metric;
 }
 
@@ -105,14 +103,14 @@ std::optional<ProgramFingerprint> fingerprint_from_json(const Json& json) {
     return std::nullopt;
   }
   ProgramFingerprint fingerprint;
-  fingerprint.sha256 = string_at(json, field::k_sha256).value_or("");
-  for (const auto& item : items_at(json, field::k_files)) {
+  fingerprint.sha256 = string_at(json, report_field::k_sha256).value_or("");
+  for (const auto& item : items_at(json, report_field::k_files)) {
     FingerprintedFile file;
-    file.role = util::value_of(k_file_role_names, string_at(item, field::k_role).value_or(""))
+    file.role = util::value_of(k_file_role_names, string_at(item, report_field::k_role).value_or(""))
                     .value_or(FileRole::argument);
-    file.name = string_at(item, field::k_name).value_or("");
-    file.path = string_at(item, field::k_path).value_or("");
-    file.sha256 = string_at(item, field::k_sha256).value_or("");
+    file.name = string_at(item, report_field::k_name).value_or("");
+    file.path = string_at(item, report_field::k_path).value_or("");
+    file.sha256 = string_at(item, report_field::k_sha256).value_or("");
     fingerprint.files.push_back(std::move(file));
   }
   return fingerprint;
@@ -126,53 +124,53 @@ ProgramComparison programs_from_json(const Json& json) {
     return programs;
   }
   programs.result = util::value_of(k_programs_compared_names,
-                                   string_at(json, field::k_compared).value_or("not-fingerprinted"))
+                                   string_at(json, report_field::k_compared).value_or("not-fingerprinted"))
                         .value_or(programs.result);
-  programs.reason = string_at(json, field::k_reason).value_or("");
-  programs.baseline = fingerprint_from_json(member(json, field::k_baseline));
-  programs.candidate = fingerprint_from_json(member(json, field::k_candidate));
+  programs.reason = string_at(json, report_field::k_reason).value_or("");
+  programs.baseline = fingerprint_from_json(member(json, report_field::k_baseline));
+  programs.candidate = fingerprint_from_json(member(json, report_field::k_candidate));
   return programs;
 }
 
 Environment environment_from_json(const Json& json) {
   Environment environment;
-  environment.host = string_at(json, field::k_host).value_or("");
-  environment.cpu_model = string_at(json, field::k_cpu_model).value_or("");
-  environment.cpu_count = count_at<int>(json, field::k_cpu_count);
-  environment.kernel = string_at(json, field::k_kernel).value_or("");
-  environment.kernel_release = string_at(json, field::k_kernel_release).value_or("");
-  environment.machine = string_at(json, field::k_machine).value_or("");
-  environment.machine_id = string_at(json, field::k_machine_id).value_or("");
-  for (const auto& load : items_at(json, field::k_load)) {
+  environment.host = string_at(json, report_field::k_host).value_or("");
+  environment.cpu_model = string_at(json, report_field::k_cpu_model).value_or("");
+  environment.cpu_count = count_at<int>(json, report_field::k_cpu_count);
+  environment.kernel = string_at(json, report_field::k_kernel).value_or("");
+  environment.kernel_release = string_at(json, report_field::k_kernel_release).value_or("");
+  environment.machine = string_at(json, report_field::k_machine).value_or("");
+  environment.machine_id = string_at(json, report_field::k_machine_id).value_or("");
+  for (const auto& load : items_at(json, report_field::k_load)) {
     environment.load.push_back(load.is_number() ? load.get<double>() : 0.0);
   }
-  environment.governor = string_at(json, field::k_governor).value_or("");
-  environment.driver_peak_rss_bytes = number_at(json, field::k_driver_peak_rss_bytes).value_or(0.0);
+  environment.governor = string_at(json, report_field::k_governor).value_or("");
+  environment.driver_peak_rss_bytes = number_at(json, report_field::k_driver_peak_rss_bytes).value_or(0.0);
   return environment;
 }
 
 Pinning pinning_from_json(const Json& json) {
   Pinning pinning;
-  for (const auto& cpu : items_at(json, field::k_cpus)) {
+  for (const auto& cpu : items_at(json, report_field::k_cpus)) {
     if (cpu.is_number_integer()) {
       pinning.cpus.push_back(cpu.get<int>());
     }
   }
   if (const auto source =
-          util::value_of(k_pinning_source_names, string_at(json, field::k_source).value_or(""))) {
+          util::value_of(k_pinning_source_names, string_at(json, report_field::k_source).value_or(""))) {
     pinning.source = *source;
   }
-  pinning.reason = string_at(json, field::k_reason).value_or("");
-  pinning.parallelism = number_at(json, field::k_warmup_parallelism).value_or(0.0);
+  pinning.reason = string_at(json, report_field::k_reason).value_or("");
+  pinning.parallelism = number_at(json, report_field::k_warmup_parallelism).value_or(0.0);
   return pinning;
 }
 
 SuiteChanges suite_from_json(const Json& json) {
   SuiteChanges suite;
-  suite.added = strings_at(json, field::k_new);
-  suite.removed = strings_at(json, field::k_removed);
-  suite.unmeasurable = strings_at(json, field::k_unmeasurable);
-  const auto& uncountable = member(json, field::k_uncountable);
+  suite.added = strings_at(json, report_field::k_new);
+  suite.removed = strings_at(json, report_field::k_removed);
+  suite.unmeasurable = strings_at(json, report_field::k_unmeasurable);
+  const auto& uncountable = member(json, report_field::k_uncountable);
   for (auto it = uncountable.begin(); uncountable.is_object() && it != uncountable.end(); ++it) {
     suite.uncountable[it.key()] = it->is_string() ? it->get<std::string>() : it->dump();
   }
@@ -182,18 +180,20 @@ SuiteChanges suite_from_json(const Json& json) {
 // A run as recorded, its values those of `names` (NaN for one it lacks); nullopt for an item
 // that is not a run.
 std::optional<RunRecord> run_from_json(const Json& item, const std::vector<std::string>& names) {
-  const auto round = member(item, field::k_round);
-  const auto side = util::value_of(k_side_names, string_at(item, field::k_side).value_or(""));
+  const auto round = member(item, report_field::k_round);
+  const auto side = util::value_of(k_side_names, string_at(item, report_field::k_side).value_or(""));
   if (!round.is_number_integer() || !side) {
     return std::nullopt;
   }
   RunRecord run;
   run.round = round.get<int>();
   run.side = *side;
-  run.warmup = flag_at(item, field::k_warmup);
-  run.cpu = member(item, field::k_cpu).is_number_integer() ? member(item, field::k_cpu).get<int>() : -1;
-  run.alone = flag_at(item, field::k_alone);
-  const auto& values = member(item, field::k_values);
+  run.warmup = flag_at(item, report_field::k_warmup);
+  run.cpu = member(item, report_field::k_cpu).is_number_integer()
+                ? member(item, report_field::k_cpu).get<int>()
+                : -1;
+  run.alone = flag_at(item, report_field::k_alone);
+  const auto& values = member(item, report_field::k_values);
   for (const auto& name : names) {
     run.values.push_back(number_at(values, name.c_str()).value_or(std::numeric_limits<double>::quiet_NaN()));
   }
@@ -223,33 +223,33 @@ std::optional<std::string> gate_settings_of(const Json& config) {
 SavedReport results_from_json(const Json& json) {
   SavedReport report;
   report.text = json.dump(-1, ' ', false, Json::error_handler_t::replace);
-  report.verdict = string_at(json, field::k_verdict);
-  report.end_name = string_at(json, field::k_end).value_or("decided");
+  report.verdict = string_at(json, report_field::k_verdict);
+  report.end_name = string_at(json, report_field::k_end).value_or("decided");
   report.end = util::value_of(k_duel_end_names, report.end_name).value_or(DuelEnd::decided);
-  report.failure = string_at(json, field::k_error);
-  report.elapsed_seconds = number_at(json, field::k_elapsed_seconds).value_or(0.0);
-  report.measured_rounds = count_at<int>(json, field::k_measured_rounds);
-  report.seed = count_at<std::uint64_t>(json, field::k_seed);
-  report.started = string_at(json, field::k_started).value_or("");
-  report.perfduel_version = string_at(json, field::k_perfduel_version);
-  report.baseline_command = strings_at(member(json, field::k_baseline), field::k_command);
-  report.candidate_command = strings_at(member(json, field::k_candidate), field::k_command);
-  report.programs = programs_from_json(member(json, field::k_programs));
-  report.suite = suite_from_json(member(json, field::k_benchmarks));
-  report.environment = environment_from_json(member(json, field::k_environment));
-  report.pinning = pinning_from_json(member(json, field::k_pinning));
-  for (auto& text : strings_at(json, field::k_duel_notes)) {
+  report.failure = string_at(json, report_field::k_error);
+  report.elapsed_seconds = number_at(json, report_field::k_elapsed_seconds).value_or(0.0);
+  report.measured_rounds = count_at<int>(json, report_field::k_measured_rounds);
+  report.seed = count_at<std::uint64_t>(json, report_field::k_seed);
+  report.started = string_at(json, report_field::k_started).value_or("");
+  report.perfduel_version = string_at(json, report_field::k_perfduel_version);
+  report.baseline_command = strings_at(member(json, report_field::k_baseline), report_field::k_command);
+  report.candidate_command = strings_at(member(json, report_field::k_candidate), report_field::k_command);
+  report.programs = programs_from_json(member(json, report_field::k_programs));
+  report.suite = suite_from_json(member(json, report_field::k_benchmarks));
+  report.environment = environment_from_json(member(json, report_field::k_environment));
+  report.pinning = pinning_from_json(member(json, report_field::k_pinning));
+  for (auto& text : strings_at(json, report_field::k_duel_notes)) {
     report.duel_notes.push_back({NoteWeight::key, std::move(text)});
   }
-  report.notes = strings_at(json, field::k_notes);
-  const auto& metrics = member(json, field::k_metrics);
+  report.notes = strings_at(json, report_field::k_notes);
+  const auto& metrics = member(json, report_field::k_metrics);
   report.has_metrics = metrics.is_array();
-  for (const auto& item : items_at(json, field::k_metrics)) {
+  for (const auto& item : items_at(json, report_field::k_metrics)) {
     report.metrics.push_back(metric_from_json(item));
     report.value_names.push_back(report.metrics.back().name.value_or(""));
   }
-  report.gate_settings = gate_settings_of(member(json, field::k_config));
-  for (const auto& item : items_at(json, field::k_runs)) {
+  report.gate_settings = gate_settings_of(member(json, report_field::k_config));
+  for (const auto& item : items_at(json, report_field::k_runs)) {
     if (auto run = run_from_json(item, report.value_names)) {
       report.runs.push_back(std::move(*run));
     }
@@ -276,22 +276,22 @@ namespace {
 // The runs of `json`, strictly: each with a known side and every value of `config`'s metrics.
 std::vector<RunRecord> runs_from_json(const Json& json, const Config& config, const std::string& origin) {
   std::vector<RunRecord> runs;
-  for (const auto& item : json[field::k_runs]) {
+  for (const auto& item : json[report_field::k_runs]) {
     RunRecord run;
     try {
-      run.round = item.at(field::k_round).get<int>();
-      const auto side = item.at(field::k_side).get<std::string>();
+      run.round = item.at(report_field::k_round).get<int>();
+      const auto side = item.at(report_field::k_side).get<std::string>();
       const auto known_side = util::value_of(k_side_names, side);
       if (!known_side) {
         throw Error(fmt::format("{}: run {} has an unknown \"side\" \"{}\" (one of {})", origin,
                                 runs.size() + 1, side, util::names_of(k_side_names)));
       }
       run.side = *known_side;
-      run.warmup = item.at(field::k_warmup).get<bool>();
-      run.cpu = item.value(field::k_cpu, -1);
-      run.alone = item.value(field::k_alone, false);
+      run.warmup = item.at(report_field::k_warmup).get<bool>();
+      run.cpu = item.value(report_field::k_cpu, -1);
+      run.alone = item.value(report_field::k_alone, false);
       for (const auto& metric : config.metrics) {
-        run.values.push_back(item.at(field::k_values).at(metric.name).get<double>());
+        run.values.push_back(item.at(report_field::k_values).at(metric.name).get<double>());
       }
     } catch (const nlohmann::json::exception& e) {
       throw Error(fmt::format("{}: run {} is malformed: {}", origin, runs.size() + 1, e.what()));
@@ -305,7 +305,7 @@ SavedReport read_report(const Json& json, const std::string& origin) {
   if (!json.is_object()) {
     throw Error(fmt::format("{}: not a JSON report (is it the file written by compare --json?)", origin));
   }
-  for (const char* key : {field::k_config, field::k_runs}) {
+  for (const char* key : {report_field::k_config, report_field::k_runs}) {
     if (!json.contains(key)) {
       throw Error(fmt::format("{}: the report has no \"{}\"; it was not written by perfduel compare --json",
                               origin, key));
@@ -313,12 +313,12 @@ SavedReport read_report(const Json& json, const std::string& origin) {
   }
   SavedReport report = results_from_json(json);
   // The config section uses the YAML file's keys, and JSON is YAML, so the one parser reads both.
-  report.config = parse_config(json[field::k_config].dump(), origin + " (config)");
+  report.config = parse_config(json[report_field::k_config].dump(), origin + " (config)");
   if (!util::value_of(k_duel_end_names, report.end_name)) {
     throw Error(fmt::format("{}: unknown \"end\" \"{}\" (one of {})", origin, report.end_name,
                             util::names_of(k_duel_end_names)));
   }
-  if (const auto compared = string_at(member(json, field::k_programs), field::k_compared);
+  if (const auto compared = string_at(member(json, report_field::k_programs), report_field::k_compared);
       compared && !util::value_of(k_programs_compared_names, *compared)) {
     throw Error(fmt::format("{}: unknown \"programs\" \"compared\" \"{}\" (one of {})", origin, *compared,
                             util::names_of(k_programs_compared_names)));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -77,6 +78,13 @@ class Executor {
   virtual std::array<RunResult, 2> run_together(const std::array<const CommandSpec*, 2>& commands,
                                                 const std::array<RunLimits, 2>& limits) {
     return {run(*commands[0], limits[0]), run(*commands[1], limits[1])};
+  }
+
+  // The time now, in seconds from an arbitrary start: the clock the duel measures its budget and
+  // its rate with. Real runs read the steady clock; a scripted executor returns its scripted
+  // time (the wall time of the runs it made up), so that no test depends on the machine's speed.
+  virtual double now_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   }
 };
 

@@ -30,8 +30,10 @@
 #include <unistd.h>
 
 #include "run/perf_counters.hpp"
+#include "run/process_tree.hpp"
 #include "run/signals.hpp"
 #include "util/file.hpp"
+#include "util/pipe.hpp"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration)
 
@@ -43,37 +45,6 @@ namespace {
 
 constexpr std::size_t k_max_stdout_bytes = k_max_stdout_mib << 20U;  // metrics come from stdout
 constexpr std::size_t k_max_stderr_bytes = 64U << 10U;               // only the tail is ever shown
-
-// A pipe whose ends close themselves.
-class Pipe {
- public:
-  // `open` false: no pipe (both ends -1), for one that is only needed sometimes.
-  explicit Pipe(bool open = true) {
-    if (open && ::pipe2(m_fds.data(), O_CLOEXEC) != 0) {
-      m_fds = {-1, -1};
-    }
-  }
-  Pipe(const Pipe&) = delete;
-  Pipe& operator=(const Pipe&) = delete;
-  ~Pipe() {
-    close_read();
-    close_write();
-  }
-  bool ok() const { return m_fds[0] >= 0; }
-  int read_end() const { return m_fds[0]; }
-  int write_end() const { return m_fds[1]; }
-  void close_read() { close_end(0); }
-  void close_write() { close_end(1); }
-
- private:
-  void close_end(std::size_t end) {
-    if (m_fds[end] >= 0) {
-      ::close(m_fds[end]);
-      m_fds[end] = -1;
-    }
-  }
-  std::array<int, 2> m_fds{-1, -1};
-};
 
 // Runs in the child between vfork and exec: its own process group (so a timeout kills
 // everything it started) and the CPU affinity, so the benchmark never runs unpinned. The
@@ -163,60 +134,12 @@ bool drain(int fd, std::string& buffer, std::size_t cap, bool keep_tail, bool& d
 
 }  // namespace
 
-util::Expected<std::filesystem::path> resolve_program(const std::string& program,
-                                                      const std::filesystem::path& working_directory) {
-  using Result = util::Expected<std::filesystem::path>;
-  std::filesystem::path path;
-  if (program.find('/') == std::string::npos) {
-    path = bp::environment::find_executable(program).string();
-    if (path.empty()) {
-      return Result::failure(fmt::format("'{}': command not found on PATH", program));
-    }
-  } else {
-    path = program;
-    if (path.is_relative() && !working_directory.empty()) {
-      path = working_directory / path;
-    }
-  }
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    return Result::failure(fmt::format("'{}': no such file", program));
-  }
-  if (std::filesystem::is_directory(path, ec)) {
-    return Result::failure(fmt::format("'{}' is a directory, not a program", program));
-  }
-  if (::access(path.c_str(), X_OK) != 0) {
-    return Result::failure(fmt::format("'{}' is not executable (chmod +x?)", program));
-  }
-  return std::filesystem::absolute(path);
-}
-
 ProcessExecutor::ProcessExecutor() {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
 ProcessExecutor::ProcessExecutor(std::filesystem::path exec_stub) : m_exec_stub(std::move(exec_stub)) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-}
-
-std::filesystem::path find_exec_stub(std::string& searched) {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) {
-    searched = "/proc/self/exe is unreadable";
-    return {};
-  }
-  const auto directory = self.parent_path();
-  const std::filesystem::path candidates[] = {
-      directory / "perfduel-exec", directory.parent_path() / "libexec" / "perfduel" / "perfduel-exec"};
-  searched.clear();
-  for (const auto& candidate : candidates) {
-    searched += (searched.empty() ? "" : ", ") + candidate.string();
-    if (::access(candidate.c_str(), X_OK) == 0) {
-      return candidate;
-    }
-  }
-  return {};
 }
 
 namespace {
@@ -275,8 +198,8 @@ util::Expected<std::pair<std::string, std::vector<std::string>>> program_and_arg
 
 // The pipes of one run and what is still open of them.
 struct Streams {
-  Pipe out;
-  Pipe err;
+  util::Pipe out;
+  util::Pipe err;
   bool out_open = true;
   bool err_open = true;
 
@@ -379,7 +302,7 @@ struct StartedRun {
   RunResult result;
   std::string program;  // as the user named it, for messages
   Streams streams;
-  Pipe report;  // perfduel-exec's report; no pipe when runs start directly
+  util::Pipe report;  // perfduel-exec's report; no pipe when runs start directly
   RunCounters counters;
   boost::asio::io_context context;
   std::optional<bp::process> child;
@@ -486,46 +409,6 @@ void reap(const Waited& waited, int& status, rusage& usage) {
   }
 }
 
-// The children of this process (every thread's), from /proc/self/task/*/children; empty
-// where the kernel lacks that file.
-std::vector<pid_t> own_children() {
-  std::vector<pid_t> children;
-  std::error_code ec;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
-    const auto text = util::read_file(task.path() / "children");
-    std::istringstream words(text ? *text : std::string());
-    pid_t pid = 0;
-    while (words >> pid) {
-      children.push_back(pid);
-    }
-  }
-  return children;
-}
-
-// The fields of /proc/PID/stat after "PID (COMMAND)": state, parent, process group, ...;
-// none when it cannot be read. The command may contain spaces and parentheses.
-std::vector<std::string> stat_fields(pid_t pid) {
-  const auto text = util::read_file(fmt::format("/proc/{}/stat", pid));
-  const auto close = text ? text->rfind(')') : std::string::npos;
-  if (close == std::string::npos) {
-    return {};
-  }
-  std::istringstream words(text->substr(close + 1));
-  return {std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()};
-}
-
-// Whether `pid` is still running (not a zombie waiting to be reaped).
-bool is_running(pid_t pid) {
-  const auto fields = stat_fields(pid);
-  return !fields.empty() && fields[0] != "Z";
-}
-
-// The process group of `pid`; 0 when it cannot be read.
-pid_t process_group(pid_t pid) {
-  const auto fields = stat_fields(pid);
-  return fields.size() > 2 ? static_cast<pid_t>(std::strtol(fields[2].c_str(), nullptr, 10)) : 0;
-}
-
 // How many processes the runs left running when they ended, into each run's result: at that
 // moment every child we have besides the runs themselves was re-parented to us (the
 // subreaper) by a process of a run that exited before its own children did. A process is
@@ -544,26 +427,6 @@ void count_left_behind(std::span<StartedRun* const> runs) {
       owner = run->waited.group == group ? run : owner;
     }
     ++owner->result.left_behind;
-  }
-}
-
-// After the run is reaped, every child we still have is one it left behind (killed with its
-// process group, or outside it after setsid). Kills and reaps them, and theirs, which
-// become ours as each one dies.
-void kill_left_behind() {
-  constexpr int k_max_sweeps = 64;  // a fork bomb is not waited out
-  for (int sweep = 0; sweep < k_max_sweeps; ++sweep) {
-    const auto children = own_children();
-    if (children.empty()) {
-      break;
-    }
-    for (const pid_t pid : children) {
-      ::kill(pid, SIGKILL);
-    }
-    for (const pid_t pid : children) {
-      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-      }
-    }
   }
 }
 
@@ -705,7 +568,7 @@ std::array<RunResult, 2> ProcessExecutor::run_together(const std::array<const Co
   StartedRun first(limits[0], via_stub);
   StartedRun second(limits[1], via_stub);
   const std::array<StartedRun*, 2> runs{&first, &second};
-  Pipe barrier(via_stub);
+  util::Pipe barrier(via_stub);
   if (via_stub) {
     if (!barrier.ok()) {
       first.result.error = fmt::format("cannot create pipes: {}", std::strerror(errno));

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "run/executor.hpp"
+#include "run/program_path.hpp"
 #include "util/expected.hpp"
 
 namespace perfduel {
@@ -35,15 +36,5 @@ class ProcessExecutor final : public Executor {
   std::map<std::string, std::string> m_resolved;  // working directory + program → absolute path
   std::filesystem::path m_exec_stub;              // empty: runs start directly
 };
-
-// perfduel-exec beside the running program (build tree) or in ../libexec/perfduel (install
-// tree); empty when neither exists. `searched` receives the places looked at.
-std::filesystem::path find_exec_stub(std::string& searched);
-
-// The absolute path of `program` as the child would find it: searched on PATH when it has
-// no slash, resolved against `working_directory` otherwise. The error says what is wrong
-// (not found, not executable).
-util::Expected<std::filesystem::path> resolve_program(const std::string& program,
-                                                      const std::filesystem::path& working_directory);
 
 }  // namespace perfduel

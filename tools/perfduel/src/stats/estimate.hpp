@@ -20,7 +20,7 @@ struct EstimatorOptions {
   Interval null_band;                  // log-ratio band of "no change" that `p_value` tests against
   // > 0: the interval and p-value take σ at its upper confidence bound at this level
   // (sigma_upper_bound_factor), the width rule's allowance for stopping when σ looks small
-  // (duel/analysis.cpp). 0: the plain fixed-sample interval.
+  // (duel/settling.cpp). 0: the plain fixed-sample interval.
   double decision_sigma_level = 0;
 };
 

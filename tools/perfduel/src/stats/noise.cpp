@@ -13,7 +13,7 @@ namespace perfduel::stats {
 
 namespace {
 
-// The σ levels of the duel's allowances (duel/analysis.cpp): the stopping check takes σ at its
+// The σ levels of the duel's allowances (duel/settling.cpp): the stopping check takes σ at its
 // upper 95 % bound, the deciding interval at its upper 75 % bound.
 constexpr double k_noise_stopping_level = 0.95;
 constexpr double k_noise_decision_level = 0.75;

@@ -31,7 +31,7 @@ struct RatioOfMeans {
 //
 // Why the delta method on the log scale, not Fieller's interval or a bootstrap: Fieller's
 // interval is exact for normal means but becomes unbounded exactly when the denominator is
-// uncertain, a case the zero rule (duel/analysis.cpp) refuses anyway; a bootstrap costs
+// uncertain, a case the zero rule (duel/zero_readings.cpp) refuses anyway; a bootstrap costs
 // thousands of resamples after every round and does not carry the batching of autocorrelated
 // rounds. On the log scale the interval is asymmetric like the ratio itself and cannot reach
 // or cross 0, and its centre and width are in the same units as the mean log-ratio's, so

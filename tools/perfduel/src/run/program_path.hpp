@@ -1,0 +1,22 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "util/expected.hpp"
+
+// Where the programs a run starts are found: the benchmark's own (as the child would find it)
+// and perfduel-exec, the stub that starts each run.
+namespace perfduel {
+
+// perfduel-exec beside the running program (build tree) or in ../libexec/perfduel (install
+// tree); empty when neither exists. `searched` receives the places looked at.
+std::filesystem::path find_exec_stub(std::string& searched);
+
+// The absolute path of `program` as the child would find it: searched on PATH when it has
+// no slash, resolved against `working_directory` otherwise. The error says what is wrong
+// (not found, not executable).
+util::Expected<std::filesystem::path> resolve_program(const std::string& program,
+                                                      const std::filesystem::path& working_directory);
+
+}  // namespace perfduel
