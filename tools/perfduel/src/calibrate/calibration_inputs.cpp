@@ -114,6 +114,7 @@ CalibrationInput read_report_inputs(const std::vector<std::string>& paths,
     rounds_played += last + 1;
     seconds += report.elapsed_seconds;
   }
+  input.own_entries_known = gate.has_value();
   if (gate) {
     input.config = with_gate(input.config, *gate);
   }
@@ -181,6 +182,18 @@ CalibrationInput read_history_inputs(const Config& gate, const std::string& gate
                              util::counted(static_cast<long long>(used), "record"), store.display_name(),
                              selection.branch ? fmt::format(" (branch {})", *selection.branch) : "");
   return input;
+}
+
+Calibration calibrate_input(const CalibrationInput& input) {
+  Calibration calibration = input.ratios
+                                ? calibrate_ratios(input.config, *input.ratios, input.seconds_per_round)
+                                : calibrate(input.config, input.runs, input.seconds_per_round);
+  if (!input.own_entries_known) {
+    for (auto& metric : calibration.metrics) {
+      metric.own_entry = false;
+    }
+  }
+  return calibration;
 }
 
 }  // namespace perfduel

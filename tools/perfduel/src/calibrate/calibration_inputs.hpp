@@ -6,6 +6,7 @@
 
 #include "config/config.hpp"
 #include "duel/analysis.hpp"
+#include "duel/calibration.hpp"
 #include "duel/duel.hpp"
 
 // What calibration measures noise from, gathered one of three ways: an A/A duel of a program
@@ -21,7 +22,15 @@ struct CalibrationInput {
   std::optional<std::vector<std::vector<double>>> ratios;
   double seconds_per_round = 0;
   std::string source;  // "30 rounds of ./bench against itself"
+  // Whether `config` says which metrics are the gate's own entries: not for reports read without
+  // the gate's configuration, whose metrics are all written out one by one.
+  bool own_entries_known = true;
 };
+
+// The calibration of `input`'s metrics from its runs or its stand-in ratios
+// (duel/calibration.hpp), no metric taken for an entry of the gate's own where `input` cannot
+// tell.
+Calibration calibrate_input(const CalibrationInput& input);
 
 // An A/A duel of `config`'s candidate against itself (its commands checked, CPUs and seed set):
 // measured even when its fingerprints are equal (that shortcut would measure nothing), for

@@ -87,9 +87,7 @@ int run_calibrate(const CalibrateOptions& options) {
   const CalibrationInput input = options.db                ? read_history(options)
                                  : options.reports.empty() ? run_aa_duel(options)
                                                            : read_reports(options);
-  const Calibration calibration = input.ratios
-                                      ? calibrate_ratios(input.config, *input.ratios, input.seconds_per_round)
-                                      : calibrate(input.config, input.runs, input.seconds_per_round);
+  const Calibration calibration = calibrate_input(input);
   if (calibration.rounds < 3) {
     throw Error(fmt::format("{}: too few rounds to measure noise (at least 3, better 30)", input.source));
   }

@@ -127,6 +127,9 @@ struct MetricSpec {
   MissingBenchmark missing = MissingBenchmark::report;  // a glob's benchmarks on one side only
   Repetitions repetitions = Repetitions::median;        // sources google_benchmark, catch2
   std::optional<Zeros> zeros;                           // `zeros:`; empty: by source (zeros_allowed)
+  // The benchmark pattern whose one benchmark this metric stands for (its key, set by
+  // duel/metric_expansion.hpp); empty for an entry of the configuration's own. Not written out.
+  std::string expanded_from;
 };
 
 // Whether a reading of 0 is a measurement of `metric` rather than a fault: as configured with

@@ -38,6 +38,7 @@ MetricCalibration calibrate_metric(const MetricSpec& spec, const stats::RoundNoi
   result.noise = noise;
   result.threshold = spec.threshold;
   result.tolerance = spec.tolerance;
+  result.own_entry = spec.expanded_from.empty();
   result.rounds_configured = stats::rounds_to_settle(noise, spec.threshold, spec.tolerance, levels);
   result.rounds_proposed = result.rounds_configured;
   if (!(result.rounds_configured > target_rounds)) {

@@ -36,6 +36,9 @@ struct MetricCalibration {
   // A count (valgrind, counter) whose rounds all agree within a hundredth of its threshold: it
   // settles in k_deterministic_min_rounds whatever its threshold, so there is nothing to fit.
   bool counted = false;
+  // The configuration has an entry of its own for this metric (not a pattern's expansion), so
+  // a fragment that replaces an earlier one writes it again, even when calibration keeps it.
+  bool own_entry = false;
 };
 
 // The calibration of one metric with `noise` at `levels`, aiming at `target_rounds`: the

@@ -93,6 +93,7 @@ std::string expand_pattern(std::span<const MetricSpec> metrics, const MetricSpec
     MetricSpec metric = pattern;
     metric.name = metric_name;
     metric.benchmark = name;
+    metric.expanded_from = pattern.name;
     expanded.push_back(std::move(metric));
   }
   return {};

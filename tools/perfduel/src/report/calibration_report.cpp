@@ -141,8 +141,15 @@ std::string format_calibration_fragment(const Calibration& calibration, const st
       continue;
     }
     if (!metric.loosened) {
-      text += fmt::format("  # {}: kept at {} ({})\n", metric.spec.name,
-                          fraction_text(metric.spec.threshold, false), measured);
+      // An entry of the gate's own that overrides a pattern is written again: the fragment
+      // replaces the earlier one it came from, and a comment would drop it.
+      if (metric.own_entry && from_pattern(metric.spec)) {
+        text += fmt::format("  {}  # kept ({})\n",
+                            override_entry(metric.spec, metric.threshold, metric.tolerance), measured);
+      } else {
+        text += fmt::format("  # {}: kept at {} ({})\n", metric.spec.name,
+                            fraction_text(metric.spec.threshold, false), measured);
+      }
       continue;
     }
     const std::string was =
