@@ -19,10 +19,10 @@ bool loosely_equal(const Value& a, const Value& b) {
   return a.to_number() == b.to_number();
 }
 
-class Expression {
+class Expression : public ExpressionScanner {
  public:
   Expression(std::string text, const ExpressionContext& context)
-      : m_text(std::move(text)), m_context(context) {}
+      : ExpressionScanner(std::move(text), "expression"), m_context(context) {}
 
   Value evaluate() {
     auto value = parse_or();
@@ -34,25 +34,6 @@ class Expression {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw Unsupported(fmt::format("expression \"{}\": {} at offset {}", m_text, what, m_pos));
-  }
-
-  void skip_blanks() {
-    while (m_pos < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_pos])) != 0) {
-      ++m_pos;
-    }
-  }
-
-  bool take(const std::string& token) {
-    skip_blanks();
-    if (m_text.compare(m_pos, token.size(), token) == 0) {
-      m_pos += token.size();
-      return true;
-    }
-    return false;
-  }
-
   static bool identifier_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
   }
@@ -250,8 +231,6 @@ class Expression {
     fail(fmt::format("function {}() is not supported by ci_local", name));
   }
 
-  std::string m_text;
-  std::size_t m_pos = 0;
   const ExpressionContext& m_context;
 };
 

@@ -31,9 +31,10 @@ YAML::Node deep_merge(const YAML::Node& base, const YAML::Node& over) {
 
 // A GitLab `rules: if:` expression: $VARIABLE, "string", /regex/, null, == != =~ !~ && ||
 // and parentheses (https://docs.gitlab.com/ci/jobs/job_rules/#cicd-variable-expressions).
-class RuleExpression {
+class RuleExpression : public ExpressionScanner {
  public:
-  RuleExpression(std::string text, const Env& variables) : m_text(std::move(text)), m_variables(variables) {}
+  RuleExpression(std::string text, const Env& variables)
+      : ExpressionScanner(std::move(text), "rules: if:"), m_variables(variables) {}
 
   bool evaluate() {
     const bool value = parse_or();
@@ -49,25 +50,6 @@ class RuleExpression {
     std::optional<std::string> value;  // none: null or an undefined variable
     bool regex = false;
   };
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw Unsupported(fmt::format("rules: if: \"{}\": {} at offset {}", m_text, what, m_pos));
-  }
-
-  void skip_blanks() {
-    while (m_pos < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_pos])) != 0) {
-      ++m_pos;
-    }
-  }
-
-  bool take(const std::string& token) {
-    skip_blanks();
-    if (m_text.compare(m_pos, token.size(), token) == 0) {
-      m_pos += token.size();
-      return true;
-    }
-    return false;
-  }
 
   bool parse_or() {
     bool value = parse_and();
@@ -161,8 +143,6 @@ class RuleExpression {
     fail("expected $VARIABLE, \"string\", /regex/ or null");
   }
 
-  std::string m_text;
-  std::size_t m_pos = 0;
   const Env& m_variables;
 };
 

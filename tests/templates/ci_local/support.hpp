@@ -1,6 +1,7 @@
 // What every part of ci_local shares: its exit codes, its one error, running a program.
 #pragma once
 
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 namespace ci_local {
@@ -24,6 +26,40 @@ constexpr int k_not_run = 99;
 // What this program cannot do: the message says what and where.
 struct Unsupported : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// Where a parser of an expression is in its text, and the three steps both CI systems'
+// expression parsers take (GitHub's `${{ }}`, GitLab's `rules: if:`): blanks skipped, a token
+// taken, an error naming the expression (`what` it is) and the offset.
+class ExpressionScanner {
+ protected:
+  ExpressionScanner(std::string text, std::string what) : m_text(std::move(text)), m_what(std::move(what)) {}
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw Unsupported(fmt::format("{} \"{}\": {} at offset {}", m_what, m_text, problem, m_pos));
+  }
+
+  void skip_blanks() {
+    while (m_pos < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_pos])) != 0) {
+      ++m_pos;
+    }
+  }
+
+  // Takes `token` (after blanks) if the text goes on with it.
+  bool take(const std::string& token) {
+    skip_blanks();
+    if (m_text.compare(m_pos, token.size(), token) == 0) {
+      m_pos += token.size();
+      return true;
+    }
+    return false;
+  }
+
+  std::string m_text;
+  std::size_t m_pos = 0;
+
+ private:
+  std::string m_what;
 };
 
 // Environment variables (GitLab's CI/CD variables too), by name.

@@ -99,7 +99,8 @@ TEST_CASE("a max_rss below the driver's own peak is a note, not a row", "[report
   CHECK_FALSE(json["metrics"][0].contains("at_driver_floor"));
   const SavedReport saved = results_from_json(json);
   CHECK(saved.metrics[3].at_driver_floor);
-  for (const auto& metric : duel_page_data(saved)["metrics"]) {
+  const auto page = duel_page_data(saved);
+  for (const auto& metric : page["metrics"]) {
     CHECK(metric["name"] != "max_rss");
   }
   // Above the driver's peak: a row, and no note.
