@@ -186,36 +186,10 @@ std::string integrity(const std::string& location) {
   return answer;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    fmt::print(stderr, "usage: history_torture SQLITE_FILE|postgresql://URI|--postgres-from-environment\n");
-    return 2;
-  }
-  std::string location = argv[1];
-  if (location == "--postgres-from-environment") {
-    // with_postgres.sh names its server here.
-    const char* uri = std::getenv("PERFDUEL_TEST_PG_URI");
-    if (uri == nullptr) {
-      fmt::print(stderr,
-                 "history_torture: PERFDUEL_TEST_PG_URI is not set (run it under with_postgres.sh)\n");
-      return 2;
-    }
-    location = uri;
-  }
-  const bool postgres = is_postgres_location(location);
-  const fs::path logs = fs::temp_directory_path() / fmt::format("perfduel-torture-{}", ::getpid());
-  fs::create_directories(logs);
-  if (!postgres) {
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-      fs::remove(location + suffix);
-    }
-  }
-  const std::string name = postgres ? "postgresql" : "sqlite";
-
-  // 1. Eight writers at once, the schema created by whichever comes first; each also
-  //    retries its neighbour's first keys, racing the neighbour for them.
+// Phase 1: eight writers at once, the schema created by whichever comes first; each also
+// retries its neighbour's first keys, racing the neighbour for them. Returns the store, open.
+std::unique_ptr<HistoryStore> concurrent_writers(const std::string& location, const fs::path& logs,
+                                                 const std::string& name) {
   const auto started = std::chrono::steady_clock::now();
   std::vector<pid_t> writers;
   for (int w = 0; w < k_writers; ++w) {
@@ -265,7 +239,20 @@ int main(int argc, char** argv) {
   check(found == k_writers * k_records && missing == 0 && duplicates == 0 && complete,
         "records after phase 1");
 
-  // 2. A writer of long records killed with SIGKILL while its transaction is open.
+  return store;
+}
+
+// What phase 2 did: how many victims it started, whether one died inside a transaction (and
+// with which record open), and the records the victims logged as committed.
+struct KillOutcome {
+  int attempts = 0;
+  std::string killed_key;
+  int victim_committed = 0;
+};
+
+// Phase 2: a writer of long records killed with SIGKILL while its transaction is open.
+KillOutcome kill_inside_a_transaction(const std::string& location, const fs::path& logs,
+                                      HistoryStore& store) {
   int attempts = 0;
   bool killed_inside = false;
   std::string killed_key;
@@ -299,7 +286,7 @@ int main(int argc, char** argv) {
     victim_committed += static_cast<int>(
         std::count_if(lines.begin(), lines.end(), [](const auto& l) { return l.starts_with("added "); }));
     // Inside: the log still ends at that key's begin, and the database does not have it.
-    const auto after = ids_by_key(*store, "m0");
+    const auto after = ids_by_key(store, "m0");
     if (!open_key.empty() && lines.back() == "begin " + open_key && after.find(open_key) == after.end()) {
       killed_inside = true;
       killed_key = open_key;
@@ -307,7 +294,11 @@ int main(int argc, char** argv) {
   }
   check(killed_inside, fmt::format("no SIGKILL landed inside a transaction in {} attempts", attempts));
 
-  // 3. The database takes writers again, and holds exactly what was committed.
+  return {attempts, killed_key, victim_committed};
+}
+
+// Phase 3: the database takes writers again. Returns whether both wrote all their records.
+bool writers_after_the_kill(const std::string& location, const fs::path& logs) {
   std::vector<pid_t> after_writers;
   for (int w = 0; w < 2; ++w) {
     std::vector<std::string> keys;
@@ -322,6 +313,12 @@ int main(int argc, char** argv) {
   }
   check(after_ok == 2, "writers after the kill failed");
 
+  return after_ok == 2;
+}
+
+// Phase 3, its check: the database holds exactly what was committed, in whole records.
+void check_after_the_kill(const std::string& location, const fs::path& logs, const std::string& name,
+                          const KillOutcome& kill, bool after_ok) {
   auto reopened = open_or_die(location);
   const auto all = ids_by_key(*reopened, "m0");
   const auto last_bulk = ids_by_key(*reopened, fmt::format("bulk{:05}", k_bulk - 1));
@@ -344,25 +341,59 @@ int main(int argc, char** argv) {
     }
   }
   const auto count = reopened->record_count();
-  const int expected = k_writers * k_records + victim_committed + 40;
+  const int expected = k_writers * k_records + kill.victim_committed + 40;
   fmt::print(
       "{}: SIGKILL inside a transaction after {} attempt{} (record {} of {} measurements): {} victim records "
       "committed, {} found, {} partial; {} records in all (expected {}), {} committed but missing, {} "
       "duplicates; 2 writers x 20 records after the kill: {}\n",
-      name, attempts, attempts == 1 ? "" : "s", killed_key, 3 + k_bulk, victim_committed, victim_records,
-      partial, count ? *count : -1, expected, committed_missing, total_duplicates,
-      after_ok == 2 ? "all written" : "FAILED");
+      name, kill.attempts, kill.attempts == 1 ? "" : "s", kill.killed_key, 3 + k_bulk, kill.victim_committed,
+      victim_records, partial, count ? *count : -1, expected, committed_missing, total_duplicates,
+      after_ok ? "all written" : "FAILED");
   check(partial == 0 && committed_missing == 0 && total_duplicates == 0, "records after the kill");
   // A victim may have committed its last record and died before logging it: allowed, and
   // then the record is complete (counted in victim_records, not in victim_committed).
-  check(victim_records >= victim_committed && count && *count == static_cast<std::int64_t>(all.size()),
+  check(victim_records >= kill.victim_committed && count && *count == static_cast<std::int64_t>(all.size()),
         "record count");
   check(count && *count >= expected && *count <= expected + k_kill_attempts, "record count against the logs");
-  if (!postgres) {
+  if (!is_postgres_location(location)) {
     const std::string answer = integrity(location);
     fmt::print("{}: PRAGMA integrity_check: {}\n", name, answer);
     check(answer == "ok", "integrity_check");
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fmt::print(stderr, "usage: history_torture SQLITE_FILE|postgresql://URI|--postgres-from-environment\n");
+    return 2;
+  }
+  std::string location = argv[1];
+  if (location == "--postgres-from-environment") {
+    // with_postgres.sh names its server here.
+    const char* uri = std::getenv("PERFDUEL_TEST_PG_URI");
+    if (uri == nullptr) {
+      fmt::print(stderr,
+                 "history_torture: PERFDUEL_TEST_PG_URI is not set (run it under with_postgres.sh)\n");
+      return 2;
+    }
+    location = uri;
+  }
+  const bool postgres = is_postgres_location(location);
+  const fs::path logs = fs::temp_directory_path() / fmt::format("perfduel-torture-{}", ::getpid());
+  fs::create_directories(logs);
+  if (!postgres) {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+      fs::remove(location + suffix);
+    }
+  }
+  const std::string name = postgres ? "postgresql" : "sqlite";
+
+  auto store = concurrent_writers(location, logs, name);
+  const KillOutcome kill = kill_inside_a_transaction(location, logs, *store);
+  const bool after_ok = writers_after_the_kill(location, logs);
+  check_after_the_kill(location, logs, name, kill, after_ok);
   fs::remove_all(logs);
   return g_failures == 0 ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -71,6 +72,39 @@ std::unique_ptr<HistoryStore> open_or_exit(const std::string& location) {
   return std::move(store).value();
 }
 
+// Trending: the series read, and the grouping that follows it (the same for both stores), five
+// times: each one's seconds, the points read and the groups found.
+struct TrendTimes {
+  std::vector<double> read_seconds;
+  std::vector<double> group_seconds;
+  std::size_t points = 0;
+  std::size_t groups = 0;
+};
+
+TrendTimes time_trending(const std::string& location, const std::string& metric) {
+  TrendTimes times;
+  for (int r = 0; r < 5; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    auto reader = open_or_exit(location);
+    auto series = reader->series(metric, std::string("main"));
+    if (!series) {
+      fmt::print(stderr, "{}\n", series.error());
+      std::exit(1);
+    }
+    times.read_seconds.push_back(seconds_since(start));
+    times.points = series->size();
+    std::vector<double> values;
+    for (const auto& point : *series) {
+      values.push_back(point.measurement.value);
+    }
+    const auto group_start = std::chrono::steady_clock::now();
+    const auto grouping = perfduel::trend::group_values(values, perfduel::trend::GroupingOptions{});
+    times.group_seconds.push_back(seconds_since(group_start));
+    times.groups = grouping ? grouping->groups.size() : 0;
+  }
+  return times;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -117,30 +151,7 @@ int main(int argc, char** argv) {
   }
   const double fill = seconds_since(fill_start);
 
-  // Trending: the series read, and the grouping that follows it (the same for both stores).
-  std::vector<double> read_seconds;
-  std::vector<double> group_seconds;
-  std::size_t points = 0;
-  std::size_t groups = 0;
-  for (int r = 0; r < 5; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    auto reader = open_or_exit(location);
-    auto series = reader->series(metric, std::string("main"));
-    if (!series) {
-      fmt::print(stderr, "{}\n", series.error());
-      return 1;
-    }
-    read_seconds.push_back(seconds_since(start));
-    points = series->size();
-    std::vector<double> values;
-    for (const auto& point : *series) {
-      values.push_back(point.measurement.value);
-    }
-    const auto group_start = std::chrono::steady_clock::now();
-    const auto grouping = perfduel::trend::group_values(values, perfduel::trend::GroupingOptions{});
-    group_seconds.push_back(seconds_since(group_start));
-    groups = grouping ? grouping->groups.size() : 0;
-  }
+  const auto [read_seconds, group_seconds, points, groups] = time_trending(location, metric);
   fmt::print("{} (metric {})\n", redact_location(location), metric);
   fmt::print(
       "  record one report (3 metrics x 30 samples, open + append): median {:.2f} ms, min {:.2f} ms ({} "

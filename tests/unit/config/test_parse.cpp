@@ -325,33 +325,39 @@ TEST_CASE("metric sources: regex, JSON pointer, Google Benchmark", "[config]") {
   CHECK(config.gated_metrics().size() == 5);
 }
 
-TEST_CASE("config_to_json reads back to the same configuration", "[config]") {
-  const auto round_trip = [](const Config& config) {
-    const std::string json = config_to_json(config);
-    const Config again = parse_config(json, "report.json");
-    CHECK(config_to_json(again) == json);
-    return again;
-  };
+namespace {
 
+// `config` written as JSON and read back, checked to write the same JSON again.
+Config json_round_trip(const Config& config) {
+  const std::string json = config_to_json(config);
+  Config again = parse_config(json, "report.json");
+  CHECK(config_to_json(again) == json);
+  return again;
+}
+
+}  // namespace
+
+TEST_CASE("config_to_json reads back to the same configuration", "[config]") {
   SECTION("defaults") {
-    const Config again = round_trip(default_config());
+    const Config again = json_round_trip(default_config());
     CHECK_FALSE(again.baseline.has_value());
     CHECK_FALSE(again.seed.has_value());
   }
 
   SECTION("counted metrics") {
-    const Config again = round_trip(
+    const Config again = json_round_trip(
         parse_gate("metrics:\n  insns: {valgrind: instructions}\n  est: {valgrind: cycles, gate: false}\n"));
     CHECK(metric_names(again) == std::vector<std::string>{"insns", "est"});
     CHECK(metric(again, "est").event == CountedEvent::cycles);
     CHECK(again.warmup == 0);
-    const Config counters = round_trip(parse_gate("metrics:\n  bm: {counter: branch-misses}\n"));
+    const Config counters = json_round_trip(parse_gate("metrics:\n  bm: {counter: branch-misses}\n"));
     CHECK(metric(counters, "bm").source == MetricSource::counter);
     CHECK(metric(counters, "wall_time").gating == Gating::report_only);
   }
+}
 
-  SECTION("every key set away from its default") {
-    const Config config = parse_gate(R"(baseline:
+TEST_CASE("config_to_json reads back every key set away from its default", "[config]") {
+  const Config config = parse_gate(R"(baseline:
   command: ./bench --label "two words" 'q"uote' 'back\slash'
   working_directory: /tmp/work dir
   env: {A: "1", B: "true", EMPTY: ""}
@@ -390,25 +396,24 @@ metrics:
     google_benchmark: BM_sum/1024
     field: widgets
 )");
-    const Config again = round_trip(config);
-    REQUIRE(again.baseline.has_value());
-    CHECK(again.baseline->argv == config.baseline->argv);
-    CHECK(again.baseline->argv ==
-          std::vector<std::string>{"./bench", "--label", "two words", "q\"uote", "back\\slash"});
-    CHECK(again.baseline->environment == config.baseline->environment);
-    CHECK(again.baseline->working_directory.string() == "/tmp/work dir");
-    REQUIRE(again.candidate.has_value());
-    CHECK(again.candidate->launch == Launch::shell);
-    CHECK(again.candidate->argv == std::vector<std::string>{"./bench | tee out.txt"});
-    CHECK(again.confidence == config.confidence);
-    CHECK(again.max_seconds == config.max_seconds);
-    CHECK(again.seed == config.seed);
-    CHECK(again.cpus == std::vector<int>{0, 1, 2, 7});
-    CHECK(metric(again, "score").pattern == "score:\t(\\d+) \"pts\" é");
-    CHECK(metric(again, "latency").pattern == "/a~1b/0/c~0d");
-    CHECK(metric(again, "max_rss").threshold == config.metrics[3].threshold);
-    CHECK(metric_names(again) == metric_names(config));
-  }
+  const Config again = json_round_trip(config);
+  REQUIRE(again.baseline.has_value());
+  CHECK(again.baseline->argv == config.baseline->argv);
+  CHECK(again.baseline->argv ==
+        std::vector<std::string>{"./bench", "--label", "two words", "q\"uote", "back\\slash"});
+  CHECK(again.baseline->environment == config.baseline->environment);
+  CHECK(again.baseline->working_directory.string() == "/tmp/work dir");
+  REQUIRE(again.candidate.has_value());
+  CHECK(again.candidate->launch == Launch::shell);
+  CHECK(again.candidate->argv == std::vector<std::string>{"./bench | tee out.txt"});
+  CHECK(again.confidence == config.confidence);
+  CHECK(again.max_seconds == config.max_seconds);
+  CHECK(again.seed == config.seed);
+  CHECK(again.cpus == std::vector<int>{0, 1, 2, 7});
+  CHECK(metric(again, "score").pattern == "score:\t(\\d+) \"pts\" é");
+  CHECK(metric(again, "latency").pattern == "/a~1b/0/c~0d");
+  CHECK(metric(again, "max_rss").threshold == config.metrics[3].threshold);
+  CHECK(metric_names(again) == metric_names(config));
 }
 
 TEST_CASE("retries default to none and are capped", "[config][retries]") {
