@@ -92,6 +92,8 @@ TEST_CASE("docs/command-line.md's exit codes are each command's table, word for 
                    documented_exit_codes("docs/command-line.md", "### `perfduel summary`"));
   check_documented(k_calibrate_exit_code_table,
                    documented_exit_codes("docs/command-line.md", "### `perfduel calibrate`"));
+  check_documented(k_record_exit_code_table,
+                   documented_exit_codes("docs/command-line.md", "### `perfduel record`"));
   check_documented(k_trend_exit_code_table,
                    documented_exit_codes("docs/command-line.md", "### `perfduel trend`"));
   check_documented(k_doctor_exit_code_table,

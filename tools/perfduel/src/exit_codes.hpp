@@ -87,6 +87,12 @@ inline constexpr std::array<ExitCodeRow, 4> k_calibrate_exit_code_table{{
     {ExitCode::interrupted, "interrupted", "interrupted by SIGINT, SIGTERM or SIGHUP: children killed"},
 }};
 
+inline constexpr std::array<ExitCodeRow, 2> k_record_exit_code_table{{
+    {ExitCode::pass, "recorded", "recorded, or recorded already under its run id (nothing added)"},
+    {ExitCode::usage, "usage error",
+     "usage error, a report that cannot be read, or a history that cannot be opened or written"},
+}};
+
 inline constexpr std::array<ExitCodeRow, 3> k_trend_exit_code_table{{
     {ExitCode::pass, "no regression", "no metric's last group is a regression"},
     {ExitCode::regression, "regression", "a metric's last group is a regression (a nightly job can alert)"},

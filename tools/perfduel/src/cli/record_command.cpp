@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/history_options.hpp"
 #include "error.hpp"
+#include "exit_codes.hpp"
 #include "history/provenance.hpp"
 #include "history/report_import.hpp"
 #include "history/store.hpp"
@@ -161,6 +162,7 @@ void add_record_options(CLI::App& subcommand, int& exit_code) {
   command->add_option("--unit", options->unit, "Unit of the --value measurements (e.g. s, bytes)");
   add_direction_flags(*command, options->direction, "For --metric: higher is better",
                       "For --metric: lower is better");
+  command->footer(exit_codes_help(k_record_exit_code_table));
 }
 
 }  // namespace perfduel::cli
