@@ -9,6 +9,7 @@
 
 #include "duel/projection.hpp"
 #include "duel/verdict.hpp"
+#include "stats/autocorrelation.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/sequential.hpp"
 #include "stats/sign_sequence.hpp"
