@@ -16,6 +16,7 @@
 #include "bisect/probe_config.hpp"
 #include "bisect/search.hpp"
 #include "config/config.hpp"
+#include "report/saved_report.hpp"
 
 using namespace perfduel;
 using namespace perfduel::bisect;
@@ -270,6 +271,10 @@ TEST_CASE("bisect: the estimate of what is left", "[bisect]") {
 }
 
 TEST_CASE("bisect: a duel's report read at the cut", "[bisect]") {
+  // The JSON report `report` read as bisect reads it: through the report's one reader.
+  const auto reading_of = [](const nlohmann::json& report) {
+    return read_duel_report(results_from_json(nlohmann::ordered_json(report)));
+  };
   const auto metric = [](double lo, double hi, const char* direction = "lower") {
     return nlohmann::json{{"name", "score"},   {"gated", true},           {"direction", direction},
                           {"tolerance", 0.05}, {"change", (lo + hi) / 2}, {"ci", {lo, hi}}};
@@ -283,28 +288,28 @@ TEST_CASE("bisect: a duel's report read at the cut", "[bisect]") {
                           {"elapsed_seconds", 0.5},
                           {"metrics", nlohmann::json(std::move(metrics))}};
   };
-  CHECK(read_duel_report(report({metric(0.06, 0.2)})).reading == Reading::bad);
-  CHECK(read_duel_report(report({metric(-0.1, 0.05)})).reading == Reading::good);
-  CHECK(read_duel_report(report({metric(0.01, 0.09)})).reading == Reading::unresolved);
+  CHECK(reading_of(report({metric(0.06, 0.2)})).reading == Reading::bad);
+  CHECK(reading_of(report({metric(-0.1, 0.05)})).reading == Reading::good);
+  CHECK(reading_of(report({metric(0.01, 0.09)})).reading == Reading::unresolved);
   // Higher is better: worse is below −5 %.
-  CHECK(read_duel_report(report({metric(-0.2, -0.06, "higher")})).reading == Reading::bad);
-  CHECK(read_duel_report(report({metric(0.06, 0.2, "higher")})).reading == Reading::good);
+  CHECK(reading_of(report({metric(-0.2, -0.06, "higher")})).reading == Reading::bad);
+  CHECK(reading_of(report({metric(0.06, 0.2, "higher")})).reading == Reading::good);
   // One bad metric makes the commit bad; the worst bad one is shown.
   auto two = report({metric(-0.01, 0.01), metric(0.3, 0.4)});
   two["metrics"][1]["name"] = "size";
-  const DuelReading bad = read_duel_report(two);
+  const DuelReading bad = reading_of(two);
   CHECK(bad.reading == Reading::bad);
   CHECK(bad.metric == "size");
   CHECK(bad.rounds == 3);
   // Report-only metrics do not count.
   auto info = report({metric(-0.01, 0.01), metric(0.3, 0.4)});
   info["metrics"][1]["gated"] = false;
-  CHECK(read_duel_report(info).reading == Reading::good);
+  CHECK(reading_of(info).reading == Reading::good);
   // No interval yet: unresolved, with the duel's end in words.
   auto open = report({metric(0, 0)});
   open["metrics"][0]["ci"] = nullptr;
   open["end"] = "round-budget";
-  const DuelReading unresolved = read_duel_report(open);
+  const DuelReading unresolved = reading_of(open);
   CHECK(unresolved.reading == Reading::unresolved);
   CHECK(
       unresolved.reason ==
@@ -312,9 +317,9 @@ TEST_CASE("bisect: a duel's report read at the cut", "[bisect]") {
       "interval yet, against the cut +5.00 %");
   nlohmann::json failed{
       {"verdict", "error"}, {"end", "benchmark-failed"}, {"error", "candidate run: exit 2"}};
-  CHECK(read_duel_report(failed).reading == Reading::failed);
-  CHECK(read_duel_report(failed).reason == "candidate run: exit 2");
-  CHECK(read_duel_report({{"verdict", "interrupted"}, {"end", "interrupted"}}).reading ==
+  CHECK(reading_of(failed).reading == Reading::failed);
+  CHECK(reading_of(failed).reason == "candidate run: exit 2");
+  CHECK(reading_of(nlohmann::json{{"verdict", "interrupted"}, {"end", "interrupted"}}).reading ==
         Reading::interrupted);
 }
 

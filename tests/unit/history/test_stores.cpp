@@ -20,11 +20,25 @@
 #include "history/statements.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
+#include "report/saved_report.hpp"
 
 using namespace perfduel::history;
 namespace fs = std::filesystem;
 
 namespace {
+
+// The history's reading of the JSON report `report`, through the report's one reader.
+perfduel::util::Expected<Record> record_of(const nlohmann::ordered_json& report, std::string_view source) {
+  return record_from_report(perfduel::results_from_json(report), source);
+}
+
+std::string run_key_of(const nlohmann::ordered_json& report) {
+  return report_run_key(perfduel::results_from_json(report));
+}
+
+std::optional<std::string> config_hash_of(const nlohmann::ordered_json& report) {
+  return report_config_hash(perfduel::results_from_json(report));
+}
 
 // A fresh directory under the system temp dir, removed at the end of the test.
 class TempDir {
@@ -226,7 +240,7 @@ TEST_CASE("a compare report becomes a record", "[history]") {
              {"round": 1, "side": "baseline", "warmup": false, "values": {"wall_time": 0.0101}},
              {"round": 1, "side": "candidate", "warmup": false, "values": {"wall_time": 0.0102}},
              {"round": 2, "side": "candidate", "warmup": false, "values": {"wall_time": 0.0104}}]})");
-  const auto record = record_from_report(report, "r.json");
+  const auto record = record_of(report, "r.json");
   REQUIRE(record);
   CHECK(record->recorded_at == "2026-11-21T10:00:00Z");
   CHECK(record->verdict == "regression");
@@ -239,13 +253,12 @@ TEST_CASE("a compare report becomes a record", "[history]") {
   CHECK(m.ci_high == 0.04);
   CHECK(m.samples == std::vector<double>{0.0102, 0.0104});
 
-  const auto not_report = record_from_report(nlohmann::json::parse(R"({"a": 1})"), "x.json");
+  const auto not_report = record_of(nlohmann::json::parse(R"({"a": 1})"), "x.json");
   REQUIRE_FALSE(not_report);
   CHECK(not_report.error() ==
         "x.json: not a perfduel compare report (no \"metrics\" array; write one with `perfduel compare "
         "--json`)");
-  const auto no_median =
-      record_from_report(nlohmann::json::parse(R"({"metrics": [{"name": "m"}]})"), "y.json");
+  const auto no_median = record_of(nlohmann::json::parse(R"({"metrics": [{"name": "m"}]})"), "y.json");
   REQUIRE_FALSE(no_median);
   CHECK(no_median.error() == "y.json: metric \"m\" has no \"candidate_median\"");
 }
@@ -265,7 +278,7 @@ TEST_CASE("an old report's uname kernel gives the same machine as --metric", "[h
   const auto report = nlohmann::json::parse(R"({
     "metrics": [{"name": "wall_time", "candidate_median": 0.01}],
     "environment": {"host": "vm", "cpu_model": "AMD EPYC", "kernel": "Linux 6.18.44-fc x86_64"}})");
-  const auto record = record_from_report(report, "r.json");
+  const auto record = record_of(report, "r.json");
   REQUIRE(record);
   CHECK(record->machine == "vm | AMD EPYC | 6.18.44-fc");
   CHECK(record->machine == perfduel::machine_fingerprint("vm", "AMD EPYC", "6.18.44-fc").description);
@@ -375,9 +388,9 @@ TEST_CASE("a report's run key and configuration hash", "[history]") {
     "config": {"candidate": {"command": ["/runner/1/build/bench", "--size", "10"], "shell": false,
                              "working_directory": "/runner/1/build"},
                "confidence": 0.95}})");
-  const auto record = record_from_report(report, "r.json");
+  const auto record = record_of(report, "r.json");
   REQUIRE(record);
-  CHECK(record->run_key == report_run_key(report));
+  CHECK(record->run_key == run_key_of(report));
   CHECK(record->run_key->starts_with("report-"));
   REQUIRE(record->config_hash);
   CHECK(record->config_hash->size() == 12);
@@ -386,20 +399,20 @@ TEST_CASE("a report's run key and configuration hash", "[history]") {
   auto elsewhere = report;
   elsewhere["config"]["candidate"]["command"][0] = "/home/ci/work/build/bench";
   elsewhere["config"]["candidate"]["working_directory"] = "/home/ci/work/build";
-  CHECK(report_config_hash(elsewhere) == record->config_hash);
-  CHECK(report_run_key(elsewhere) != record->run_key);
+  CHECK(config_hash_of(elsewhere) == record->config_hash);
+  CHECK(run_key_of(elsewhere) != record->run_key);
   // Other arguments or thresholds: another configuration.
   auto other = report;
   other["config"]["candidate"]["command"][2] = "20";
-  CHECK(report_config_hash(other) != record->config_hash);
+  CHECK(config_hash_of(other) != record->config_hash);
   other = report;
   other["config"]["confidence"] = 0.99;
-  CHECK(report_config_hash(other) != record->config_hash);
+  CHECK(config_hash_of(other) != record->config_hash);
   // Another run (another seed): another key.
   other = report;
   other["seed"] = 8;
-  CHECK(report_run_key(other) != record->run_key);
-  CHECK_FALSE(report_config_hash(nlohmann::ordered_json::parse(R"({"metrics": []})")));
+  CHECK(run_key_of(other) != record->run_key);
+  CHECK_FALSE(config_hash_of(nlohmann::ordered_json::parse(R"({"metrics": []})")));
 }
 
 TEST_CASE("history locations: SQLite files and PostgreSQL URIs", "[history]") {

@@ -115,7 +115,7 @@ TEST_CASE("a gate of identical programs says so in the summary, not +0 % in [+0 
     "programs": {"compared": "identical", "baseline": {"sha256": "abc"}},
     "metrics": [{"name": "wall_time", "gated": true, "change": 0.0, "ci": [0.0, 0.0],
                  "verdict": "no-change", "settled_by": "identical-programs"}]})");
-  const std::vector<GateResult> gates{gate_result_from_json(json, "same", "same.json")};
+  const std::vector<GateResult> gates{gate_result(results_from_json(json), "same", "same.json")};
   REQUIRE(gates[0].identical);
   const auto table = format_suite_table(gates);
   CHECK_THAT(table, Catch::Contains("wall_time       -  identical programs, not measured"));
@@ -131,9 +131,9 @@ TEST_CASE("a regression the sign test settled names the test beside its interval
                  "ci": [-0.205, 2.856], "verdict": "regression", "settled_by": "sign sequence",
                  "signs": {"beyond": 9, "rounds": 9, "by_more_than": 0.02,
                            "shown_instead_of_interval": true}}]})");
-  const auto gate = gate_result_from_json(json, "slow", "slow.json");
+  const auto gate = gate_result(results_from_json(json), "slow", "slow.json");
   CHECK(gate.metrics[0].interval == "sign test: 9 of 9 rounds > +2.00 %");
-  const auto page = duel_page_data(json);
+  const auto page = duel_page_data(results_from_json(json));
   CHECK(page["metrics"][0]["verdict"] == "regression (sign test: 9 of 9 rounds > +2.00 %)");
   CHECK(page["metrics"][0]["ci"] == nlohmann::json::array({-0.205, 2.856}));
 }

@@ -58,10 +58,6 @@ std::string interval_text(const MetricAtCut& m) {
 
 }  // namespace
 
-DuelReading read_duel_report(const nlohmann::json& report) {
-  return read_duel_report(results_from_json(report));
-}
-
 DuelReading read_duel_report(const SavedReport& report) {
   DuelReading reading;
   reading.rounds = report.measured_rounds;

@@ -1,7 +1,5 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include "bisect/search.hpp"
 #include "report/saved_report.hpp"
 
@@ -16,8 +14,5 @@ namespace perfduel::bisect {
 // interval reaches furthest to its worse side. Reads only what the report says; nothing is
 // re-analysed.
 DuelReading read_duel_report(const SavedReport& report);
-
-// The same of the JSON report `report` (results_from_json first).
-DuelReading read_duel_report(const nlohmann::json& report);
 
 }  // namespace perfduel::bisect

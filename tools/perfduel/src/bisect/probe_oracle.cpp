@@ -8,6 +8,7 @@
 #include "bisect/duel_reading.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
+#include "report/saved_report.hpp"
 #include "util/file.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
@@ -85,9 +86,9 @@ DuelReading ProbeOracle::duel(std::size_t baseline, std::size_t candidate, int a
                             short_id(base.id), util::trim(util::tail_lines(result.err, 3))));
   }
   const auto text = util::read_file(report);
-  const auto json = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  const auto json = text ? nlohmann::ordered_json::parse(*text, nullptr, false) : nlohmann::ordered_json();
   if (json.is_object()) {
-    reading = read_duel_report(json);
+    reading = read_duel_report(results_from_json(json));
     reading.report = report.string();
     reading.seconds = seconds;
     return reading;

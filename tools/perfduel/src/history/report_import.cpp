@@ -119,16 +119,4 @@ util::Expected<Record> record_from_report(const SavedReport& report, std::string
   return record;
 }
 
-util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, std::string_view source) {
-  return record_from_report(results_from_json(report), source);
-}
-
-std::string report_run_key(const nlohmann::ordered_json& report) {
-  return report_run_key(results_from_json(report));
-}
-
-std::optional<std::string> report_config_hash(const nlohmann::ordered_json& report) {
-  return report_config_hash(results_from_json(report));
-}
-
 }  // namespace perfduel::history

@@ -4,8 +4,6 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
 #include "history/store.hpp"
 #include "report/saved_report.hpp"
 #include "util/expected.hpp"
@@ -28,12 +26,6 @@ std::optional<std::string> report_config_hash(const SavedReport& report);
 // perfduel version, the start time, the machine from "environment", the run key and the
 // configuration hash. Commit and branch are left for the caller. Errors name `source`.
 util::Expected<Record> record_from_report(const SavedReport& report, std::string_view source);
-
-// The same of the JSON report `report` (results_from_json first); also for the run key and the
-// configuration hash.
-util::Expected<Record> record_from_report(const nlohmann::ordered_json& report, std::string_view source);
-std::string report_run_key(const nlohmann::ordered_json& report);
-std::optional<std::string> report_config_hash(const nlohmann::ordered_json& report);
 
 // Why `report` has nothing to record, or nothing when it has: a duel between identical programs
 // measured nothing (its metrics have no medians), so it adds no point to any series.

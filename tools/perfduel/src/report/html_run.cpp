@@ -187,10 +187,6 @@ nlohmann::json duel_page_data(const SavedReport& report) {
           {"metrics", std::move(metrics)}};
 }
 
-nlohmann::json duel_page_data(const nlohmann::ordered_json& report) {
-  return duel_page_data(results_from_json(report));
-}
-
 HtmlPage run_page(const std::vector<GateResult>& gates) {
   std::vector<nlohmann::json> duels;
   duels.reserve(gates.size());

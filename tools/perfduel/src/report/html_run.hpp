@@ -22,9 +22,6 @@ namespace perfduel {
 // (baseline, candidate, change in percent; null where a round lacks one).
 nlohmann::json duel_page_data(const SavedReport& report);
 
-// The same of the JSON report `report` (results_from_json, then duel_page_data).
-nlohmann::json duel_page_data(const nlohmann::ordered_json& report);
-
 // The page of a CI run's `gates`, each drawn from its JSON report (GateResult::report; a
 // skip note has no duel). Throws perfduel::Error when a report cannot be read.
 HtmlPage run_page(const std::vector<GateResult>& gates);

@@ -109,11 +109,6 @@ GateResult gate_result(const SavedReport& report, const std::string& name, const
   return gate;
 }
 
-GateResult gate_result_from_json(const nlohmann::ordered_json& json, const std::string& name,
-                                 const std::string& origin) {
-  return gate_result(results_from_json(json), name, origin);
-}
-
 namespace {
 
 // The note `compare --skip-if` writes instead of a JSON report; nullopt for other Markdown.

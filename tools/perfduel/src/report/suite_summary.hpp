@@ -7,8 +7,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "report/saved_report.hpp"
 
 namespace perfduel {
@@ -49,11 +47,6 @@ std::vector<GateResult> read_gate_results(const std::vector<std::filesystem::pat
 // The gate result of the report `report`, named `name`; `origin` names it in messages. Throws
 // perfduel::Error when it is not a perfduel report (no "verdict" or no "metrics").
 GateResult gate_result(const SavedReport& report, const std::string& name, const std::string& origin);
-
-// The gate result of the JSON report `json` (results_from_json, then gate_result), named `name`; `origin`
-// names it in messages. Throws perfduel::Error when it is not a perfduel report.
-GateResult gate_result_from_json(const nlohmann::ordered_json& json, const std::string& name,
-                                 const std::string& origin);
 
 // The outcome of `gates` in a few words, the worst news first, as the pull-request comment's
 // heading says it: "regression in 1 of 3 gates", "no regression in 3 gates (1 improved)".
