@@ -125,6 +125,7 @@ summary_of() {
        $1 == "metric" && $3 ~ /^-?[0-9.eE+-]+$/ {
          metrics = metrics sprintf("%s%s %+.1f%% [%+.1f%%, %+.1f%%] %s", sep, $2, $3 * 100,
                                    $5 * 100, $6 * 100, $4); sep = "; " }
+       $1 == "identical" { metrics = metrics sep $2 " identical programs, not measured"; sep = "; " }
        END { print toupper(verdict) " after " rounds " rounds (gated: " metrics ")" }'
 }
 
@@ -144,7 +145,10 @@ if(NOT error AND count GREATER 0)
     string(JSON gated ERROR_VARIABLE e4 GET "${json}" metrics ${i} gated)
     string(JSON lo ERROR_VARIABLE e5 GET "${json}" metrics ${i} ci 0)
     string(JSON hi ERROR_VARIABLE e6 GET "${json}" metrics ${i} ci 1)
-    if(gated)
+    string(JSON settled_by ERROR_VARIABLE e7 GET "${json}" metrics ${i} settled_by)
+    if(gated AND settled_by STREQUAL "identical-programs")
+      message(NOTICE "identical|${name}")
+    elseif(gated)
       message(NOTICE "metric|${name}|${change}|${metric_verdict}|${lo}|${hi}")
     endif()
   endforeach()
