@@ -2,7 +2,8 @@
 // BENCHMARK_ADVANCED in two test cases, one inside a section, for the `catch2:` metric tests.
 // Its XML reporter output (-r xml) is captured in tests/data/catch2/. `--slow=NAME` makes
 // benchmark NAME do 11 units of work instead of 10: a true 10 % slow-down of that one
-// (`--slow-units=N`: N units instead).
+// (`--slow-units=N`: N units instead). `--units=N` makes every benchmark do N units (default
+// 10), so that `--units=100 --slow-units=101` is a 1 % change of one benchmark.
 #define CATCH_CONFIG_RUNNER
 #define CATCH_CONFIG_ENABLE_BENCHMARKING
 #include <algorithm>
@@ -17,10 +18,11 @@
 namespace {
 
 std::string g_slow;
+int g_units = 10;
 int g_slow_units = 11;
 
 int units(const std::string& name) {
-  return name == g_slow ? g_slow_units : 10;
+  return name == g_slow ? g_slow_units : g_units;
 }
 
 std::uint32_t sort_work(std::vector<std::uint32_t>& values, int count) {
@@ -80,6 +82,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], "--slow=", 7) == 0) {
       g_slow = argv[i] + 7;
+    } else if (std::strncmp(argv[i], "--units=", 8) == 0) {
+      g_units = std::atoi(argv[i] + 8);
     } else if (std::strncmp(argv[i], "--slow-units=", 13) == 0) {
       g_slow_units = std::atoi(argv[i] + 13);
     } else {

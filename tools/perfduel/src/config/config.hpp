@@ -35,7 +35,7 @@ enum class MetricSource {
 
 // Whose benchmarks a valgrind metric counts one by one (MetricSpec::framework): none counts
 // the whole process.
-enum class BenchmarkFramework { none, google_benchmark };
+enum class BenchmarkFramework { none, google_benchmark, catch2 };
 
 // What a counted metric (source counter or valgrind) counts.
 enum class CountedEvent {

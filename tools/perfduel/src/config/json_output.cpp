@@ -42,6 +42,8 @@ void write_source(const MetricSpec& metric, nlohmann::ordered_json& item) {
     case MetricSource::valgrind:
       if (metric.framework == BenchmarkFramework::google_benchmark) {
         item["google_benchmark"] = metric.benchmark;
+      } else if (metric.framework == BenchmarkFramework::catch2) {
+        item["catch2"] = metric.benchmark;
       }
       item["valgrind"] = counted_event_name(metric.event);
       break;

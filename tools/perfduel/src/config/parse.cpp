@@ -313,14 +313,9 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
   if (const auto valgrind = node["valgrind"]) {
     metric.source = MetricSource::valgrind;
     metric.event = reader.choice(valgrind, "valgrind", k_valgrind_events);
-    if (node["catch2"]) {
-      reader.fail(valgrind,
-                  "\"valgrind\" counts a Catch2 binary's whole process only; drop \"catch2\" "
-                  "(per benchmark it counts google_benchmark entries)");
-    }
-    if (node["google_benchmark"]) {
+    if (node["google_benchmark"] || node["catch2"]) {
       // Together they are one source: the count of each benchmark's timed loop, per iteration.
-      metric.framework = BenchmarkFramework::google_benchmark;
+      metric.framework = node["catch2"] ? BenchmarkFramework::catch2 : BenchmarkFramework::google_benchmark;
       metric.field = counted_event_name(metric.event);
       metric.unit = metric.event == CountedEvent::cycles ? "cycles/iter" : "insn/iter";
       --sources;

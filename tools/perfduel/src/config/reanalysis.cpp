@@ -35,9 +35,10 @@ std::string source_text(const MetricSpec& metric) {
     case MetricSource::counter:
       return fmt::format("counter {}", util::name_of(k_counted_events, metric.event));
     case MetricSource::valgrind:
-      if (metric.framework == BenchmarkFramework::google_benchmark) {
-        return fmt::format("google_benchmark \"{}\", valgrind {}", metric.benchmark,
-                           util::name_of(k_counted_events, metric.event));
+      if (metric.framework != BenchmarkFramework::none) {
+        return fmt::format("{} \"{}\", valgrind {}",
+                           metric.framework == BenchmarkFramework::catch2 ? "catch2" : "google_benchmark",
+                           metric.benchmark, util::name_of(k_counted_events, metric.event));
       }
       return fmt::format("valgrind {}", util::name_of(k_counted_events, metric.event));
     default:

@@ -143,10 +143,13 @@ util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpe
   return expand_patterns_over(
       metrics,
       [&](const MetricSpec& pattern) -> util::Expected<PatternBenchmarks> {
-        // A suite counted by Valgrind prints Google Benchmark's JSON, as it would uncounted.
-        const MetricSource names_source = pattern.framework == BenchmarkFramework::google_benchmark
-                                              ? MetricSource::google_benchmark
-                                              : pattern.source;
+        // A suite counted by Valgrind prints its framework's output, as it would uncounted.
+        MetricSource names_source = pattern.source;
+        if (pattern.framework == BenchmarkFramework::google_benchmark) {
+          names_source = MetricSource::google_benchmark;
+        } else if (pattern.framework == BenchmarkFramework::catch2) {
+          names_source = MetricSource::catch2;
+        }
         auto baseline = benchmark_names(names_source, baseline_output);
         auto candidate = benchmark_names(names_source, candidate_output);
         for (const auto* side : {&baseline, &candidate}) {

@@ -61,9 +61,18 @@ std::filesystem::path check_run_plan(const Config& config, const RunPlan& plan) 
   });
   if (plan.framework != BenchmarkFramework::none && whole != config.metrics.end()) {
     throw Error(
-        fmt::format("{}: metric \"{}\": valgrind counts either each benchmark (with google_benchmark) "
-                    "or the whole process, not both in one duel; drop one of them",
+        fmt::format("{}: metric \"{}\": valgrind counts either each benchmark (with google_benchmark or "
+                    "catch2) or the whole process, not both in one duel; drop one of them",
                     config.origin, whole->name));
+  }
+  const auto other = std::find_if(config.metrics.begin(), config.metrics.end(), [&](const MetricSpec& m) {
+    return m.framework != BenchmarkFramework::none && m.framework != plan.framework;
+  });
+  if (other != config.metrics.end()) {
+    throw Error(
+        fmt::format("{}: metric \"{}\": valgrind counts the benchmarks of one framework in a duel "
+                    "(one program), not both google_benchmark and catch2",
+                    config.origin, other->name));
   }
   auto valgrind = find_valgrind();
   if (!valgrind) {

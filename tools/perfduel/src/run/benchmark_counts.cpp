@@ -1,6 +1,7 @@
 #include "run/benchmark_counts.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -33,8 +34,9 @@ double number_or(const GbenchEntry& entry, const std::string& key, double otherw
   return it == entry.numbers.end() ? otherwise : it->second;
 }
 
-// The dumps callgrind wrote for one process, base file `base`: base.1, base.2, ... in order.
-util::Expected<std::vector<CallgrindDump>> read_dumps(const std::filesystem::path& base) {
+}  // namespace
+
+util::Expected<std::vector<CallgrindDump>> read_callgrind_dumps(const std::filesystem::path& base) {
   using Result = util::Expected<std::vector<CallgrindDump>>;
   std::vector<CallgrindDump> dumps;
   for (int part = 1;; ++part) {
@@ -54,8 +56,6 @@ util::Expected<std::vector<CallgrindDump>> read_dumps(const std::filesystem::pat
   }
   return dumps;
 }
-
-}  // namespace
 
 std::string exact_benchmark_filter(std::string_view name) {
   std::string filter = "^";
@@ -136,29 +136,33 @@ util::Expected<BenchmarkCount> count_from_dumps(const std::string& name, std::sp
   return count;
 }
 
-CommandSpec callgrind_benchmark_command(const CommandSpec& command, const std::filesystem::path& program,
-                                        const std::filesystem::path& valgrind, CacheSimulation cache,
-                                        const std::filesystem::path& output_base,
-                                        const std::filesystem::path& log_file, const std::string& name) {
+CommandSpec callgrind_command(const CommandSpec& command, const SuiteCounting& counting,
+                              const CallgrindFiles& files, std::span<const std::string> dumps) {
   CommandSpec wrapped;
   wrapped.launch = Launch::direct;
   wrapped.working_directory = command.working_directory;
   wrapped.environment = command.environment;
   wrapped.environment["LD_BIND_NOW"] = "1";
-  wrapped.argv = {valgrind.string(),
-                  "--tool=callgrind",
-                  cache == CacheSimulation::on ? "--cache-sim=yes" : "--cache-sim=no",
-                  "--collect-atstart=yes",
-                  fmt::format("--dump-before={}*", k_loop_start),
-                  fmt::format("--dump-before={}*", k_loop_finish),
-                  fmt::format("--callgrind-out-file={}", output_base.string()),
-                  fmt::format("--log-file={}", log_file.string())};
-  if (cache == CacheSimulation::on) {
+  wrapped.argv = {counting.valgrind.string(), "--tool=callgrind",
+                  counting.cache == CacheSimulation::on ? "--cache-sim=yes" : "--cache-sim=no",
+                  "--collect-atstart=yes"};
+  wrapped.argv.insert(wrapped.argv.end(), dumps.begin(), dumps.end());
+  wrapped.argv.push_back(fmt::format("--callgrind-out-file={}", files.output_base.string()));
+  wrapped.argv.push_back(fmt::format("--log-file={}", files.log_file.string()));
+  if (counting.cache == CacheSimulation::on) {
     const auto geometry = fixed_cache_arguments();
     wrapped.argv.insert(wrapped.argv.end(), geometry.begin(), geometry.end());
   }
-  wrapped.argv.push_back(program.string());
+  wrapped.argv.push_back(counting.program.string());
   wrapped.argv.insert(wrapped.argv.end(), command.argv.begin() + 1, command.argv.end());
+  return wrapped;
+}
+
+CommandSpec callgrind_benchmark_command(const CommandSpec& command, const SuiteCounting& counting,
+                                        const CallgrindFiles& files, const std::string& name) {
+  const std::array<std::string, 2> dumps{fmt::format("--dump-before={}*", k_loop_start),
+                                         fmt::format("--dump-before={}*", k_loop_finish)};
+  CommandSpec wrapped = callgrind_command(command, counting, files, dumps);
   // After the user's arguments: Google Benchmark takes the last of a flag given twice.
   wrapped.argv.push_back("--benchmark_filter=" + exact_benchmark_filter(name));
   wrapped.argv.emplace_back("--benchmark_format=json");
@@ -194,7 +198,7 @@ bool take_run(SuiteProgress& progress, const std::string& name, RunResult run,
     }
     return false;
   }
-  auto dumps = read_dumps(base);
+  auto dumps = read_callgrind_dumps(base);
   const GbenchReading reading = read_gbench_results(run.out);
   auto count = dumps ? count_from_dumps(name, *dumps, reading.results, cache)
                      : util::Expected<BenchmarkCount>::failure(dumps.error());
@@ -250,8 +254,7 @@ RunResult count_google_benchmarks(Executor& executor, const CommandSpec& command
     for (std::size_t i = 0; i < count; ++i) {
       bases[i] = counting.directory / fmt::format("callgrind.{}", first + i);
       logs[i] = counting.directory / fmt::format("valgrind.log.{}", first + i);
-      commands[i] = callgrind_benchmark_command(command, counting.program, counting.valgrind, counting.cache,
-                                                bases[i], logs[i], names[first + i]);
+      commands[i] = callgrind_benchmark_command(command, counting, {bases[i], logs[i]}, names[first + i]);
       if (limits.cpus.size() >= 2) {
         pair_limits[i].cpus = {limits.cpus[i]};
       }

@@ -66,14 +66,6 @@ struct BenchmarkCount {
 util::Expected<BenchmarkCount> count_from_dumps(const std::string& name, std::span<const CallgrindDump> dumps,
                                                 const GbenchResults& results, CacheSimulation cache);
 
-// `command` (direct, its program resolved to `program`) running benchmark `name` alone under
-// callgrind with `cache` simulation, its dumps written to `output_base` and numbered
-// (output_base.1, .2, ...), its log to `log_file`, its output as JSON on stdout.
-CommandSpec callgrind_benchmark_command(const CommandSpec& command, const std::filesystem::path& program,
-                                        const std::filesystem::path& valgrind, CacheSimulation cache,
-                                        const std::filesystem::path& output_base,
-                                        const std::filesystem::path& log_file, const std::string& name);
-
 // Where a suite is counted: the program, Valgrind, the simulation and a private directory.
 struct SuiteCounting {
   std::filesystem::path program;
@@ -81,6 +73,27 @@ struct SuiteCounting {
   CacheSimulation cache = CacheSimulation::off;
   std::filesystem::path directory;
 };
+
+// Where one callgrind process writes: its dumps, numbered (output_base.1, .2, ...), and its log.
+struct CallgrindFiles {
+  std::filesystem::path output_base;
+  std::filesystem::path log_file;
+};
+
+// The dumps callgrind wrote for one process, base file `base`: base.1, base.2, ... in order.
+util::Expected<std::vector<CallgrindDump>> read_callgrind_dumps(const std::filesystem::path& base);
+
+// `command` (direct, its program resolved to `counting.program`) under callgrind with
+// `counting.cache` simulation, with `dumps` (callgrind's --dump-before=PATTERN and
+// --dump-after=PATTERN options; of two patterns that agree up to their first `*`, callgrind
+// keeps one, so no two may), its files `files`. LD_BIND_NOW=1 resolves the program's symbols
+// at start.
+CommandSpec callgrind_command(const CommandSpec& command, const SuiteCounting& counting,
+                              const CallgrindFiles& files, std::span<const std::string> dumps);
+
+// callgrind_command running Google Benchmark `name` alone, its output as JSON on stdout.
+CommandSpec callgrind_benchmark_command(const CommandSpec& command, const SuiteCounting& counting,
+                                        const CallgrindFiles& files, const std::string& name);
 
 // Counts every benchmark that `command` (a direct command of a Google Benchmark program)
 // lists, each alone under callgrind through `executor`, two at a time (one on each of the

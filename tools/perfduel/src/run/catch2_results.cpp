@@ -54,6 +54,9 @@ util::Expected<std::vector<Catch2Benchmark>> read_catch2_benchmarks(const std::s
     const pugi::xml_node node = item.node();
     Catch2Benchmark benchmark;
     benchmark.name = node.attribute("name").as_string();
+    if (const auto iterations = util::parse_double(node.attribute("iterations").as_string())) {
+      benchmark.iterations = *iterations;
+    }
     if (const pugi::xml_node failed = node.child("failed")) {
       benchmark.failure = failed.attribute("message").as_string("failed");
     } else if (const pugi::xml_node mean = node.child("mean")) {

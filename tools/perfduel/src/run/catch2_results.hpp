@@ -11,6 +11,7 @@ namespace perfduel {
 struct Catch2Benchmark {
   std::string name;
   double mean_seconds = 0;  // Catch2's mean time per call (its XML gives nanoseconds)
+  double iterations = 0;    // the calls per sample that Catch2 chose (0 when not given)
   std::string failure;      // non-empty when the benchmark threw or failed: Catch2's message
 };
 

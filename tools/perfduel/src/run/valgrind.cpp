@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "run/benchmark_counts.hpp"
+#include "run/catch2_counts.hpp"
 #include "run/process_executor.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
@@ -207,7 +208,7 @@ RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& lim
   for (const auto& entry : std::filesystem::directory_iterator(m_directory, ignored)) {
     std::filesystem::remove(entry.path(), ignored);
   }
-  if (m_framework == BenchmarkFramework::google_benchmark) {
+  if (m_framework != BenchmarkFramework::none) {
     if (command.launch == Launch::shell) {
       failed.error =
           "counting each benchmark under valgrind needs the program itself as the command, not a shell";
@@ -216,7 +217,10 @@ RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& lim
     RunLimits stretched = limits;
     stretched.timeout_seconds *= k_valgrind_slowdown;
     stretched.counters.clear();
-    return count_google_benchmarks(m_inner, command, {program, m_valgrind, m_cache, m_directory}, stretched);
+    const SuiteCounting counting{program, m_valgrind, m_cache, m_directory};
+    return m_framework == BenchmarkFramework::catch2
+               ? count_catch2_benchmarks(m_inner, command, counting, stretched)
+               : count_google_benchmarks(m_inner, command, counting, stretched);
   }
 
   RunLimits stretched = limits;

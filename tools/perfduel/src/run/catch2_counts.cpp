@@ -1,0 +1,253 @@
+#include "run/catch2_counts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "run/valgrind.hpp"
+#include "util/file.hpp"
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+// What a dump's trigger marks in Catch2's benchmark sequence.
+enum class Mark { other, preparing, starting, ended, stretch_start, stretch_finish };
+
+Mark mark_of(std::string_view trigger) {
+  constexpr std::string_view before = "--dump-before=";
+  constexpr std::string_view after = "--dump-after=";
+  const bool is_after = trigger.starts_with(after);
+  if (!is_after && !trigger.starts_with(before)) {
+    return Mark::other;
+  }
+  trigger.remove_prefix(is_after ? after.size() : before.size());
+  // The function's name without its parameters: "...BenchmarkFunction::model<...>::call".
+  const std::string_view name = trigger.substr(0, trigger.rfind('('));
+  if (name.starts_with(k_catch2_stretch)) {
+    if (!name.ends_with("::call")) {
+      return Mark::other;
+    }
+    return is_after ? Mark::stretch_finish : Mark::stretch_start;
+  }
+  if (name.starts_with(k_catch2_events) && !is_after) {
+    const std::string_view event = name.substr(k_catch2_events.size());
+    if (event == "Preparing") {
+      return Mark::preparing;
+    }
+    if (event == "Starting") {
+      return Mark::starting;
+    }
+    if (event == "Ended" || event == "Failed") {
+      return Mark::ended;
+    }
+  }
+  return Mark::other;
+}
+
+// One benchmark's timed stretches: those of the sizing (1, 2, 4, ... calls) and the samples'.
+struct Stretches {
+  std::vector<EventTotals> sizing;
+  std::vector<EventTotals> samples;
+  bool interrupted = false;  // another dump fell inside a stretch
+};
+
+// The stretches of each benchmark in `dumps`, in the order the benchmarks were prepared.
+std::vector<Stretches> stretches_of(std::span<const CallgrindDump> dumps) {
+  std::vector<Stretches> found;
+  enum class Phase { sizing, sampling, done } phase = Phase::done;
+  bool open = false;
+  for (const CallgrindDump& dump : dumps) {
+    const Mark mark = mark_of(dump.trigger);
+    if (mark == Mark::preparing) {
+      found.emplace_back();
+      phase = Phase::sizing;
+    } else if (mark == Mark::starting) {
+      phase = Phase::sampling;
+    } else if (mark == Mark::ended) {
+      phase = Phase::done;
+    } else if (found.empty() || phase == Phase::done) {
+      continue;
+    } else if (mark == Mark::stretch_finish && open) {
+      (phase == Phase::sizing ? found.back().sizing : found.back().samples).push_back(dump.totals);
+    } else if (mark != Mark::stretch_start && open) {
+      found.back().interrupted = true;
+    }
+    open = mark == Mark::stretch_start;
+  }
+  return found;
+}
+
+// `event`'s count in `totals`, an error naming the benchmark when the dump lacks it.
+util::Expected<double> event_count(const EventTotals& totals, CountedEvent event, const std::string& name) {
+  auto value = simulated_value(totals, event);
+  if (!value) {
+    return util::Expected<double>::failure(fmt::format("Catch2 benchmark \"{}\": {}", name, value.error()));
+  }
+  return *value;
+}
+
+// `event` per call of benchmark `benchmark` from its `stretches`: the difference of the last two
+// stretches of the sizing, or the samples' stretches over their calls. Sets `why` and returns 0
+// when it cannot be counted.
+util::Expected<double> per_call(const Stretches& stretches, const Catch2Benchmark& benchmark,
+                                CountedEvent event, std::string& why) {
+  using Result = util::Expected<double>;
+  const auto& sizing = stretches.sizing;
+  if (sizing.size() >= 2) {
+    const auto last = event_count(sizing.back(), event, benchmark.name);
+    const auto before = event_count(sizing[sizing.size() - 2], event, benchmark.name);
+    if (!last || !before) {
+      return !last ? last : before;
+    }
+    const double calls = std::ldexp(1.0, static_cast<int>(sizing.size()) - 2);
+    if (!(*last > *before)) {
+      why = fmt::format(
+          "its timed stretches of {:.0f} and {:.0f} calls counted {:.0f} and {:.0f}: its calls do not add up "
+          "to a count per call",
+          2 * calls, calls, *last, *before);
+      return 0.0;
+    }
+    return (*last - *before) / calls;
+  }
+  const auto& samples = stretches.samples;
+  if (samples.empty() || !(benchmark.iterations > 0)) {
+    return Result::failure(
+        fmt::format("Catch2 benchmark \"{}\": callgrind saw no timed stretch of it (no call of "
+                    "BenchmarkFunction::model's call)",
+                    benchmark.name));
+  }
+  double total = 0;
+  double instructions = 0;
+  for (const EventTotals& sample : samples) {
+    const auto value = event_count(sample, event, benchmark.name);
+    if (!value) {
+      return value;
+    }
+    total += *value;
+    const auto ir = sample.find("Ir");
+    instructions += ir == sample.end() ? 0.0 : ir->second;
+  }
+  const double per_stretch = instructions / static_cast<double>(samples.size());
+  if (per_stretch < k_least_window_instructions) {
+    why = fmt::format(
+        "counted {:.0f} instructions in a timed stretch of {:.0f} calls, too few for the stretch's own "
+        "to "
+        "vanish: not countable per call",
+        per_stretch, benchmark.iterations);
+    return 0.0;
+  }
+  return total / (static_cast<double>(samples.size()) * benchmark.iterations);
+}
+
+// The median of `values` (not empty).
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+}  // namespace
+
+util::Expected<std::vector<BenchmarkCount>> catch2_counts_from_dumps(
+    std::span<const CallgrindDump> dumps, std::span<const Catch2Benchmark> benchmarks,
+    CacheSimulation cache) {
+  using Result = util::Expected<std::vector<BenchmarkCount>>;
+  const std::vector<Stretches> all = stretches_of(dumps);
+  if (all.size() != benchmarks.size()) {
+    return Result::failure(fmt::format(
+        "callgrind saw {} Catch2 benchmarks start where the XML reports {} (is the binary stripped of its "
+        "symbols, or is its Catch2 not v2 or v3?)",
+        all.size(), benchmarks.size()));
+  }
+  std::vector<BenchmarkCount> counts(benchmarks.size());
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    const Catch2Benchmark& benchmark = benchmarks[i];
+    if (!benchmark.failure.empty()) {
+      return Result::failure(
+          fmt::format("Catch2 benchmark \"{}\" failed: {}", benchmark.name, benchmark.failure));
+    }
+    if (all[i].interrupted) {
+      counts[i].uncountable = "runs another benchmark inside its own timed stretch: not countable per call";
+      continue;
+    }
+    for (const CountedEvent event : {CountedEvent::instructions, CountedEvent::cycles}) {
+      if (event == CountedEvent::cycles && cache == CacheSimulation::off) {
+        break;
+      }
+      const auto value = per_call(all[i], benchmark, event, counts[i].uncountable);
+      if (!value) {
+        return Result::failure(value.error());
+      }
+      if (!counts[i].uncountable.empty()) {
+        counts[i].per_iteration.clear();
+        break;
+      }
+      counts[i].per_iteration[event] = *value;
+    }
+  }
+  return counts;
+}
+
+RunResult count_catch2_benchmarks(Executor& executor, const CommandSpec& command,
+                                  const SuiteCounting& counting, const RunLimits& limits) {
+  const CallgrindFiles files{counting.directory / "callgrind", counting.directory / "valgrind.log"};
+  // The after-pattern starts with `*`: one that began as the before-pattern would replace it.
+  const std::array<std::string, 3> options{
+      fmt::format("--dump-before={}*", k_catch2_stretch),
+      fmt::format("--dump-after=*{}*", k_catch2_stretch.substr(std::string_view("Catch::").size())),
+      fmt::format("--dump-before={}*", k_catch2_events)};
+  CommandSpec counted = callgrind_command(command, counting, files, options);
+  counted.argv.insert(counted.argv.end(), k_catch2_counting_arguments.begin(),
+                      k_catch2_counting_arguments.end());
+  RunResult run = executor.run(counted, limits);
+  const auto log = util::read_file(files.log_file);
+  const std::string log_tail = log ? util::tail_lines(*log, 10) : std::string();
+  if (run.status != RunStatus::exited || run.exit_code != 0) {
+    run.err += "\n" + log_tail;
+    return run;
+  }
+  const auto failed = [&](const std::string& why) {
+    run.status = RunStatus::failed_to_start;
+    run.error = fmt::format("under valgrind: {}", why);
+    run.err = log_tail;
+    return run;
+  };
+  const auto benchmarks = read_catch2_benchmarks(run.out);
+  if (!benchmarks) {
+    return failed(benchmarks.error());
+  }
+  const auto dumps = read_callgrind_dumps(files.output_base);
+  if (!dumps) {
+    return failed(dumps.error());
+  }
+  const auto counts = catch2_counts_from_dumps(*dumps, *benchmarks, counting.cache);
+  if (!counts) {
+    return failed(counts.error());
+  }
+  // A name reported several times (several test cases or sections run it) counts the median.
+  std::map<std::string, std::map<CountedEvent, std::vector<double>>> readings;
+  for (std::size_t i = 0; i < counts->size(); ++i) {
+    const std::string& name = (*benchmarks)[i].name;
+    if (!(*counts)[i].uncountable.empty()) {
+      run.uncountable[name] = (*counts)[i].uncountable;
+    }
+    for (const auto& [event, value] : (*counts)[i].per_iteration) {
+      readings[name][event].push_back(value);
+    }
+  }
+  for (const auto& [name, events] : readings) {
+    if (!run.uncountable.contains(name)) {
+      for (const auto& [event, values] : events) {
+        run.simulated_benchmarks[name][event] = median(values);
+      }
+    }
+  }
+  return run;
+}
+
+}  // namespace perfduel

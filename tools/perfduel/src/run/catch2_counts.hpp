@@ -1,0 +1,60 @@
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "run/benchmark_counts.hpp"
+#include "run/callgrind_dump.hpp"
+#include "run/catch2_results.hpp"
+#include "run/executor.hpp"
+#include "util/expected.hpp"
+
+// Counting each BENCHMARK of a Catch2 test binary (v2 and v3), in the unmodified binary, from
+// one run of it under callgrind. Catch2 times a benchmark in "stretches": each is one call of
+// the benchmark's function object (BenchmarkFunction::model<...>::call), which reads the clock,
+// calls the benchmark's body k times and reads the clock again. Before it samples, Catch2
+// sizes its samples by running stretches of 1, 2, 4, ... calls until one lasts its warm-up
+// time. Callgrind dumps its counts before and after each call of a model's `call`, and before
+// RunContext's benchmarkPreparing, benchmarkStarting and benchmarkEnded, so each stretch's
+// count is one dump. A stretch of k calls counts c + k·w: w the body's own work, c the
+// stretch's (the clock reads, the loop's entry, the set-up in a BENCHMARK_ADVANCED's lambda
+// before its meter.measure). The last two stretches of the sizing, of K and K/2 calls, give w
+// exactly as their difference over K/2: c cancels, and so does the first calls' cold work
+// (lazy allocations, first touches), done before them. The sampling's warm-up, the samples,
+// analysis and reporting are outside the two. When the first call alone outlasts the warm-up
+// (one stretch of sizing), the samples' stretches are divided by their calls instead, which
+// leaves c/k in the count: counted only above k_least_window_instructions per stretch, as
+// Google Benchmark's final runs are. (The chronometer's own start and finish would be the
+// tighter marks, but GCC 14 inlines them into `call`; `call` itself is reached through a
+// virtual call in both versions.)
+namespace perfduel {
+
+// What callgrind dumps around: a benchmark's function object (its model's call, before and
+// after) and the run context's benchmark events (benchmarkPreparing, -Starting, -Ended,
+// -Failed, before).
+inline constexpr std::string_view k_catch2_stretch = "Catch::Benchmark::Detail::BenchmarkFunction::model";
+inline constexpr std::string_view k_catch2_events = "Catch::RunContext::benchmark";
+
+// The arguments appended to the user's for the counted run: one sample and no bootstrap
+// analysis (neither is part of a count; under callgrind Catch2's default 100 samples and
+// 100,000 resamples took 29 s where this takes 6 s for the repository's 4 benchmarks).
+inline constexpr std::array<std::string_view, 3> k_catch2_counting_arguments{"--benchmark-samples", "1",
+                                                                             "--benchmark-no-analysis"};
+
+// The counts of `benchmarks` (the run's XML results, in order) from the dumps of that one run
+// under callgrind, in the order callgrind wrote them; `cache`: whether the cache simulation
+// ran (for estimated cycles). One count per benchmark, in the same order. Errors: the dumps
+// hold another number of benchmarks than the XML (is the binary stripped of its symbols, or
+// built without CATCH_CONFIG_ENABLE_BENCHMARKING?), a benchmark failed, or has no stretch.
+util::Expected<std::vector<BenchmarkCount>> catch2_counts_from_dumps(
+    std::span<const CallgrindDump> dumps, std::span<const Catch2Benchmark> benchmarks, CacheSimulation cache);
+
+// Runs `command` (a direct command of a Catch2 test binary with -r xml) once under callgrind
+// through `executor` with k_catch2_counting_arguments, and counts each benchmark its XML
+// reports. The result: RunResult::simulated_benchmarks (a benchmark reported several times, by
+// several test cases or sections, counts their median) and RunResult::uncountable, stdout the
+// run's XML. A run that fails is returned as it failed; one that cannot be counted says why.
+RunResult count_catch2_benchmarks(Executor& executor, const CommandSpec& command,
+                                  const SuiteCounting& counting, const RunLimits& limits);
+
+}  // namespace perfduel
