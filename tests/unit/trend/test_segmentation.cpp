@@ -204,6 +204,35 @@ TEST_CASE("segments: --min-magnitude keeps a large step when the small ones arou
   CHECK(stepped.groups.size() >= 2);
 }
 
+TEST_CASE("segments: by default steps under 2 % are hidden, except a counted series", "[trend][segments]") {
+  // A 1.2 % step over 0.2 % noise: real, and hidden unless asked for.
+  std::mt19937_64 random(5);
+  const std::vector<double> values =
+      concat(noisy(100, 100.0, 0.002, random), noisy(100, 101.2, 0.002, random));
+  GroupingOptions options;
+  CHECK(k_default_min_magnitude == 0.02);
+  CHECK(group_values(values, options)->groups.size() == 1);
+  options.min_magnitude = 0.0;
+  CHECK(group_values(values, options)->groups.size() == 2);
+  // A series whose unit says it counts shows every step by default; a given magnitude holds.
+  options.min_magnitude = std::nullopt;
+  options.counted = true;
+  CHECK(group_values(values, options)->groups.size() == 2);
+  options.min_magnitude = 0.02;
+  CHECK(group_values(values, options)->groups.size() == 1);
+  // Without a unit, runs of each level agreeing exactly mark a count: its 0.5 % step shows.
+  std::vector<double> counts(30, 1000.0);
+  counts.insert(counts.end(), 30, 1005.0);
+  CHECK(group_values(counts, GroupingOptions{})->groups.size() == 2);
+  GroupingOptions given;
+  given.min_magnitude = 0.02;
+  CHECK(group_values(counts, given)->groups.size() == 1);
+  // The default is the segments' own: jumpavg's groups stay the reference's.
+  GroupingOptions jumpavg;
+  jumpavg.method = Method::jumpavg;
+  CHECK(group_values(values, jumpavg)->groups.size() > 1);
+}
+
 TEST_CASE("segments: exact series and runs", "[trend][segments]") {
   // A constant series, zeros included, is one group with no change.
   CHECK(segments(std::vector<double>(50, 7.0)).groups.size() == 1);

@@ -349,7 +349,8 @@ std::vector<Group> segment_runs(std::span<const RunStats> runs, const Segmentati
   }
   Candidate& chosen = line.length < level.length ? line : level;
   shape = chosen.shape;
-  if (options.min_magnitude > 0) {
+  const bool exact = pooled_variance(p, chosen.starts, chosen.shape) <= k_exact;
+  if (options.min_magnitude > 0 && !(exact && options.exact_steps_kept)) {
     join_small_steps(chosen, runs, cleaned, p, options.min_magnitude);
   }
   return make_groups(runs, cleaned, p, chosen);
