@@ -37,7 +37,7 @@ struct TrendOptions {
   std::optional<std::string> gate;     // the add_perf_gate the records came from
   std::optional<double> unit;
   std::string method = "segments";
-  std::string min_magnitude = "0%";
+  std::optional<std::string> min_magnitude;  // none: trend::k_default_min_magnitude, or 0 if counted
   DirectionFlags direction;
   bool samples = false;
   std::size_t long_window = 180;
@@ -57,17 +57,20 @@ trend::GroupingOptions grouping_options(const TrendOptions& options) {
     throw Error(fmt::format("--method {}: expected segments or jumpavg", options.method));
   }
   grouping.method = *method;
-  const auto magnitude = util::parse_fraction(options.min_magnitude);
-  const bool bare = options.min_magnitude.find('%') == std::string::npos;
-  if (!magnitude || !(*magnitude >= 0.0) || !std::isfinite(*magnitude) || (bare && *magnitude >= 1.0)) {
-    throw Error(fmt::format("--min-magnitude {}: expected a relative size of 0 or more, such as 2%",
-                            options.min_magnitude));
+  if (options.min_magnitude) {
+    const std::string& text = *options.min_magnitude;
+    const auto magnitude = util::parse_fraction(text);
+    const bool bare = text.find('%') == std::string::npos;
+    if (!magnitude || !(*magnitude >= 0.0) || !std::isfinite(*magnitude) || (bare && *magnitude >= 1.0)) {
+      throw Error(fmt::format("--min-magnitude {}: expected a relative size of 0 or more, such as 2%", text));
+    }
+    grouping.min_magnitude = *magnitude;
   }
-  grouping.min_magnitude = *magnitude;
   if (options.unit && grouping.method != trend::Method::jumpavg) {
     throw Error("--unit is the resolution of jumpavg's bit counting: give it with --method jumpavg");
   }
-  if (grouping.min_magnitude > 0.0 && grouping.method == trend::Method::jumpavg) {
+  // The default magnitude is the segments' own: jumpavg keeps every group of the reference.
+  if (grouping.min_magnitude.value_or(0.0) > 0.0 && grouping.method == trend::Method::jumpavg) {
     throw Error(
         "--min-magnitude applies to --method segments (jumpavg's groups are the reference's, exactly)");
   }
@@ -201,10 +204,10 @@ void add_trend_options(CLI::App& subcommand, int& exit_code) {
           "Grouping: segments (levels, or lines for a drifting series, each cut paying for itself in "
           "bits; the default) or jumpavg (FD.io CSIT's bit-counting groups, exactly)")
       ->capture_default_str();
-  command
-      ->add_option("--min-magnitude", options->min_magnitude,
-                   "Hide changes of group smaller than this relative step, such as 2% (segments only)")
-      ->capture_default_str();
+  command->add_option("--min-magnitude", options->min_magnitude,
+                      "Hide changes of group smaller than this relative step, such as 1% (segments only; 0 "
+                      "shows every change) [default: 2%, Perfherder's alert threshold; 0 for a counted "
+                      "series: a count unit such as insn/iter, or runs of one level that agree exactly]");
   command->add_option("--unit", options->unit,
                       "Resolution of the values for --method jumpavg (default: largest value / 8191)");
   add_direction_flags(*command, options->direction, "Higher values are better",

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string_view>
+
 namespace perfduel {
 
 // The units perfduel gives the metrics it knows (config/parse.cpp); the reports scale values
@@ -8,5 +10,14 @@ inline constexpr const char* k_unit_seconds = "s";
 inline constexpr const char* k_unit_bytes = "B";
 inline constexpr const char* k_unit_bytes_per_second = "B/s";
 inline constexpr const char* k_unit_items_per_second = "items/s";
+// A benchmark's instructions or cycles per iteration as Valgrind counts them: deterministic.
+inline constexpr const char* k_unit_instructions_per_iteration = "insn/iter";
+inline constexpr const char* k_unit_cycles_per_iteration = "cycles/iter";
+
+// Whether `unit` is one perfduel gives a counted metric, whose every step is real however
+// small (trend/history_trend.cpp shows all of them by default).
+constexpr bool is_count_unit(std::string_view unit) {
+  return unit == k_unit_instructions_per_iteration || unit == k_unit_cycles_per_iteration;
+}
 
 }  // namespace perfduel

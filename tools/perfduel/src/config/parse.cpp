@@ -317,7 +317,8 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
       // Together they are one source: the count of each benchmark's timed loop, per iteration.
       metric.framework = node["catch2"] ? BenchmarkFramework::catch2 : BenchmarkFramework::google_benchmark;
       metric.field = counted_event_name(metric.event);
-      metric.unit = metric.event == CountedEvent::cycles ? "cycles/iter" : "insn/iter";
+      metric.unit = metric.event == CountedEvent::cycles ? k_unit_cycles_per_iteration
+                                                         : k_unit_instructions_per_iteration;
       --sources;
     }
     ++sources;

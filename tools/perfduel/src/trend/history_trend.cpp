@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "config/metric_units.hpp"
 #include "error.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
@@ -274,6 +275,7 @@ CollectedSeries series_from_history(const TrendRequest& request) {
 
 TrendResult analyse(TrendSeries series, GroupingOptions grouping, const TrendWindows& windows) {
   grouping.direction = series.direction;
+  grouping.counted = series.unit && is_count_unit(*series.unit);
   auto groups = group_runs(series.runs, grouping);
   if (!groups) {
     throw Error(fmt::format("{}: {}", series_title(series), groups.error()));

@@ -101,7 +101,12 @@ Grouping segment_grouping(std::span<const RunStats> runs, double max_value, cons
   Grouping result;
   result.method = Method::segments;
   SegmentationOptions segmentation;
-  segmentation.min_magnitude = options.min_magnitude;
+  if (options.min_magnitude) {
+    segmentation.min_magnitude = *options.min_magnitude;
+  } else if (!options.counted) {
+    segmentation.min_magnitude = k_default_min_magnitude;
+    segmentation.exact_steps_kept = true;
+  }
   result.groups = segment_runs(runs, segmentation, result.shape);
   result.max_value = max_value;
   for (const Group& group : result.groups) {
@@ -123,9 +128,9 @@ util::Expected<Grouping> group_runs(std::span<const RunStats> runs, double max_v
       return util::Expected<Grouping>::failure(fmt::format("run {} is not a finite number", i));
     }
   }
-  if (!std::isfinite(options.min_magnitude) || options.min_magnitude < 0.0) {
+  if (options.min_magnitude && (!std::isfinite(*options.min_magnitude) || *options.min_magnitude < 0.0)) {
     return util::Expected<Grouping>::failure(
-        fmt::format("invalid minimum magnitude {}: it must be 0 or more", options.min_magnitude));
+        fmt::format("invalid minimum magnitude {}: it must be 0 or more", *options.min_magnitude));
   }
   Grouping result;
   result.method = options.method;

@@ -101,13 +101,22 @@ struct Grouping {
 // Choices of the caller (jumpavg): the resolution `unit` (none: the largest value with 13
 // significant bits, max / 8191, as the reference) and the `direction` of the metric.
 // `method` and, for `segments`, the hiding of steps smaller than `min_magnitude` (relative;
-// 0 keeps all). `unit` applies to jumpavg only.
+// 0 keeps all; none: the default below). `unit` applies to jumpavg only. `counted`: the
+// series is known to count (its unit is a count, config/metric_units.hpp).
 struct GroupingOptions {
   std::optional<double> unit;
   Direction direction = Direction::higher_is_better;
   Method method = Method::segments;
-  double min_magnitude = 0.0;
+  std::optional<double> min_magnitude = std::nullopt;
+  bool counted = false;
 };
+
+// The smallest step `segments` shows when no min_magnitude is given: 2 %, Perfherder's
+// default alert threshold (treeherder's PERFHERDER_REGRESSION_THRESHOLD), as a measured
+// series of a CI machine steps by a percent or so with no change of the code. Not for a
+// counted series (`counted`, or one whose segments fit it exactly: runs of one level agree
+// to the last digit): its every step is real, and all are shown.
+inline constexpr double k_default_min_magnitude = 0.02;
 
 // Groups `runs` (each summarised, e.g. by `summarize`) whose largest sample is
 // `max_value`, with `options`. A series of zeros only is one group. Fails on a non-positive

@@ -20,10 +20,12 @@ namespace perfduel::trend {
 // more than a cut's place, level and noise, since a real history's noise is not quite
 // normal; chosen among 1.5, 2 and 2.5 on the labelled series, docs/history.md; a line's cut
 // pays ½ ln N more for its slope); `min_magnitude` joins neighbours whose step is smaller
-// than this relative size (0: none).
+// than this relative size (0: none); `exact_steps_kept`: not when the segments fit the
+// series exactly (a deterministic count, whose every step is real).
 struct SegmentationOptions {
   double change_cost = 2.0;
   double min_magnitude = 0.0;
+  bool exact_steps_kept = false;
 };
 
 // The segments of `runs` (each a run of samples that stays in one segment) as groups: each
