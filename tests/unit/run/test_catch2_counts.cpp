@@ -153,3 +153,18 @@ TEST_CASE("a Catch2 benchmark's count per call: the difference of its last two s
           "call");
   }
 }
+
+TEST_CASE("the counted run's own Catch2 options replace the command's", "[catch2_counts]") {
+  const std::vector<std::string> given{"-r",
+                                       "xml",
+                                       "[!benchmark]",
+                                       "--benchmark-samples",
+                                       "50",
+                                       "--benchmark-no-analysis",
+                                       "--benchmark-warmup-time=10",
+                                       "--units=100"};
+  CHECK(catch2_counting_arguments(given) ==
+        std::vector<std::string>{"-r", "xml", "[!benchmark]", "--units=100", "--benchmark-samples", "1",
+                                 "--benchmark-warmup-time", "250", "--benchmark-no-analysis"});
+  CHECK(catch2_counting_arguments(std::vector<std::string>{}).size() == k_catch2_counting_arguments.size());
+}

@@ -153,6 +153,24 @@ double median(std::vector<double> values) {
 
 }  // namespace
 
+std::vector<std::string> catch2_counting_arguments(std::span<const std::string> arguments) {
+  const auto takes_value = [](std::string_view option) {
+    return option == k_catch2_counting_arguments[0] || option == k_catch2_counting_arguments[2];
+  };
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string_view argument = arguments[i];
+    const std::string_view option = argument.substr(0, argument.find('='));
+    if (takes_value(option)) {
+      i += option.size() == argument.size() ? 1 : 0;  // its value, unless given with '='
+    } else if (argument != k_catch2_counting_arguments[4]) {
+      kept.emplace_back(argument);
+    }
+  }
+  kept.insert(kept.end(), k_catch2_counting_arguments.begin(), k_catch2_counting_arguments.end());
+  return kept;
+}
+
 util::Expected<std::vector<BenchmarkCount>> catch2_counts_from_dumps(
     std::span<const CallgrindDump> dumps, std::span<const Catch2Benchmark> benchmarks,
     CacheSimulation cache) {
@@ -201,9 +219,11 @@ RunResult count_catch2_benchmarks(Executor& executor, const CommandSpec& command
       fmt::format("--dump-before={}*", k_catch2_stretch),
       fmt::format("--dump-after=*{}*", k_catch2_stretch.substr(std::string_view("Catch::").size())),
       fmt::format("--dump-before={}*", k_catch2_events)};
-  CommandSpec counted = callgrind_command(command, counting, files, options);
-  counted.argv.insert(counted.argv.end(), k_catch2_counting_arguments.begin(),
-                      k_catch2_counting_arguments.end());
+  CommandSpec own = command;
+  own.argv.resize(1);
+  const auto arguments = catch2_counting_arguments(std::span(command.argv).subspan(1));
+  own.argv.insert(own.argv.end(), arguments.begin(), arguments.end());
+  const CommandSpec counted = callgrind_command(own, counting, files, options);
   RunResult run = executor.run(counted, limits);
   const auto log = util::read_file(files.log_file);
   const std::string log_tail = log ? util::tail_lines(*log, 10) : std::string();

@@ -1,6 +1,9 @@
 #pragma once
 
+#include <array>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "run/benchmark_counts.hpp"
@@ -35,11 +38,21 @@ namespace perfduel {
 inline constexpr std::string_view k_catch2_stretch = "Catch::Benchmark::Detail::BenchmarkFunction::model";
 inline constexpr std::string_view k_catch2_events = "Catch::RunContext::benchmark";
 
-// The arguments appended to the user's for the counted run: one sample and no bootstrap
-// analysis (neither is part of a count; under callgrind Catch2's default 100 samples and
-// 100,000 resamples took 29 s where this takes 6 s for the repository's 4 benchmarks).
-inline constexpr std::array<std::string_view, 3> k_catch2_counting_arguments{"--benchmark-samples", "1",
-                                                                             "--benchmark-no-analysis"};
+// The options the counted run sets, in place of the command's own (Catch2 rejects an option
+// given twice): one sample and no bootstrap analysis (neither is part of a count; under
+// callgrind Catch2's default 100 samples and 100,000 resamples took 29 s where one takes 6 s
+// for the repository's 4 benchmarks), and a warm-up of 250 ms, which is what sizes the
+// samples: the sizing doubles its calls until a stretch lasts the warm-up, so that a body of up
+// to about 5 million instructions (250 ms under callgrind, idle) gets the two stretches its
+// exact count needs, with room for a loaded machine's slower runs; a longer body is counted
+// from its sample (k_least_window_instructions). Each benchmark costs about four warm-ups.
+inline constexpr std::array<std::string_view, 5> k_catch2_counting_arguments{
+    "--benchmark-samples", "1", "--benchmark-warmup-time", "250", "--benchmark-no-analysis"};
+
+// `arguments` (a command's, after its program) without the options of
+// k_catch2_counting_arguments, each with its value ("--benchmark-samples 5" or
+// "--benchmark-samples=5"), then those options.
+std::vector<std::string> catch2_counting_arguments(std::span<const std::string> arguments);
 
 // The counts of `benchmarks` (the run's XML results, in order) from the dumps of that one run
 // under callgrind, in the order callgrind wrote them; `cache`: whether the cache simulation
@@ -50,7 +63,7 @@ util::Expected<std::vector<BenchmarkCount>> catch2_counts_from_dumps(
     std::span<const CallgrindDump> dumps, std::span<const Catch2Benchmark> benchmarks, CacheSimulation cache);
 
 // Runs `command` (a direct command of a Catch2 test binary with -r xml) once under callgrind
-// through `executor` with k_catch2_counting_arguments, and counts each benchmark its XML
+// through `executor` with catch2_counting_arguments, and counts each benchmark its XML
 // reports. The result: RunResult::simulated_benchmarks (a benchmark reported several times, by
 // several test cases or sections, counts their median) and RunResult::uncountable, stdout the
 // run's XML. A run that fails is returned as it failed; one that cannot be counted says why.
