@@ -26,6 +26,9 @@ Mark mark_of(std::string_view trigger) {
     return Mark::other;
   }
   trigger.remove_prefix(is_after ? after.size() : before.size());
+  if (trigger.find("[clone") != std::string_view::npos) {
+    return Mark::other;  // a function's cold part (GCC's "[clone .cold]"), entered by a jump
+  }
   // The function's name without its parameters: "...BenchmarkFunction::model<...>::call".
   const std::string_view name = trigger.substr(0, trigger.rfind('('));
   if (name.starts_with(k_catch2_stretch)) {
