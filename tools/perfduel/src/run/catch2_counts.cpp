@@ -19,13 +19,13 @@ namespace {
 enum class Mark { other, preparing, starting, ended, stretch_start, stretch_finish };
 
 Mark mark_of(std::string_view trigger) {
-  constexpr std::string_view before = "--dump-before=";
-  constexpr std::string_view after = "--dump-after=";
-  const bool is_after = trigger.starts_with(after);
-  if (!is_after && !trigger.starts_with(before)) {
+  constexpr std::string_view k_before = "--dump-before=";
+  constexpr std::string_view k_after = "--dump-after=";
+  const bool is_after = trigger.starts_with(k_after);
+  if (!is_after && !trigger.starts_with(k_before)) {
     return Mark::other;
   }
-  trigger.remove_prefix(is_after ? after.size() : before.size());
+  trigger.remove_prefix(is_after ? k_after.size() : k_before.size());
   if (trigger.find("[clone") != std::string_view::npos) {
     return Mark::other;  // a function's cold part (GCC's "[clone .cold]"), entered by a jump
   }
