@@ -11,7 +11,7 @@
 #
 #   tools/bench/catch2_counted_gate.sh [build/tools/perfduel/perfduel]
 #
-# Environment: SEEDS (A/A duels, default 20), GZIP=1 (a `gzip -9` loop runs beside every
+# Environment: SEEDS (A/A duels, default 20), WITH_GZIP=1 (a `gzip -9` loop runs beside every
 # duel), WORK (scratch directory).
 set -euo pipefail
 perfduel=$(realpath "${1:-build/tools/perfduel/perfduel}")
@@ -43,7 +43,7 @@ metrics:
   insns: {catch2: "*", valgrind: instructions}
 YAML
 gzip_pid=
-if [[ ${GZIP:-0} == 1 ]]; then
+if [[ ${WITH_GZIP:-0} == 1 ]]; then
   seq 1 3000000 >seq.txt
   (while :; do gzip -9 -c seq.txt >/dev/null; done) &
   gzip_pid=$!
