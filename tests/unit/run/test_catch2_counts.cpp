@@ -78,6 +78,9 @@ TEST_CASE("catch2 with valgrind: one counted metric per benchmark", "[catch2_cou
   const RunPlan plan = plan_runs(config);
   CHECK(plan.framework == BenchmarkFramework::catch2);
   CHECK_FALSE(plan.plain);
+  CHECK_THROWS_WITH(parse_gate("metrics:\n  i: {catch2: '*', counter: instructions}\n"),
+                    "gate.yaml:2: \"counter\" counts the whole process, not each benchmark; count each "
+                    "benchmark with valgrind: instructions instead");
   const Config mixed = parse_gate(
       "metrics:\n  i: {google_benchmark: '*', valgrind: instructions}\n  c: {catch2: '*', valgrind: "
       "instructions}\n");
