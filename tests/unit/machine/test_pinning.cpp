@@ -125,6 +125,13 @@ TEST_CASE("auto pinning: a suite whose benchmark runs threads gets a CPU for eac
   // An explicit list is kept as given; the report then names the starved benchmarks.
   const auto list = plan_pinning(CpuMode::list, {3}, "gate.yaml", facts, std::nullopt);
   CHECK(settle_pinning(list, facts, 1.1, 2).cpus == std::vector<int>{3});
+  // A suite counted two benchmarks at a time gets two CPUs, CPU 0 too on a machine of two.
+  const auto two = machine(2, 1);
+  const auto counted =
+      settle_pinning(plan_pinning(CpuMode::automatic, {}, "", two, std::nullopt), two, 0.9, 1, 2);
+  CHECK(counted.cpus == std::vector<int>{0, 1});
+  CHECK(counted.reason.ends_with("; 2 benchmarks counted at a time (a count does not depend on contention)"));
+  CHECK(settle_pinning(list, facts, 0.9, 1, 2).cpus == std::vector<int>{3});
 }
 
 TEST_CASE("explicit lists, none and CTest's allocation are used as given", "[pinning]") {

@@ -109,11 +109,15 @@ LocalDuel run_local_duel(Config& config, const std::string& cpus_origin, const P
   if (!valgrind.empty()) {
     simulator.emplace(executor, valgrind, plan_runs(config).cache, plan_runs(config).framework);
   }
+  // A suite counted benchmark by benchmark, and nothing timed: two benchmarks at a time.
+  const RunPlan runs = plan_runs(config);
+  const int counted_at_once = runs.framework == BenchmarkFramework::google_benchmark && !runs.plain ? 2 : 0;
   bool settled = false;
   duel.outcome = run_duel_unless_identical(
       config, executor, simulator ? &*simulator : nullptr, *config.seed, progress,
       [&](double parallelism, int benchmark_threads) {
-        duel.pinning = settle_pinning(pinning_plan, duel.facts, parallelism, benchmark_threads);
+        duel.pinning =
+            settle_pinning(pinning_plan, duel.facts, parallelism, benchmark_threads, counted_at_once);
         settled = true;
         return duel.pinning.cpus;
       },

@@ -215,15 +215,19 @@ PinningPlan plan_pinning(CpuMode mode, const std::vector<int>& requested, const 
 }
 
 Pinning settle_pinning(const PinningPlan& plan, const MachineFacts& facts, double parallelism,
-                       int benchmark_threads) {
+                       int benchmark_threads, int counted_at_once) {
   if (!plan.resize_after_warmup) {
     Pinning pinning = plan.warmup;
     pinning.parallelism = parallelism;
     return pinning;
   }
-  Pinning pinning = choose_cpus(facts, std::max(cpus_needed(parallelism), benchmark_threads));
+  const int timed = std::max(cpus_needed(parallelism), benchmark_threads);
+  Pinning pinning = choose_cpus(facts, std::max(timed, counted_at_once));
   pinning.parallelism = parallelism;
-  if (benchmark_threads > cpus_needed(parallelism)) {
+  if (counted_at_once > timed) {
+    pinning.reason += fmt::format("; {} benchmarks counted at a time (a count does not depend on contention)",
+                                  counted_at_once);
+  } else if (benchmark_threads > cpus_needed(parallelism)) {
     pinning.reason += fmt::format("; a benchmark runs {} threads (by its name)", benchmark_threads);
   } else if (parallelism <= 0) {
     pinning.reason +=
