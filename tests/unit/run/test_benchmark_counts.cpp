@@ -205,3 +205,23 @@ TEST_CASE("counts per benchmark are read as metrics; what was not counted is set
   REQUIRE(values);
   CHECK(*values == std::vector<double>{1066.0});
 }
+
+TEST_CASE("a final run too short to count is run again with a longer minimum time", "[benchmark_counts]") {
+  CommandSpec command;
+  command.argv = {"./bench", "--benchmark_min_time=0.1", "--benchmark_filter=BM_Hash"};
+  const auto longer = with_longer_min_time(command, 4);
+  REQUIRE(longer);
+  CHECK(longer->argv.back() == "--benchmark_min_time=0.4");
+  command.argv = {"./bench", "--benchmark_min_time=0.05s"};
+  CHECK(with_longer_min_time(command, 10)->argv.back() == "--benchmark_min_time=0.5s");
+  command.argv = {"./bench"};
+  CHECK(with_longer_min_time(command, 3)->argv.back() == "--benchmark_min_time=1.5");
+  command.argv = {"./bench", "--benchmark_min_time=100x"};
+  CHECK_FALSE(with_longer_min_time(command, 3));
+  // The count says how few it counted, for the factor of the second run.
+  const auto count =
+      count_from_dumps("BM_x", gbench_dumps(100, 1000), gbench_json("BM_x", 1000), CacheSimulation::off);
+  REQUIRE(count);
+  CHECK(count->too_few == 250 + 1000 * 100);
+  CHECK_FALSE(count->uncountable.empty());
+}

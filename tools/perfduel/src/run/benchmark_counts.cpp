@@ -68,6 +68,34 @@ std::string exact_benchmark_filter(std::string_view name) {
   return filter + "$";
 }
 
+std::optional<CommandSpec> with_longer_min_time(const CommandSpec& command, double factor) {
+  constexpr std::string_view k_flag = "--benchmark_min_time=";
+  double seconds = 0.5;
+  std::string suffix;
+  for (const std::string& argument : command.argv) {
+    if (!argument.starts_with(k_flag)) {
+      continue;
+    }
+    std::string_view value = std::string_view(argument).substr(k_flag.size());
+    suffix.clear();
+    if (value.ends_with('x')) {
+      return std::nullopt;
+    }
+    if (value.ends_with('s')) {
+      suffix = "s";
+      value.remove_suffix(1);
+    }
+    const auto parsed = util::parse_double(value);
+    if (!parsed || !(*parsed > 0)) {
+      return std::nullopt;
+    }
+    seconds = *parsed;
+  }
+  CommandSpec longer = command;
+  longer.argv.push_back(fmt::format("{}{:g}{}", k_flag, seconds * factor, suffix));
+  return longer;
+}
+
 std::vector<std::string> listed_benchmarks(std::string_view output) {
   std::vector<std::string> names;
   for (const auto& line : util::split_lines(output)) {
@@ -116,6 +144,7 @@ util::Expected<BenchmarkCount> count_from_dumps(const std::string& name, std::sp
   }
   if (const auto found = last.find("Ir");
       found != last.end() && found->second < k_least_window_instructions) {
+    count.too_few = found->second;
     count.uncountable = fmt::format(
         "counted {:.0f} instructions in its final run of {:.0f} iterations, too few for the loop's own entry "
         "and exit to vanish: not countable per iteration at this --benchmark_min_time (the default 0.5 s "
@@ -180,8 +209,11 @@ struct SuiteProgress {
 
 // Takes benchmark `name`'s finished run `run` (dumps under `base`, log `log`) into `progress`;
 // false when the run failed or could not be counted, and `progress.result` then says why.
+// With `too_few` not null, a run that counted too few instructions is not taken: *too_few says
+// how many it counted, for a second run with a longer minimum time.
 bool take_run(SuiteProgress& progress, const std::string& name, RunResult run,
-              const std::filesystem::path& base, const std::filesystem::path& log, CacheSimulation cache) {
+              const std::filesystem::path& base, const std::filesystem::path& log, CacheSimulation cache,
+              double* too_few) {
   auto& result = progress.result;
   result.user_seconds += run.user_seconds;
   result.system_seconds += run.system_seconds;
@@ -208,6 +240,10 @@ bool take_run(SuiteProgress& progress, const std::string& name, RunResult run,
     result.err = log_text ? util::tail_lines(*log_text, 10) : std::string();
     result.out = run.out;
     return false;
+  }
+  if (too_few != nullptr && count->too_few > 0) {
+    *too_few = count->too_few;
+    return true;
   }
   if (count->uncountable.empty()) {
     result.simulated_benchmarks[name] = count->per_iteration;
@@ -266,7 +302,25 @@ RunResult count_google_benchmarks(Executor& executor, const CommandSpec& command
       runs[0] = executor.run(commands[0], pair_limits[0]);
     }
     for (std::size_t i = 0; i < count; ++i) {
-      if (!take_run(progress, names[first + i], std::move(runs[i]), bases[i], logs[i], counting.cache)) {
+      // A final run too short to count (under load the framework runs fewer iterations in its
+      // minimum time) is run again, alone, with a minimum time long enough, once.
+      double too_few = 0;
+      const auto longer = with_longer_min_time(command, 1.0);
+      bool taken = take_run(progress, names[first + i], std::move(runs[i]), bases[i], logs[i], counting.cache,
+                            longer ? &too_few : nullptr);
+      if (taken && too_few > 0) {
+        const double factor = std::clamp(2 * k_least_window_instructions / too_few, 2.0, 1000.0);
+        for (const auto& entry : std::filesystem::directory_iterator(counting.directory, ignored)) {
+          if (entry.path().filename().string().starts_with(bases[i].filename().string() + ".")) {
+            std::filesystem::remove(entry.path(), ignored);  // this run's dumps, not its partner's
+          }
+        }
+        const CommandSpec again = callgrind_benchmark_command(
+            *with_longer_min_time(command, factor), counting, {bases[i], logs[i]}, names[first + i]);
+        taken = take_run(progress, names[first + i], executor.run(again, pair_limits[i]), bases[i], logs[i],
+                         counting.cache, nullptr);
+      }
+      if (!taken) {
         progress.result.wall_seconds = elapsed();
         return progress.result;
       }

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -54,7 +55,13 @@ std::vector<std::string> listed_benchmarks(std::string_view output);
 struct BenchmarkCount {
   std::map<CountedEvent, double> per_iteration;
   std::string uncountable;  // empty when counted
+  double too_few = 0;       // the final run's instructions when too few to count (uncountable says so)
 };
+
+// `command` with its --benchmark_min_time (the last given, else Google Benchmark's 0.5 s)
+// times `factor`, as a flag after the others, in the form given ("0.1" or "0.1s"); none when
+// the command fixes an iteration count ("100x", Google Benchmark 1.8 and later).
+std::optional<CommandSpec> with_longer_min_time(const CommandSpec& command, double factor);
 
 // The count of benchmark `name` from its run alone under callgrind: `dumps` in the order
 // callgrind wrote them, `results` its Google Benchmark JSON's; `cache`: whether the cache
