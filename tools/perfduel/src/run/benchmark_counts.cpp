@@ -281,6 +281,7 @@ RunResult count_google_benchmarks(Executor& executor, const CommandSpec& command
   progress.result.status = RunStatus::exited;
   progress.result.exit_code = 0;
   std::error_code ignored;
+  const bool may_run_longer = with_longer_min_time(command, 1.0).has_value();  // not a fixed count
   for (std::size_t first = 0; first < names.size(); first += 2) {
     const std::size_t count = std::min<std::size_t>(2, names.size() - first);
     std::array<CommandSpec, 2> commands;
@@ -305,9 +306,8 @@ RunResult count_google_benchmarks(Executor& executor, const CommandSpec& command
       // A final run too short to count (under load the framework runs fewer iterations in its
       // minimum time) is run again, alone, with a minimum time long enough, once.
       double too_few = 0;
-      const auto longer = with_longer_min_time(command, 1.0);
       bool taken = take_run(progress, names[first + i], std::move(runs[i]), bases[i], logs[i], counting.cache,
-                            longer ? &too_few : nullptr);
+                            may_run_longer ? &too_few : nullptr);
       if (taken && too_few > 0) {
         const double factor = std::clamp(2 * k_least_window_instructions / too_few, 2.0, 1000.0);
         for (const auto& entry : std::filesystem::directory_iterator(counting.directory, ignored)) {

@@ -1,6 +1,5 @@
 #include "run/catch2_counts.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -8,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "run/valgrind.hpp"
+#include "stats/descriptive.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
 
@@ -138,20 +138,12 @@ util::Expected<double> per_call(const Stretches& stretches, const Catch2Benchmar
   const double per_stretch = instructions / static_cast<double>(samples.size());
   if (per_stretch < k_least_window_instructions) {
     why = fmt::format(
-        "counted {:.0f} instructions in a timed stretch of {:.0f} calls, too few for the stretch's own "
-        "to "
+        "counted {:.0f} instructions in a timed stretch of {:.0f} calls, too few for the stretch's own to "
         "vanish: not countable per call",
         per_stretch, benchmark.iterations);
     return 0.0;
   }
   return total / (static_cast<double>(samples.size()) * benchmark.iterations);
-}
-
-// The median of `values` (not empty).
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
 }  // namespace
@@ -266,7 +258,7 @@ RunResult count_catch2_benchmarks(Executor& executor, const CommandSpec& command
   for (const auto& [name, events] : readings) {
     if (!run.uncountable.contains(name)) {
       for (const auto& [event, values] : events) {
-        run.simulated_benchmarks[name][event] = median(values);
+        run.simulated_benchmarks[name][event] = stats::median(values);
       }
     }
   }
