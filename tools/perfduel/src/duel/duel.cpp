@@ -229,7 +229,11 @@ class Duel {
       }
       auto& slot = results[side == Side::baseline ? 0 : 1];
       if (simulated && m_plan.plain) {
-        slot.simulated = std::move(run.simulated);  // the rest comes from the plain run
+        // The counts come from the run under valgrind (the process's or each benchmark's), the
+        // rest from the plain run.
+        slot.simulated = std::move(run.simulated);
+        slot.simulated_benchmarks = std::move(run.simulated_benchmarks);
+        slot.uncountable = std::move(run.uncountable);
       } else {
         slot = std::move(run);
       }
