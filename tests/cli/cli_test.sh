@@ -655,11 +655,13 @@ YAML
     [ "$(json .end hang.json)" = "benchmark-failed" ] || fail "end: $(json .end hang.json)"
     ;;
   gbench_counted_per_benchmark)
-    # Each benchmark of a real Google Benchmark suite counted alone under callgrind, per
-    # iteration of its final run: the same on every run (a count does not depend on timing), so
-    # that an A/A pair is a certain no-change and 1 % more work in one benchmark a certain
-    # regression of that one alone, each after the 3 rounds a deterministic metric needs,
-    # whatever the machine's load. BM_Spin runs two threads: listed as not countable, not gated.
+    # Each benchmark of a real Google Benchmark suite counted under callgrind, per iteration of
+    # the framework's first runs of 10^(j-1) and 10^j iterations: the same on every run (a count
+    # depends neither on timing nor on the iteration count the framework picks), so that an A/A
+    # pair is a certain no-change and 1 % more work in one benchmark a certain regression of that
+    # one alone, each after the 3 rounds a deterministic metric needs, whatever the machine's
+    # load. BM_Numbered's work per iteration grows with the iteration count: counted the same
+    # on every run too. BM_Spin runs two threads: listed as not countable, not gated.
     : "${GBENCH_SUITE:?set GBENCH_SUITE}"
     command -v valgrind >/dev/null || fail "valgrind is not installed (.ci/packages lists it)"
     cat >gate.yaml <<'YAML'
@@ -668,19 +670,17 @@ max_seconds: 600
 metrics:
   insns: {google_benchmark: "BM_*", valgrind: instructions}
 YAML
-    # 0.1 s: final runs of 20-40 million instructions under callgrind, far above the fewest
-    # that count (2.5 million), at a fifth of the default's cost.
-    gb="$GBENCH_SUITE --units=100 --threaded --benchmark_min_time=0.1 --benchmark_filter=^(BM_Hash/(16|256)|BM_Parse/4|BM_Spin.*)\$"
+    # The command's own minimum time (0.01 s) is replaced by the counting one.
+    gb="$GBENCH_SUITE --units=100 --threaded --numbered --benchmark_min_time=0.01 --benchmark_filter=^(BM_Hash/(16|256)|BM_Parse/4|BM_Spin.*|BM_Numbered)\$"
     run 0 compare --config gate.yaml --seed 5 --json report.json -b "$gb" -n "$gb"
     [ "$(json '.measured_rounds')" = 3 ] || fail "A/A took $(json '.measured_rounds') rounds, not 3"
-    [ "$(json '[.metrics[].name] | sort | join(",")')" = "insns/BM_Hash/16,insns/BM_Hash/256,insns/BM_Parse/4" ] ||
+    [ "$(json '[.metrics[].name] | sort | join(",")')" = "insns/BM_Hash/16,insns/BM_Hash/256,insns/BM_Numbered,insns/BM_Parse/4" ] ||
       fail "metrics $(json '[.metrics[].name]')"
     [ "$(json '[.metrics[] | select(.verdict != "no-change")] | length')" = 0 ] || fail "A/A verdicts $(json '[.metrics[].verdict]')"
-    # Every run within 10⁻⁵ of the others: only the loop's entry and exit, about 250
-    # instructions, divided by an iteration count that timing picks, tell them apart.
-    for name in BM_Hash/16 BM_Hash/256 BM_Parse/4; do
+    # Every run's count equal: the same runs of the same program count the same.
+    for name in BM_Hash/16 BM_Hash/256 BM_Parse/4 BM_Numbered; do
       spread=$(json "[.runs[] | .values[\"insns/$name\"]] | max / min - 1")
-      awk -v s="$spread" 'BEGIN { exit !(s < 1e-5) }' ||
+      awk -v s="$spread" 'BEGIN { exit !(s < 1e-12) }' ||
         fail "$name counts differ by $spread: $(json "[.runs[] | .values[\"insns/$name\"]]")"
     done
     json '.benchmarks.uncountable["insns/BM_Spin/threads:2"]' | grep -q '^runs 2 threads, whose timed loops overlap' ||

@@ -6,8 +6,11 @@
 // instead (20: twice as slow). `--threaded` adds BM_Spin/threads:2, a benchmark that runs two
 // threads (Google Benchmark's Threads(2)), as a suite with one such benchmark among many has.
 // `--units=N` makes every benchmark do N units (default 10), so that `--units=100
-// --slow-units=101` is a 1 % change of one benchmark.
+// --slow-units=101` is a 1 % change of one benchmark. `--numbered` adds BM_Numbered, whose
+// iterations write their own number, as a logging library's benchmarks do: an iteration's work
+// grows with its number's digits, so that its work per iteration depends on the iteration count.
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -80,6 +83,20 @@ void spin(benchmark::State& state) {
   }
 }
 
+// Writes the iteration's number, counted from 1 in every run, and sums its digits.
+void numbered(benchmark::State& state) {
+  std::uint64_t number = 0;
+  char text[24];
+  for (auto _ : state) {
+    const auto end = std::to_chars(text, text + sizeof text, ++number).ptr;
+    std::uint64_t sum = 0;
+    for (const char* c = text; c != end; ++c) {
+      sum += static_cast<std::uint64_t>(*c - '0');
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+}
+
 void copy(benchmark::State& state, std::int64_t n, int count) {
   const std::vector<char> source(static_cast<std::size_t>(n), 'a');
   std::vector<char> target(source.size());
@@ -99,10 +116,13 @@ int main(int argc, char** argv) {
   int units = 10;       // the units of work per iteration of every benchmark
   int slow_units = 11;  // those of the slow one
   bool threaded = false;
+  bool numbered_too = false;
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--threaded") == 0) {
       threaded = true;
+    } else if (std::strcmp(argv[i], "--numbered") == 0) {
+      numbered_too = true;
     } else if (std::strncmp(argv[i], "--slow=", 7) == 0) {
       slow = argv[i] + 7;
     } else if (std::strncmp(argv[i], "--units=", 8) == 0) {
@@ -130,6 +150,9 @@ int main(int argc, char** argv) {
   }
   if (threaded) {
     benchmark::RegisterBenchmark("BM_Spin", spin)->Threads(2);
+  }
+  if (numbered_too) {
+    benchmark::RegisterBenchmark("BM_Numbered", numbered);
   }
   int count = static_cast<int>(rest.size());
   benchmark::Initialize(&count, rest.data());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -15,18 +16,6 @@ namespace perfduel {
 namespace {
 
 using Json = nlohmann::json;
-
-// The entries of benchmark `name` in `results`: its runs (run_type iteration, or no run_type in
-// older versions), not the aggregates of its repetitions.
-std::vector<const GbenchEntry*> runs_of(const GbenchResults& results, const std::string& name) {
-  std::vector<const GbenchEntry*> runs;
-  for (const GbenchEntry& entry : results.entries) {
-    if (entry.name == name && entry.run_type == "iteration") {
-      runs.push_back(&entry);
-    }
-  }
-  return runs;
-}
 
 // The numeric field `key` of `entry`, or `otherwise` when it has none.
 double number_or(const GbenchEntry& entry, const std::string& key, double otherwise) {
@@ -57,43 +46,38 @@ util::Expected<std::vector<CallgrindDump>> read_callgrind_dumps(const std::files
   return dumps;
 }
 
-std::string exact_benchmark_filter(std::string_view name) {
-  std::string filter = "^";
-  for (const char c : name) {
-    if (std::string_view("\\.^$|?*+()[]{}").find(c) != std::string_view::npos) {
-      filter += '\\';
+std::string exact_benchmark_filter(std::span<const std::string> names) {
+  std::string alternatives;
+  for (const std::string& name : names) {
+    if (!alternatives.empty()) {
+      alternatives += '|';
     }
-    filter += c;
+    for (const char c : name) {
+      if (std::string_view("\\.^$|?*+()[]{}").find(c) != std::string_view::npos) {
+        alternatives += '\\';
+      }
+      alternatives += c;
+    }
   }
-  return filter + "$";
+  return names.size() == 1 ? "^" + alternatives + "$" : "^(" + alternatives + ")$";
 }
 
-std::optional<CommandSpec> with_longer_min_time(const CommandSpec& command, double factor) {
+std::optional<CommandSpec> with_min_time(const CommandSpec& command, double seconds) {
   constexpr std::string_view k_flag = "--benchmark_min_time=";
-  double seconds = 0.5;
   std::string suffix;
   for (const std::string& argument : command.argv) {
     if (!argument.starts_with(k_flag)) {
       continue;
     }
-    std::string_view value = std::string_view(argument).substr(k_flag.size());
-    suffix.clear();
+    const std::string_view value = std::string_view(argument).substr(k_flag.size());
     if (value.ends_with('x')) {
       return std::nullopt;
     }
-    if (value.ends_with('s')) {
-      suffix = "s";
-      value.remove_suffix(1);
-    }
-    const auto parsed = util::parse_double(value);
-    if (!parsed || !(*parsed > 0)) {
-      return std::nullopt;
-    }
-    seconds = *parsed;
+    suffix = value.ends_with('s') ? "s" : "";
   }
-  CommandSpec longer = command;
-  longer.argv.push_back(fmt::format("{}{:g}{}", k_flag, seconds * factor, suffix));
-  return longer;
+  CommandSpec timed = command;
+  timed.argv.push_back(fmt::format("{}{:g}{}", k_flag, seconds, suffix));
+  return timed;
 }
 
 std::vector<std::string> listed_benchmarks(std::string_view output) {
@@ -107,61 +91,205 @@ std::vector<std::string> listed_benchmarks(std::string_view output) {
   return names;
 }
 
-util::Expected<BenchmarkCount> count_from_dumps(const std::string& name, std::span<const CallgrindDump> dumps,
-                                                const GbenchResults& results, CacheSimulation cache) {
+std::vector<LoggedRun> logged_runs(std::string_view err) {
+  constexpr std::string_view k_log = "-- LOG(2): ";
+  constexpr std::string_view k_running = "Running ";
+  constexpr std::string_view k_ran = "Ran in ";
+  std::vector<LoggedRun> runs;
+  for (const auto& whole : util::split_lines(err)) {
+    std::string_view line = util::trim(whole);
+    if (!line.starts_with(k_log)) {
+      continue;
+    }
+    line.remove_prefix(k_log.size());
+    if (line.starts_with(k_running)) {
+      line.remove_prefix(k_running.size());
+      const auto at = line.rfind(" for ");
+      const auto iterations = at == std::string_view::npos ? util::Expected<double>::failure("")
+                                                           : util::parse_double(line.substr(at + 5));
+      if (iterations) {
+        runs.push_back({std::string(line.substr(0, at)), *iterations, 0});
+      }
+    } else if (line.starts_with(k_ran) && !runs.empty()) {
+      line.remove_prefix(k_ran.size());
+      const auto slash = line.find('/');
+      for (const auto part :
+           {line.substr(0, slash),
+            slash == std::string_view::npos ? std::string_view() : line.substr(slash + 1)}) {
+        if (const auto seconds = util::parse_double(util::trim(part))) {
+          runs.back().seconds = std::max(runs.back().seconds, *seconds);
+        }
+      }
+    }
+  }
+  return runs;
+}
+
+util::Expected<std::map<std::string, std::vector<CountedRun>>> split_runs(
+    std::span<const CallgrindDump> dumps, std::span<const LoggedRun> logged,
+    const std::map<std::string, int>& threads) {
+  using Result = util::Expected<std::map<std::string, std::vector<CountedRun>>>;
+  const std::string opening = fmt::format("--dump-before={}(", k_loop_start);
+  const std::string closing = fmt::format("--dump-before={}(", k_loop_finish);
+  std::vector<const CallgrindDump*> loop_dumps;
+  for (const CallgrindDump& dump : dumps) {
+    if (dump.trigger.starts_with(opening) || dump.trigger.starts_with(closing)) {
+      loop_dumps.push_back(&dump);
+    }
+  }
+  std::map<std::string, std::vector<CountedRun>> split;
+  std::size_t next = 0;
+  for (const LoggedRun& run : logged) {
+    const auto found = threads.find(run.name);
+    const auto calls = 2 * static_cast<std::size_t>(found == threads.end() ? 1 : std::max(found->second, 1));
+    if (next + calls > loop_dumps.size()) {
+      break;
+    }
+    CountedRun counted{run, std::nullopt, static_cast<int>(calls / 2)};
+    if (calls == 2 && loop_dumps[next]->trigger.starts_with(opening) &&
+        loop_dumps[next + 1]->trigger.starts_with(closing)) {
+      counted.window = *loop_dumps[next + 1];
+    }
+    split[run.name].push_back(std::move(counted));
+    next += calls;
+  }
+  if (next != loop_dumps.size() || (split.empty() && !logged.empty())) {
+    return Result::failure(fmt::format(
+        "callgrind's {} dumps around timed loops do not match the {} runs Google Benchmark logged (--v=2)",
+        loop_dumps.size(), logged.size()));
+  }
+  return split;
+}
+
+namespace {
+
+// The counts of `events` in `totals` (instructions; estimated cycles with the cache simulation).
+util::Expected<std::map<CountedEvent, double>> window_counts(const EventTotals& totals,
+                                                             CacheSimulation cache) {
+  using Result = util::Expected<std::map<CountedEvent, double>>;
+  std::map<CountedEvent, double> counts;
+  for (const CountedEvent event : {CountedEvent::instructions, CountedEvent::cycles}) {
+    if (event == CountedEvent::cycles && cache == CacheSimulation::off) {
+      break;
+    }
+    const auto value = simulated_value(totals, event);
+    if (!value) {
+      return Result::failure(value.error());
+    }
+    counts[event] = *value;
+  }
+  return counts;
+}
+
+double instructions_of(const CountedRun& run) {
+  const auto found = run.window->totals.find("Ir");
+  return found == run.window->totals.end() ? 0.0 : found->second;
+}
+
+}  // namespace
+
+util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::span<const CountedRun> runs,
+                                               bool fixed_count, CacheSimulation cache) {
   using Result = util::Expected<BenchmarkCount>;
-  const auto runs = runs_of(results, name);
   if (runs.empty()) {
-    return Result::failure(fmt::format("benchmark \"{}\": its run printed no JSON entry for it", name));
+    return Result::failure(
+        fmt::format("benchmark \"{}\": callgrind saw no run of its timed loop (is Google Benchmark older "
+                    "than 1.7, or the "
+                    "binary stripped of its symbols?)",
+                    name));
   }
   BenchmarkCount count;
-  const auto threads = static_cast<int>(number_or(*runs.back(), "threads", 1));
-  const auto windows = call_windows(dumps, fmt::format("--dump-before={}(", k_loop_start),
-                                    fmt::format("--dump-before={}(", k_loop_finish));
-  if (threads > 1 || windows.overlapping) {
-    count.uncountable = fmt::format(
-        "runs {} threads, whose timed loops overlap in one count: not countable per iteration", threads);
+  if (const auto threaded =
+          std::find_if(runs.begin(), runs.end(), [](const CountedRun& run) { return !run.window; });
+      threaded != runs.end()) {
+    count.uncountable =
+        threaded->threads > 1
+            ? fmt::format(
+                  "runs {} threads, whose timed loops overlap in one count: not countable "
+                  "per iteration",
+                  threaded->threads)
+            : "a run's dumps were not one opening and one closing of its loop: not countable per "
+              "iteration";
     return count;
   }
-  if (windows.windows.empty()) {
-    return Result::failure(fmt::format(
-        "benchmark \"{}\": callgrind saw no call of {} (is Google Benchmark older than 1.7, or the binary "
-        "stripped of its symbols?)",
-        name, k_loop_start));
-  }
-  const double iterations = number_or(*runs.back(), "iterations", 0.0);
-  if (!(iterations > 0)) {
-    return Result::failure(fmt::format("benchmark \"{}\": its JSON entry has no iterations", name));
-  }
-  const auto& last = windows.windows.back().totals;
-  const auto& called = windows.windows.back().functions;
-  if (std::any_of(called.begin(), called.end(),
-                  [](const std::string& function) { return function.starts_with(k_timer_pause); })) {
+  const auto pauses = [](const CountedRun& run) {
+    return std::any_of(run.window->functions.begin(), run.window->functions.end(),
+                       [](const std::string& function) { return function.starts_with(k_timer_pause); });
+  };
+  if (std::any_of(runs.begin(), runs.end(), pauses)) {
     count.uncountable =
         "pauses its timer inside the loop (State::PauseTiming): the paused work would be in the count, not "
         "countable per iteration";
     return count;
   }
-  if (const auto found = last.find("Ir");
-      found != last.end() && found->second < k_least_window_instructions) {
-    count.too_few = found->second;
+  const auto per_iteration = [&](const CountedRun* smaller, const CountedRun& larger) -> Result {
+    const auto counts = window_counts(larger.window->totals, cache);
+    const auto less = smaller == nullptr
+                          ? util::Expected<std::map<CountedEvent, double>>(std::map<CountedEvent, double>{})
+                          : window_counts(smaller->window->totals, cache);
+    if (!counts || !less) {
+      return Result::failure(
+          fmt::format("benchmark \"{}\": {}", name, counts ? less.error() : counts.error()));
+    }
+    const double iterations =
+        larger.logged.iterations - (smaller == nullptr ? 0 : smaller->logged.iterations);
+    BenchmarkCount counted;
+    for (const auto& [event, value] : *counts) {
+      counted.per_iteration[event] = (value - (smaller == nullptr ? 0 : less->at(event))) / iterations;
+    }
+    return counted;
+  };
+  if (fixed_count) {
+    const CountedRun& last = runs.back();
+    if (instructions_of(last) < k_least_window_instructions) {
+      count.uncountable = fmt::format(
+          "counted {:.0f} instructions in its run of {:.0f} iterations, too few for the loop's own entry and "
+          "exit to vanish: not countable per iteration at this fixed iteration count",
+          instructions_of(last), last.logged.iterations);
+      return count;
+    }
+    return per_iteration(nullptr, last);
+  }
+  // The runs of 1, 10, 100, ... iterations the framework starts with.
+  std::size_t powers = 0;
+  for (double iterations = 1; powers < runs.size() && runs[powers].logged.iterations == iterations;
+       iterations *= 10) {
+    ++powers;
+  }
+  if (powers == 0) {
     count.uncountable = fmt::format(
-        "counted {:.0f} instructions in its final run of {:.0f} iterations, too few for the loop's own entry "
-        "and exit to vanish: not countable per iteration at this --benchmark_min_time (the default 0.5 s "
-        "is enough)",
-        found->second, iterations);
+        "its first run was of {:.0f} iterations, not 1 (a warm-up, or an iteration count set in the code): "
+        "not countable per iteration",
+        runs.front().logged.iterations);
     return count;
   }
-  for (const CountedEvent event : {CountedEvent::instructions, CountedEvent::cycles}) {
-    if (event == CountedEvent::cycles && cache == CacheSimulation::off) {
-      break;
-    }
-    const auto value = simulated_value(last, event);
-    if (!value) {
-      return Result::failure(fmt::format("benchmark \"{}\": {}", name, value.error()));
-    }
-    count.per_iteration[event] = *value / iterations;
+  if (instructions_of(runs.front()) >= k_least_slope_instructions) {
+    return per_iteration(nullptr, runs.front());
   }
+  for (std::size_t j = 1; j < powers; ++j) {
+    if (instructions_of(runs[j]) >= k_least_slope_instructions) {
+      return per_iteration(&runs[j - 1], runs[j]);
+    }
+  }
+  const CountedRun& last = runs[powers - 1];
+  if (last.logged.iterations >= k_most_iterations) {
+    count.uncountable = fmt::format(
+        "counted {:.0f} instructions in {:.0f} iterations, the framework's most: no work per iteration to "
+        "count",
+        instructions_of(last), last.logged.iterations);
+    return count;
+  }
+  // The last of those runs took a tenth of the minimum time; the runs up to the one before the
+  // slope's larger run must not, at ten times the time per step: twice that, ten times over.
+  const double steps =
+      std::max(1.0, std::ceil(std::log10(k_least_slope_instructions / std::max(instructions_of(last), 1.0))));
+  count.needs_min_time = last.logged.seconds > 0 ? 20 * last.logged.seconds * std::pow(10.0, steps - 1)
+                                                 : 10 * k_counting_min_time;
+  count.uncountable = fmt::format(
+      "its runs of 1, 10, 100, ... iterations under callgrind stopped at {:.0f} iterations, {:.0f} "
+      "instructions, "
+      "before one counted {:.0f}: not countable per iteration (does the benchmark set its own MinTime?)",
+      last.logged.iterations, instructions_of(last), k_least_slope_instructions);
   return count;
 }
 
@@ -188,17 +316,30 @@ CommandSpec callgrind_command(const CommandSpec& command, const SuiteCounting& c
 }
 
 CommandSpec callgrind_benchmark_command(const CommandSpec& command, const SuiteCounting& counting,
-                                        const CallgrindFiles& files, const std::string& name) {
+                                        const CallgrindFiles& files, std::span<const std::string> names) {
   const std::array<std::string, 2> dumps{fmt::format("--dump-before={}*", k_loop_start),
                                          fmt::format("--dump-before={}*", k_loop_finish)};
   CommandSpec wrapped = callgrind_command(command, counting, files, dumps);
   // After the user's arguments: Google Benchmark takes the last of a flag given twice.
-  wrapped.argv.push_back("--benchmark_filter=" + exact_benchmark_filter(name));
+  wrapped.argv.push_back("--benchmark_filter=" + exact_benchmark_filter(names));
   wrapped.argv.emplace_back("--benchmark_format=json");
+  wrapped.argv.emplace_back("--benchmark_repetitions=1");
+  wrapped.argv.emplace_back("--v=2");
   return wrapped;
 }
 
 namespace {
+
+// `err` without the lines Google Benchmark logs at --v=2.
+std::string without_run_log(std::string_view err) {
+  std::string kept;
+  for (const auto& line : util::split_lines(err)) {
+    if (!util::trim(line).starts_with("-- LOG(")) {
+      kept += line + "\n";
+    }
+  }
+  return kept;
+}
 
 // The suite's runs so far: what RunResult will say, and the JSON entries of every benchmark.
 struct SuiteProgress {
@@ -207,56 +348,100 @@ struct SuiteProgress {
   Json context;
 };
 
-// Takes benchmark `name`'s finished run `run` (dumps under `base`, log `log`) into `progress`;
-// false when the run failed or could not be counted, and `progress.result` then says why.
-// With `too_few` not null, a run that counted too few instructions is not taken: *too_few says
-// how many it counted, for a second run with a longer minimum time.
-bool take_run(SuiteProgress& progress, const std::string& name, RunResult run,
-              const std::filesystem::path& base, const std::filesystem::path& log, CacheSimulation cache,
-              double* too_few) {
+// A benchmark to run again alone, at a longer minimum time.
+struct Retry {
+  std::string name;
+  double min_time = 0;
+};
+
+// One callgrind process of the suite: its benchmarks, command and files.
+struct CountingProcess {
+  std::vector<std::string> names;
+  CommandSpec command;
+  CallgrindFiles files;
+  RunLimits limits;
+};
+
+// Takes the finished run `run` of `process` into `progress`; false when the run failed or a
+// count could not be read, and `progress.result` then says why. A benchmark that needs a
+// longer minimum time is added to `retries` (without it, as uncountable).
+bool take_run(SuiteProgress& progress, const CountingProcess& process, RunResult run, bool fixed_count,
+              CacheSimulation cache, std::vector<Retry>* retries) {
   auto& result = progress.result;
   result.user_seconds += run.user_seconds;
   result.system_seconds += run.system_seconds;
   result.max_rss_bytes = std::max(result.max_rss_bytes, run.max_rss_bytes);
   result.left_behind += run.left_behind;
-  const auto log_text = util::read_file(log);
+  const auto log_text = util::read_file(process.files.log_file);
+  const auto logged = logged_runs(run.err);
   if (run.status != RunStatus::exited || run.exit_code != 0) {
     const double wall = result.wall_seconds;
+    const std::string running = logged.empty() ? process.names.front() : logged.back().name;
     result = std::move(run);
     result.wall_seconds = wall;
-    result.err = fmt::format("benchmark \"{}\" under callgrind:\n{}", name, result.err);
+    result.err = fmt::format("benchmark \"{}\" under callgrind:\n{}", running, without_run_log(result.err));
     if (log_text) {
       result.err += "\n" + util::tail_lines(*log_text, 10);
     }
     return false;
   }
-  auto dumps = read_callgrind_dumps(base);
   const GbenchReading reading = read_gbench_results(run.out);
-  auto count = dumps ? count_from_dumps(name, *dumps, reading.results, cache)
-                     : util::Expected<BenchmarkCount>::failure(dumps.error());
-  if (!count) {
+  std::map<std::string, int> threads;
+  for (const GbenchEntry& entry : reading.results.entries) {
+    threads[entry.name] = static_cast<int>(number_or(entry, "threads", 1));
+  }
+  const auto fail = [&](const std::string& error) {
     result.status = RunStatus::failed_to_start;
-    result.error = fmt::format("under valgrind: {}", count.error());
+    result.error = fmt::format("under valgrind: {}", error);
     result.err = log_text ? util::tail_lines(*log_text, 10) : std::string();
     result.out = run.out;
     return false;
+  };
+  const auto dumps = read_callgrind_dumps(process.files.output_base);
+  if (!dumps) {
+    return fail(dumps.error());
   }
-  if (too_few != nullptr && count->too_few > 0) {
-    *too_few = count->too_few;
-    return true;
+  const auto split = split_runs(*dumps, logged, threads);
+  if (!split) {
+    return fail(split.error());
   }
-  if (count->uncountable.empty()) {
-    result.simulated_benchmarks[name] = count->per_iteration;
-  } else {
-    result.uncountable[name] = count->uncountable;
+  for (const std::string& name : process.names) {
+    const auto found = split->find(name);
+    const auto runs = found == split->end() ? std::span<const CountedRun>() : std::span(found->second);
+    if (runs.empty() && std::none_of(reading.results.entries.begin(), reading.results.entries.end(),
+                                     [&](const GbenchEntry& entry) { return entry.name == name; })) {
+      return fail(fmt::format("benchmark \"{}\": its run printed no JSON entry for it", name));
+    }
+    const auto count = count_from_runs(name, runs, fixed_count, cache);
+    if (!count) {
+      return fail(count.error());
+    }
+    if (count->needs_min_time > 0 && retries != nullptr) {
+      retries->push_back({name, count->needs_min_time});
+    } else if (count->uncountable.empty()) {
+      result.simulated_benchmarks[name] = count->per_iteration;
+    } else {
+      result.uncountable[name] = count->uncountable;
+    }
   }
   if (progress.context.is_null()) {
     progress.context = reading.results.context;
   }
   for (const GbenchEntry& entry : reading.results.entries) {
-    progress.entries.push_back(entry.json);
+    if (retries == nullptr || std::none_of(retries->begin(), retries->end(),
+                                           [&](const Retry& retry) { return retry.name == entry.name; })) {
+      progress.entries.push_back(entry.json);
+    }
   }
   return true;
+}
+
+// Removes every file of `directory`: the dumps and logs of the processes that ran.
+void clear_directory(const std::filesystem::path& directory) {
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ignored)) {
+    std::filesystem::remove(entry.path(), ignored);
+  }
 }
 
 }  // namespace
@@ -280,53 +465,58 @@ RunResult count_google_benchmarks(Executor& executor, const CommandSpec& command
   SuiteProgress progress;
   progress.result.status = RunStatus::exited;
   progress.result.exit_code = 0;
-  std::error_code ignored;
-  const bool may_run_longer = with_longer_min_time(command, 1.0).has_value();  // not a fixed count
-  for (std::size_t first = 0; first < names.size(); first += 2) {
-    const std::size_t count = std::min<std::size_t>(2, names.size() - first);
-    std::array<CommandSpec, 2> commands;
-    std::array<RunLimits, 2> pair_limits{limits, limits};
-    std::array<std::filesystem::path, 2> bases;
-    std::array<std::filesystem::path, 2> logs;
-    for (std::size_t i = 0; i < count; ++i) {
-      bases[i] = counting.directory / fmt::format("callgrind.{}", first + i);
-      logs[i] = counting.directory / fmt::format("valgrind.log.{}", first + i);
-      commands[i] = callgrind_benchmark_command(command, counting, {bases[i], logs[i]}, names[first + i]);
-      if (limits.cpus.size() >= 2) {
-        pair_limits[i].cpus = {limits.cpus[i]};
-      }
+  if (names.empty()) {
+    progress.result.out = Json{{"context", nullptr}, {"benchmarks", Json::array()}}.dump(1);
+    return progress.result;
+  }
+  const auto timed = with_min_time(command, k_counting_min_time);
+  const bool fixed_count = !timed.has_value();
+  const std::size_t processes = std::min<std::size_t>(2, names.size());
+  std::array<CountingProcess, 2> suite;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    suite[i % processes].names.push_back(names[i]);
+  }
+  for (std::size_t i = 0; i < processes; ++i) {
+    suite[i].files = {counting.directory / fmt::format("callgrind.{}", i),
+                      counting.directory / fmt::format("valgrind.log.{}", i)};
+    suite[i].command =
+        callgrind_benchmark_command(timed ? *timed : command, counting, suite[i].files, suite[i].names);
+    suite[i].limits = limits;
+    if (limits.cpus.size() >= 2) {
+      suite[i].limits.cpus = {limits.cpus[i]};
     }
-    std::array<RunResult, 2> runs;
-    if (count == 2) {
-      runs = executor.run_together({&commands[0], &commands[1]}, pair_limits);
-    } else {
-      runs[0] = executor.run(commands[0], pair_limits[0]);
+  }
+  std::array<RunResult, 2> runs;
+  if (processes == 2) {
+    runs = executor.run_together({&suite[0].command, &suite[1].command}, {suite[0].limits, suite[1].limits});
+  } else {
+    runs[0] = executor.run(suite[0].command, suite[0].limits);
+  }
+  std::vector<Retry> retries;
+  for (std::size_t i = 0; i < processes; ++i) {
+    if (!take_run(progress, suite[i], std::move(runs[i]), fixed_count, counting.cache, &retries)) {
+      progress.result.wall_seconds = elapsed();
+      return progress.result;
     }
-    for (std::size_t i = 0; i < count; ++i) {
-      // A final run too short to count (under load the framework runs fewer iterations in its
-      // minimum time) is run again, alone, with a minimum time long enough, once.
-      double too_few = 0;
-      bool taken = take_run(progress, names[first + i], std::move(runs[i]), bases[i], logs[i], counting.cache,
-                            may_run_longer ? &too_few : nullptr);
-      if (taken && too_few > 0) {
-        const double factor = std::clamp(2 * k_least_window_instructions / too_few, 2.0, 1000.0);
-        for (const auto& entry : std::filesystem::directory_iterator(counting.directory, ignored)) {
-          if (entry.path().filename().string().starts_with(bases[i].filename().string() + ".")) {
-            std::filesystem::remove(entry.path(), ignored);  // this run's dumps, not its partner's
-          }
-        }
-        const CommandSpec again = callgrind_benchmark_command(
-            *with_longer_min_time(command, factor), counting, {bases[i], logs[i]}, names[first + i]);
-        taken = take_run(progress, names[first + i], executor.run(again, pair_limits[i]), bases[i], logs[i],
-                         counting.cache, nullptr);
-      }
-      if (!taken) {
+  }
+  clear_directory(counting.directory);
+  // A benchmark whose runs stopped short of a slope (under load its runs take longer) runs
+  // again alone, at the minimum time its logged runs ask for, twice at most.
+  for (Retry& retry : retries) {
+    for (int attempt = 0; attempt < 2 && retry.min_time > 0; ++attempt) {
+      CountingProcess alone{{retry.name}, {}, suite[0].files, suite[0].limits};
+      alone.command = callgrind_benchmark_command(
+          *with_min_time(command, std::max(retry.min_time, 2 * k_counting_min_time)), counting, alone.files,
+          alone.names);
+      std::vector<Retry> again;
+      const bool last = attempt == 1;
+      if (!take_run(progress, alone, executor.run(alone.command, alone.limits), fixed_count, counting.cache,
+                    last ? nullptr : &again)) {
         progress.result.wall_seconds = elapsed();
         return progress.result;
       }
-    }
-    for (const auto& entry : std::filesystem::directory_iterator(counting.directory, ignored)) {
-      std::filesystem::remove(entry.path(), ignored);
+      clear_directory(counting.directory);
+      retry.min_time = again.empty() ? 0 : again.front().min_time;
     }
   }
   progress.result.wall_seconds = elapsed();
