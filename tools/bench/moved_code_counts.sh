@@ -8,10 +8,10 @@
 #
 #   tools/bench/moved_code_counts.sh [build/tools/perfduel/perfduel]
 #
-# Environment: MIN_TIME (--benchmark_min_time, default 0.1), WORK (scratch directory).
+# Environment: WORK (scratch directory).
 set -euo pipefail
 perfduel=$(realpath "${1:-build/tools/perfduel/perfduel}")
-source_file=$(realpath "$(dirname "$0")/../programs/gbench_suite.cpp")
+source_file=$(realpath "$(dirname "$0")/../../tests/programs/gbench_suite.cpp")
 work=${WORK:-$(mktemp -d /tmp/moved-code.XXXXXX)}
 mkdir -p "$work"
 cd "$work"
@@ -33,6 +33,5 @@ max_seconds: 900
 metrics:
   insns: {google_benchmark: "BM_*", valgrind: instructions}
 YAML
-args="--benchmark_min_time=${MIN_TIME:-0.1}"
-"$perfduel" compare --config counted.yaml --seed 3 --json moved.json -b "./plain $args" -n "./moved $args" | tail -1
+"$perfduel" compare --config counted.yaml --seed 3 --json moved.json -b ./plain -n ./moved | tail -1
 jq -r '.metrics[].name as $m | [.runs[] | .values[$m]] | "\($m) \(max / min - 1)"' moved.json

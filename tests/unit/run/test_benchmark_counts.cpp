@@ -115,8 +115,13 @@ TEST_CASE("the runs Google Benchmark logs at --v=2", "[benchmark_counts]") {
   const auto runs = logged_runs(
       "-- LOG(2): Running null_sink_st (global logger) for 1\n-- LOG(2): Ran in 1.1961e-05/1.3758e-05\n"
       "a line the benchmark printed\n-- LOG(2): Running BM_x for 2654785\n-- LOG(3): Next iters: 10, 10\n"
-      "-- LOG(2): Ran in 0.1419/0.141898\n-- LOG(2): Running BM_y for many\n");
-  REQUIRE(runs.size() == 2);
+      "-- LOG(2): Ran in 0.1419/0.141898\n-- LOG(2): Running BM_y for many\n"
+      // Google Benchmark 1.9.1's warning for a minimum time without a unit has no line end.
+      "-- LOG(0): Value passed to --benchmark_min_time should have a suffix. Eg., `30s` for 30-seconds."
+      "-- LOG(2): Running BM_z for 10\n");
+  REQUIRE(runs.size() == 3);
+  CHECK(runs[2].name == "BM_z");
+  CHECK(runs[2].iterations == 10);
   CHECK(runs[0].name == "null_sink_st (global logger)");
   CHECK(runs[0].iterations == 1);
   CHECK(runs[0].seconds == Approx(1.3758e-05));

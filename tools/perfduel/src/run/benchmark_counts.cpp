@@ -92,30 +92,32 @@ std::vector<std::string> listed_benchmarks(std::string_view output) {
 }
 
 std::vector<LoggedRun> logged_runs(std::string_view err) {
-  constexpr std::string_view k_log = "-- LOG(2): ";
-  constexpr std::string_view k_running = "Running ";
-  constexpr std::string_view k_ran = "Ran in ";
+  constexpr std::string_view k_log = "-- LOG(";
+  constexpr std::string_view k_running = "2): Running ";
+  constexpr std::string_view k_ran = "2): Ran in ";
   std::vector<LoggedRun> runs;
-  for (const auto& whole : util::split_lines(err)) {
-    std::string_view line = util::trim(whole);
-    if (!line.starts_with(k_log)) {
-      continue;
-    }
-    line.remove_prefix(k_log.size());
-    if (line.starts_with(k_running)) {
-      line.remove_prefix(k_running.size());
-      const auto at = line.rfind(" for ");
-      const auto iterations = at == std::string_view::npos ? util::Expected<double>::failure("")
-                                                           : util::parse_double(line.substr(at + 5));
+  // A message logged without a line end (Google Benchmark 1.8's warning for a --benchmark_min_time
+  // without a unit) runs into the next one: each "-- LOG(" starts an entry, wherever it is.
+  for (std::size_t at = err.find(k_log); at != std::string_view::npos;) {
+    const std::size_t next = err.find(k_log, at + k_log.size());
+    std::string_view entry =
+        err.substr(at + k_log.size(), next == std::string_view::npos ? next : next - at - k_log.size());
+    entry = util::trim(entry.substr(0, entry.find('\n')));
+    at = next;
+    if (entry.starts_with(k_running)) {
+      entry.remove_prefix(k_running.size());
+      const auto for_at = entry.rfind(" for ");
+      const auto iterations = for_at == std::string_view::npos ? util::Expected<double>::failure("")
+                                                               : util::parse_double(entry.substr(for_at + 5));
       if (iterations) {
-        runs.push_back({std::string(line.substr(0, at)), *iterations, 0});
+        runs.push_back({std::string(entry.substr(0, for_at)), *iterations, 0});
       }
-    } else if (line.starts_with(k_ran) && !runs.empty()) {
-      line.remove_prefix(k_ran.size());
-      const auto slash = line.find('/');
+    } else if (entry.starts_with(k_ran) && !runs.empty()) {
+      entry.remove_prefix(k_ran.size());
+      const auto slash = entry.find('/');
       for (const auto part :
-           {line.substr(0, slash),
-            slash == std::string_view::npos ? std::string_view() : line.substr(slash + 1)}) {
+           {entry.substr(0, slash),
+            slash == std::string_view::npos ? std::string_view() : entry.substr(slash + 1)}) {
         if (const auto seconds = util::parse_double(util::trim(part))) {
           runs.back().seconds = std::max(runs.back().seconds, *seconds);
         }
@@ -341,10 +343,10 @@ std::string without_run_log(std::string_view err) {
   return kept;
 }
 
-// The suite's runs so far: what RunResult will say, and the JSON entries of every benchmark.
+// The suite's runs so far: what RunResult will say, and the JSON entries of each benchmark.
 struct SuiteProgress {
   RunResult result;
-  Json entries = Json::array();
+  std::map<std::string, std::vector<Json>> entries;
   Json context;
 };
 
@@ -430,7 +432,7 @@ bool take_run(SuiteProgress& progress, const CountingProcess& process, RunResult
   for (const GbenchEntry& entry : reading.results.entries) {
     if (retries == nullptr || std::none_of(retries->begin(), retries->end(),
                                            [&](const Retry& retry) { return retry.name == entry.name; })) {
-      progress.entries.push_back(entry.json);
+      progress.entries[entry.name].push_back(entry.json);
     }
   }
   return true;
@@ -520,7 +522,13 @@ RunResult count_google_benchmarks(Executor& executor, const CommandSpec& command
     }
   }
   progress.result.wall_seconds = elapsed();
-  progress.result.out = Json{{"context", progress.context}, {"benchmarks", progress.entries}}.dump(1);
+  Json entries = Json::array();  // in the order the suite lists its benchmarks
+  for (const std::string& name : names) {
+    for (Json& entry : progress.entries[name]) {
+      entries.push_back(std::move(entry));
+    }
+  }
+  progress.result.out = Json{{"context", progress.context}, {"benchmarks", entries}}.dump(1);
   return progress.result;
 }
 
