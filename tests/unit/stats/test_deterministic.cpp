@@ -151,6 +151,27 @@ TEST_CASE("identical counts on both sides are no change after 3 rounds", "[analy
                   "sufficed (min_rounds 20)") != texts.end());
 }
 
+TEST_CASE("a count whose runs differ says so and takes a measured metric's rounds",
+          "[analysis][deterministic]") {
+  // One run of four counted 0.074 % more (a logging benchmark whose run spanned one more second
+  // of the clock reformats its timestamp): beyond T/100 = 0.02 %.
+  const Config config = config_of({gated("insns")});
+  const std::vector<double> a{1307.06, 1308.02, 1307.06, 1307.06};
+  const std::vector<double> b(4, 1307.06);
+  const auto analysis = analyze(config, runs_of(a, b), Finality::final);
+  CHECK(analysis.metrics[0].min_rounds == 20);
+  const auto texts = note_texts(analysis.notes);
+  CHECK(
+      std::find(texts.begin(), texts.end(),
+                "insns: counted, yet the runs of one side differ by up to 0.073 % (more than a hundredth of "
+                "its 2 % threshold): its work depends on something besides the program, such as the clock; "
+                "judged as a measured metric, with its rounds") != texts.end());
+  // Runs that agree: no such note.
+  const auto agreeing = analyze(config, runs_of(b, b), Finality::final);
+  CHECK(std::none_of(agreeing.notes.begin(), agreeing.notes.end(),
+                     [](const Note& note) { return note.text.find("counted, yet") != std::string::npos; }));
+}
+
 TEST_CASE("a constant difference is a certain change, judged against the tolerance",
           "[analysis][deterministic]") {
   const std::vector<double> a(3, 1000000.0);

@@ -74,6 +74,7 @@ Analysis analyze(const Config& config, std::span<const RunRecord> runs, Finality
                     ? zero_counts(readings, series.rounds.size(), result.spec.unit)
                     : std::string(),
                 finality, analysis.notes);
+    note_varying_count(result.spec, series.baseline[m], series.candidate[m], analysis.notes);
   }
   if (config.correction == Correction::holm) {
     apply_holm(config, levels, analysis, finality);

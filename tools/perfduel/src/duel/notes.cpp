@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/determinism.hpp"
 #include "stats/descriptive.hpp"
 
 namespace perfduel {
@@ -89,6 +90,29 @@ void note_levels(const Config& config, const LevelPlan& plan, std::vector<Note>&
                              "rule and to deterministic metrics)",
                              k_sequence_burn_in_rounds, config.min_rounds)
                : "")});
+}
+
+void note_varying_count(const MetricSpec& spec, std::span<const double> baseline,
+                        std::span<const double> candidate, std::vector<Note>& notes) {
+  if (spec.gating != Gating::gated || determinism_of(spec) != Determinism::counted ||
+      is_deterministic(spec, baseline, candidate)) {
+    return;
+  }
+  double spread = 0;
+  for (const auto side : {baseline, candidate}) {
+    const auto [low, high] = std::minmax_element(side.begin(), side.end());
+    if (side.size() < 2 || !(*low > 0)) {
+      return;
+    }
+    spread = std::max(spread, *high / *low - 1);
+  }
+  notes.push_back(
+      {NoteWeight::key,
+       fmt::format(
+           "{}: counted, yet the runs of one side differ by up to {:.2g} % (more than a hundredth of its "
+           "{:.3g} % threshold): its work depends on something besides the program, such as the clock; "
+           "judged as a measured metric, with its rounds",
+           spec.name, 100 * spread, 100 * spec.threshold)});
 }
 
 void note_metric(const Config& config, const MetricResult& result, const std::string& zeros,

@@ -28,6 +28,13 @@ void note_levels(const Config& config, const LevelPlan& plan, std::vector<Note>&
 void note_metric(const Config& config, const MetricResult& result, const std::string& zeros,
                  Finality finality, std::vector<Note>& notes);
 
+// That the counted metric `spec` is not deterministic: its runs of one side, `baseline` or
+// `candidate`, differ by more than T/100 (duel/determinism.hpp), so it needs the rounds of a
+// measured metric. Nothing when they agree, when `spec` is not counted or not gated, or when
+// a side has fewer than two positive values.
+void note_varying_count(const MetricSpec& spec, std::span<const double> baseline,
+                        std::span<const double> candidate, std::vector<Note>& notes);
+
 // That Holm's step-down was asked for but anytime stopping decides with Bonferroni.
 void note_holm_declined(std::vector<Note>& notes);
 
