@@ -188,59 +188,91 @@ double instructions_of(const CountedRun& run) {
   return found == run.window->totals.end() ? 0.0 : found->second;
 }
 
-}  // namespace
-
-util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::span<const CountedRun> runs,
-                                               bool fixed_count, CacheSimulation cache) {
-  using Result = util::Expected<BenchmarkCount>;
-  if (runs.empty()) {
-    return Result::failure(
-        fmt::format("benchmark \"{}\": callgrind saw no run of its timed loop (is Google Benchmark older "
-                    "than 1.7, or the "
-                    "binary stripped of its symbols?)",
-                    name));
-  }
-  BenchmarkCount count;
+// Why `runs` cannot be counted whatever their counts (threads, a paused timer); empty if they can.
+std::string uncountable_runs(std::span<const CountedRun> runs) {
   if (const auto threaded =
           std::find_if(runs.begin(), runs.end(), [](const CountedRun& run) { return !run.window; });
       threaded != runs.end()) {
-    count.uncountable =
-        threaded->threads > 1
-            ? fmt::format(
-                  "runs {} threads, whose timed loops overlap in one count: not countable "
-                  "per iteration",
-                  threaded->threads)
-            : "a run's dumps were not one opening and one closing of its loop: not countable per "
-              "iteration";
-    return count;
+    return threaded->threads > 1
+               ? fmt::format(
+                     "runs {} threads, whose timed loops overlap in one count: not countable per iteration",
+                     threaded->threads)
+               : "a run's dumps were not one opening and one closing of its loop: not countable per "
+                 "iteration";
   }
   const auto pauses = [](const CountedRun& run) {
     return std::any_of(run.window->functions.begin(), run.window->functions.end(),
                        [](const std::string& function) { return function.starts_with(k_timer_pause); });
   };
   if (std::any_of(runs.begin(), runs.end(), pauses)) {
-    count.uncountable =
-        "pauses its timer inside the loop (State::PauseTiming): the paused work would be in the count, not "
-        "countable per iteration";
+    return "pauses its timer inside the loop (State::PauseTiming): the paused work would be in the count, "
+           "not "
+           "countable per iteration";
+  }
+  return {};
+}
+
+// The counts per iteration of run `larger` less run `smaller` (none: nothing), over the
+// difference of their iterations.
+util::Expected<BenchmarkCount> per_iteration(const std::string& name, const CountedRun* smaller,
+                                             const CountedRun& larger, CacheSimulation cache) {
+  using Result = util::Expected<BenchmarkCount>;
+  const auto counts = window_counts(larger.window->totals, cache);
+  const auto less = smaller == nullptr
+                        ? util::Expected<std::map<CountedEvent, double>>(std::map<CountedEvent, double>{})
+                        : window_counts(smaller->window->totals, cache);
+  if (!counts || !less) {
+    return Result::failure(fmt::format("benchmark \"{}\": {}", name, counts ? less.error() : counts.error()));
+  }
+  const double iterations = larger.logged.iterations - (smaller == nullptr ? 0 : smaller->logged.iterations);
+  BenchmarkCount counted;
+  for (const auto& [event, value] : *counts) {
+    counted.per_iteration[event] = (value - (smaller == nullptr ? 0 : less->at(event))) / iterations;
+  }
+  return counted;
+}
+
+// Why the runs of 1, 10, ... iterations that ended with `last` gave no slope: the framework's
+// most iterations, or too short a minimum time, and then the minimum time that would give one.
+// The last of those runs took a tenth of the minimum time; the runs up to the one before the
+// slope's larger run must not, at ten times the time per step: twice that, ten times over.
+BenchmarkCount no_slope(const CountedRun& last) {
+  BenchmarkCount count;
+  if (last.logged.iterations >= k_most_iterations) {
+    count.uncountable = fmt::format(
+        "counted {:.0f} instructions in {:.0f} iterations, the framework's most: no work per iteration to "
+        "count",
+        instructions_of(last), last.logged.iterations);
     return count;
   }
-  const auto per_iteration = [&](const CountedRun* smaller, const CountedRun& larger) -> Result {
-    const auto counts = window_counts(larger.window->totals, cache);
-    const auto less = smaller == nullptr
-                          ? util::Expected<std::map<CountedEvent, double>>(std::map<CountedEvent, double>{})
-                          : window_counts(smaller->window->totals, cache);
-    if (!counts || !less) {
-      return Result::failure(
-          fmt::format("benchmark \"{}\": {}", name, counts ? less.error() : counts.error()));
-    }
-    const double iterations =
-        larger.logged.iterations - (smaller == nullptr ? 0 : smaller->logged.iterations);
-    BenchmarkCount counted;
-    for (const auto& [event, value] : *counts) {
-      counted.per_iteration[event] = (value - (smaller == nullptr ? 0 : less->at(event))) / iterations;
-    }
-    return counted;
-  };
+  const double steps =
+      std::max(1.0, std::ceil(std::log10(k_least_slope_instructions / std::max(instructions_of(last), 1.0))));
+  count.needs_min_time = last.logged.seconds > 0 ? 20 * last.logged.seconds * std::pow(10.0, steps - 1)
+                                                 : 10 * k_counting_min_time;
+  count.uncountable = fmt::format(
+      "its runs of 1, 10, 100, ... iterations under callgrind stopped at {:.0f} iterations, {:.0f} "
+      "instructions, "
+      "before one counted {:.0f}: not countable per iteration (does the benchmark set its own MinTime?)",
+      last.logged.iterations, instructions_of(last), k_least_slope_instructions);
+  return count;
+}
+
+}  // namespace
+
+util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::span<const CountedRun> runs,
+                                               bool fixed_count, CacheSimulation cache) {
+  using Result = util::Expected<BenchmarkCount>;
+  if (runs.empty()) {
+    return Result::failure(fmt::format(
+        "benchmark \"{}\": callgrind saw no run of its timed loop (is Google Benchmark older than "
+        "1.7, or the binary stripped of its symbols?)",
+        name));
+  }
+  BenchmarkCount count;
+  count.uncountable = uncountable_runs(runs);
+  if (!count.uncountable.empty()) {
+    return count;
+  }
   if (fixed_count) {
     const CountedRun& last = runs.back();
     if (instructions_of(last) < k_least_window_instructions) {
@@ -250,7 +282,7 @@ util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::spa
           instructions_of(last), last.logged.iterations);
       return count;
     }
-    return per_iteration(nullptr, last);
+    return per_iteration(name, nullptr, last, cache);
   }
   // The runs of 1, 10, 100, ... iterations the framework starts with.
   std::size_t powers = 0;
@@ -266,33 +298,14 @@ util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::spa
     return count;
   }
   if (instructions_of(runs.front()) >= k_least_slope_instructions) {
-    return per_iteration(nullptr, runs.front());
+    return per_iteration(name, nullptr, runs.front(), cache);
   }
   for (std::size_t j = 1; j < powers; ++j) {
     if (instructions_of(runs[j]) >= k_least_slope_instructions) {
-      return per_iteration(&runs[j - 1], runs[j]);
+      return per_iteration(name, &runs[j - 1], runs[j], cache);
     }
   }
-  const CountedRun& last = runs[powers - 1];
-  if (last.logged.iterations >= k_most_iterations) {
-    count.uncountable = fmt::format(
-        "counted {:.0f} instructions in {:.0f} iterations, the framework's most: no work per iteration to "
-        "count",
-        instructions_of(last), last.logged.iterations);
-    return count;
-  }
-  // The last of those runs took a tenth of the minimum time; the runs up to the one before the
-  // slope's larger run must not, at ten times the time per step: twice that, ten times over.
-  const double steps =
-      std::max(1.0, std::ceil(std::log10(k_least_slope_instructions / std::max(instructions_of(last), 1.0))));
-  count.needs_min_time = last.logged.seconds > 0 ? 20 * last.logged.seconds * std::pow(10.0, steps - 1)
-                                                 : 10 * k_counting_min_time;
-  count.uncountable = fmt::format(
-      "its runs of 1, 10, 100, ... iterations under callgrind stopped at {:.0f} iterations, {:.0f} "
-      "instructions, "
-      "before one counted {:.0f}: not countable per iteration (does the benchmark set its own MinTime?)",
-      last.logged.iterations, instructions_of(last), k_least_slope_instructions);
-  return count;
+  return no_slope(runs[powers - 1]);
 }
 
 CommandSpec callgrind_command(const CommandSpec& command, const SuiteCounting& counting,
@@ -446,6 +459,32 @@ void clear_directory(const std::filesystem::path& directory) {
   }
 }
 
+// Runs each benchmark of `retries` again alone (files and CPU those of `process`) at the minimum
+// time it asked for, twice at most (the second time it is taken as it counts): a benchmark whose
+// runs stopped short of a slope (under load its runs take longer). False when a run failed, as
+// take_run says.
+bool run_again_alone(Executor& executor, const CommandSpec& command, const SuiteCounting& counting,
+                     bool fixed_count, const CountingProcess& process, std::vector<Retry>& retries,
+                     SuiteProgress& progress) {
+  for (Retry& retry : retries) {
+    for (int attempt = 0; attempt < 2 && retry.min_time > 0; ++attempt) {
+      CountingProcess alone{{retry.name}, {}, process.files, process.limits};
+      alone.command = callgrind_benchmark_command(
+          *with_min_time(command, std::max(retry.min_time, 2 * k_counting_min_time)), counting, alone.files,
+          alone.names);
+      std::vector<Retry> again;
+      const bool last = attempt == 1;
+      if (!take_run(progress, alone, executor.run(alone.command, alone.limits), fixed_count, counting.cache,
+                    last ? nullptr : &again)) {
+        return false;
+      }
+      clear_directory(counting.directory);
+      retry.min_time = again.empty() ? 0 : again.front().min_time;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 RunResult count_google_benchmarks(Executor& executor, const CommandSpec& command,
@@ -502,24 +541,9 @@ RunResult count_google_benchmarks(Executor& executor, const CommandSpec& command
     }
   }
   clear_directory(counting.directory);
-  // A benchmark whose runs stopped short of a slope (under load its runs take longer) runs
-  // again alone, at the minimum time its logged runs ask for, twice at most.
-  for (Retry& retry : retries) {
-    for (int attempt = 0; attempt < 2 && retry.min_time > 0; ++attempt) {
-      CountingProcess alone{{retry.name}, {}, suite[0].files, suite[0].limits};
-      alone.command = callgrind_benchmark_command(
-          *with_min_time(command, std::max(retry.min_time, 2 * k_counting_min_time)), counting, alone.files,
-          alone.names);
-      std::vector<Retry> again;
-      const bool last = attempt == 1;
-      if (!take_run(progress, alone, executor.run(alone.command, alone.limits), fixed_count, counting.cache,
-                    last ? nullptr : &again)) {
-        progress.result.wall_seconds = elapsed();
-        return progress.result;
-      }
-      clear_directory(counting.directory);
-      retry.min_time = again.empty() ? 0 : again.front().min_time;
-    }
+  if (!run_again_alone(executor, command, counting, fixed_count, suite[0], retries, progress)) {
+    progress.result.wall_seconds = elapsed();
+    return progress.result;
   }
   progress.result.wall_seconds = elapsed();
   Json entries = Json::array();  // in the order the suite lists its benchmarks
