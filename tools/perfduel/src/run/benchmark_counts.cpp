@@ -250,10 +250,10 @@ BenchmarkCount no_slope(const CountedRun& last) {
   count.needs_min_time = last.logged.seconds > 0 ? 20 * last.logged.seconds * std::pow(10.0, steps - 1)
                                                  : 10 * k_counting_min_time;
   count.uncountable = fmt::format(
-      "its runs of 1, 10, 100, ... iterations under callgrind stopped at {:.0f} iterations, {:.0f} "
-      "instructions, "
-      "before one counted {:.0f}: not countable per iteration (does the benchmark set its own MinTime?)",
-      last.logged.iterations, instructions_of(last), k_least_slope_instructions);
+      "its runs of 1, 10, 100, ... iterations under callgrind stopped at {}, {:.0f} instructions, before one "
+      "counted {:.0f}: not countable per iteration (does the benchmark set its own MinTime?)",
+      util::counted(static_cast<long long>(last.logged.iterations), "iteration"), instructions_of(last),
+      k_least_slope_instructions);
   return count;
 }
 
