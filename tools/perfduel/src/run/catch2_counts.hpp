@@ -27,9 +27,9 @@
 // analysis and reporting are outside the two. When the first call alone outlasts the warm-up
 // (one stretch of sizing), the samples' stretches are divided by their calls instead, which
 // leaves c/k in the count: counted only above k_least_window_instructions per stretch, as
-// Google Benchmark's runs of a fixed iteration count are. (The chronometer's own start and finish would be the
-// tighter marks, but GCC 14 inlines them into `call`; `call` itself is reached through a
-// virtual call in both versions.)
+// Google Benchmark's runs of a fixed iteration count are. (The chronometer's own start and
+// finish would be the tighter marks, but GCC 14 inlines them into `call`; `call` itself is
+// reached through a virtual call in both versions.)
 namespace perfduel {
 
 // What callgrind dumps around: a benchmark's function object (its model's call, before and
