@@ -155,7 +155,9 @@ case "$mode" in
         builds=$((builds + 1))
         packages=$(grep 'apt-get install' "$script" | sed 's/.*apt-get install//' | tr ' ' '\n' | grep -v '^-' | grep .)
         for package in $required; do
-          printf '%s\n' "$packages" | grep -qx -- "$package" ||
+          # A here-string, not a pipe: under pipefail, grep -q leaving at the first line would
+          # fail the pipeline when printf's later lines meet the closed pipe.
+          grep -qx -- "$package" <<<"$packages" ||
             fail "$file: a script that builds perfduel does not install $package, which it needs (.ci/packages): $(head -c 300 "$script")"
         done
       done
