@@ -5,7 +5,9 @@
 # 3 metrics × 50 runs (trend --html). Fails on any script error or refused resource (the
 # page's own recorder, report/html_page.cpp, and the browser's console log), and leaves a
 # screenshot of each page in OUT_DIR. Exit 77 (skipped) when chromium is not installed.
-set -euo pipefail
+set -Eeuo pipefail
+# A step that stops the script says which, with the end of the browser's logs.
+trap 'rc=$?; echo "FAIL: line $LINENO: $BASH_COMMAND (exit $rc)"; tail -n 20 ./*.log 2>/dev/null; exit "$rc"' ERR
 perfduel=$1 fake_bench=$2 out=$3
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z $chromium ]]; then
@@ -16,20 +18,35 @@ rm -rf "$out" && mkdir -p "$out" && cd "$out"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# A fresh profile each time, no first-run work; a window as tall as two screens so that the
-# lazily drawn charts near the top are drawn before the DOM is read.
+# browse LOG ARGS...: Chromium's stdout to stdout, its log appended to LOG. A fresh profile each
+# time (a browser still closing holds its profile), no first-run work; a window as tall as two
+# screens so that the lazily drawn charts near the top are drawn before the DOM is read. When
+# Chromium itself exits non-zero it is tried once more, saying so with the end of its log; a
+# second exit stops the test.
 browse() {
-  timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
-    --user-data-dir="$out/profile" --enable-logging=stderr --v=0 --virtual-time-budget=10000 \
-    --window-size=1280,2000 "$@"
+  local log=$1 attempt rc
+  shift
+  for attempt in 1 2; do
+    rc=0
+    timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+      --user-data-dir="$(mktemp -d "$out/profile.XXXXXX")" --enable-logging=stderr --v=0 \
+      --virtual-time-budget=10000 --window-size=1280,2000 "$@" 2>>"$log" || rc=$?
+    ((rc != 0)) || return 0
+    {
+      echo "note: chromium exited with $rc (attempt $attempt of 2: $*); the end of $log:"
+      tail -n 15 "$log"
+    } >&2
+  done
+  return "$rc"
 }
 
 # open PAGE NAME: the DOM after the page's script ran (NAME.dom.html), the console (NAME.log),
 # a screenshot (NAME.png); checks that the page reached "ready" with no error recorded.
 open_page() {
   local page=$1 name=$2
-  browse --dump-dom "file://$page" >"$name.dom.html" 2>"$name.log"
-  browse --screenshot="$out/$name.png" --window-size=1280,2400 "file://$page" >/dev/null 2>>"$name.log"
+  : >"$name.log"
+  browse "$name.log" --dump-dom "file://$page" >"$name.dom.html"
+  browse "$name.log" --screenshot="$out/$name.png" --window-size=1280,2400 "file://$page" >/dev/null
   grep -q 'data-state="ready"' "$name.dom.html" || fail "$name: the page's script did not finish"
   grep -q 'id="perfduel-status"[^>]*data-errors="0"' "$name.dom.html" ||
     fail "$name: the page recorded errors: $(grep -o 'This page failed[^<]*' "$name.dom.html")"
@@ -39,7 +56,7 @@ open_page() {
   [[ -s $name.png ]] || fail "$name: no screenshot"
 }
 
-count() { grep -o "$1" "$2" | wc -l; }
+count() { { grep -o "$1" "$2" || true; } | wc -l; }
 
 # --- The run page: three gates (a regression, a no change, a crash), as a CI run leaves them.
 mkdir reports
@@ -53,13 +70,11 @@ YAML
   --json reports/parse_speed.json >>compare.log 2>&1 || true
 "$perfduel" compare --seed 3 -b "$fake_bench --work 1" -n "$fake_bench --work 1 --crash" \
   --json reports/crash_gate.json >>compare.log 2>&1 || true
-set +e
-"$perfduel" summary reports --html "$out/run.html" >summary.log 2>&1
-rc=$?
-set -e
+rc=0
+"$perfduel" summary reports --html "$out/run.html" >summary.log 2>&1 || rc=$?
 [[ $rc == 1 ]] || fail "summary --html: exit code $rc, expected 1 (a regression): $(cat summary.log)"
 open_page "$out/run.html" run
-gates=$(grep -o 'id="gates"[^>]*data-gates="[0-9]*"' run.dom.html | grep -o '[0-9]*"$' | tr -d '"')
+gates=$(grep -o 'id="gates"[^>]*data-gates="[0-9]*"' run.dom.html | grep -o '[0-9]*"$' | tr -d '"' || true)
 [[ $gates == 3 ]] || fail "run: the table has ${gates:-no} gates, expected 3"
 grep -q '<tr class="row-regression first" data-gate="sort_speed"' run.dom.html ||
   fail "run: the regression's row is not highlighted"
@@ -67,19 +82,18 @@ grep -q 'class="row-failed first" data-gate="crash_gate"' run.dom.html || fail "
 grep -q 'Failed to run' run.dom.html || fail "run: the failed gate is not said in words"
 # The regression's duel: at least its 10 rounds' runs of both sides drawn.
 drawn=$(grep -o 'class="chart runs drawn" data-points="[0-9]*"' run.dom.html | grep -o '[0-9]*"$' | tr -d '"' |
-  sort -n | tail -1)
+  sort -n | tail -1 || true)
 ((${drawn:-0} >= 20)) || fail "run: no chart draws the runs of the regression's duel (most: ${drawn:-0})"
 echo "run page: $gates gates, a chart of ${drawn:-0} runs"
 
 # --- The dashboard: 3 metrics × 50 runs in a SQLite history.
 "$(dirname "$0")/make_history.sh" "$perfduel" history.sqlite 50
-set +e
-"$perfduel" trend --db history.sqlite --html "$out/dashboard" >trend.log 2>&1
-rc=$?
-set -e
+rc=0
+"$perfduel" trend --db history.sqlite --html "$out/dashboard" >trend.log 2>&1 || rc=$?
 [[ $rc == 1 ]] || fail "trend --html: exit code $rc, expected 1 (the last group of sort/BM_Sort/4096 regressed)"
 open_page "$out/dashboard/index.html" dashboard
-series=$(grep -o 'id="series-table"[^>]*data-series="[0-9]*"' dashboard.dom.html | grep -o '[0-9]*"$' | tr -d '"')
+series=$(grep -o 'id="series-table"[^>]*data-series="[0-9]*"' dashboard.dom.html | grep -o '[0-9]*"$' | tr -d '"' ||
+  true)
 [[ $series == 3 ]] || fail "dashboard: the table has ${series:-no} series, expected 3"
 grep -q '<tr class="row-regression" data-series="sort/BM_Sort/4096"' dashboard.dom.html ||
   fail "dashboard: the regressed series' row is not highlighted"
@@ -97,14 +111,14 @@ cat >trend_svg.html <<'HTML'
   document.body.setAttribute('data-overflow', String(document.documentElement.scrollWidth - window.innerWidth));
 };</script></body></html>
 HTML
-browse --window-size=1200,900 --dump-dom "file://$out/trend_svg.html" >trend_svg.dom.html 2>trend_svg.log
-browse --window-size=1200,900 --screenshot="$out/trend_svg.png" "file://$out/trend.svg" >/dev/null 2>>trend_svg.log
+browse trend_svg.log --window-size=1200,900 --dump-dom "file://$out/trend_svg.html" >trend_svg.dom.html
+browse trend_svg.log --window-size=1200,900 --screenshot="$out/trend_svg.png" "file://$out/trend.svg" >/dev/null
 grep -q 'data-overflow="0"' trend_svg.dom.html ||
   fail "trend --svg: wider than a 1200-pixel window ($(grep -o 'data-overflow="[^"]*"' trend_svg.dom.html))"
 
 # --- The checks above can fail: a page that loads from the network is caught.
 sed 's|<main id="page"></main>|<main id="page"></main><img src="https://example.com/pixel.png">|' run.html >network.html
-browse --dump-dom "file://$out/network.html" >network.dom.html 2>network.log
+browse network.log --dump-dom "file://$out/network.html" >network.dom.html
 grep -q 'data-errors="[1-9]' network.dom.html || fail "a page that loads from the network was not caught"
 
 echo "screenshots: $out/run.png $out/dashboard.png $out/trend_svg.png"
