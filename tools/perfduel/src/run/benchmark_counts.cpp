@@ -205,9 +205,8 @@ std::string uncountable_runs(std::span<const CountedRun> runs) {
                        [](const std::string& function) { return function.starts_with(k_timer_pause); });
   };
   if (std::any_of(runs.begin(), runs.end(), pauses)) {
-    return "pauses its timer inside the loop (State::PauseTiming): the paused work would be in the count, "
-           "not "
-           "countable per iteration";
+    return "pauses its timer inside the loop (State::PauseTiming): the paused work would be in the "
+           "count, not countable per iteration";
   }
   return {};
 }
@@ -240,8 +239,8 @@ BenchmarkCount no_slope(const CountedRun& last) {
   BenchmarkCount count;
   if (last.logged.iterations >= k_most_iterations) {
     count.uncountable = fmt::format(
-        "counted {:.0f} instructions in {:.0f} iterations, the framework's most: no work per iteration to "
-        "count",
+        "counted {:.0f} instructions in {:.0f} iterations, the framework's most: no work per "
+        "iteration to count",
         instructions_of(last), last.logged.iterations);
     return count;
   }

@@ -28,7 +28,7 @@
 // 1, 10, 100, ... iterations while each run takes under a tenth of the minimum time, then a
 // count predicted from the time. Those first runs are the same in every process, however fast
 // it runs; the count is the slope between the first two of them, 10^(j-1) and 10^j
-// iterations, whose larger counts at least k_least_window_instructions: what each run does
+// iterations, whose larger counts at least k_least_slope_instructions: what each run does
 // once (the loop's entry and exit, a first iteration's cold work) cancels, and an iteration
 // whose work grows with the iteration count (a message numbered by it) is counted over the
 // same iterations on both sides. A benchmark whose first run, of one iteration, already counts
