@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "config/config.hpp"
 #include "duel/duel.hpp"
 #include "error.hpp"
 #include "stats/assignment.hpp"
@@ -246,4 +247,90 @@ TEST_CASE("assignment effect: corrected t intervals keep their coverage (seeded 
   CHECK(coverage > 0.936);
   CHECK(coverage < 0.964);
   CHECK(plain_width > 4 * corrected_width);
+}
+
+namespace {
+
+// A scripted Valgrind executor: each run counts `instructions` (the candidate's times `factor`);
+// records whether runs came alone or as pairs, and on which CPUs.
+class CountingExecutor : public Executor {
+ public:
+  explicit CountingExecutor(double factor) : m_factor(factor) {}
+
+  RunResult run(const CommandSpec& command, const RunLimits& limits) override {
+    m_single_cpus.push_back(limits.cpus);
+    return make(command);
+  }
+
+  std::array<RunResult, 2> run_together(const std::array<const CommandSpec*, 2>& commands,
+                                        const std::array<RunLimits, 2>& limits) override {
+    m_pair_cpus.push_back({limits[0].cpus, limits[1].cpus});
+    return {make(*commands[0]), make(*commands[1])};
+  }
+
+  const std::vector<std::vector<int>>& single_cpus() const { return m_single_cpus; }
+  const std::vector<std::array<std::vector<int>, 2>>& pair_cpus() const { return m_pair_cpus; }
+  double now_seconds() override { return m_now; }
+
+ private:
+  RunResult make(const CommandSpec& command) {
+    RunResult result;
+    result.status = RunStatus::exited;
+    result.exit_code = 0;
+    result.wall_seconds = 1;
+    result.simulated[CountedEvent::instructions] = 1e6 * (command.argv.at(0) == "candidate" ? m_factor : 1.0);
+    m_now += 1;
+    return result;
+  }
+
+  double m_factor;
+  double m_now = 0;
+  std::vector<std::vector<int>> m_single_cpus;
+  std::vector<std::array<std::vector<int>, 2>> m_pair_cpus;
+};
+
+Config counted_config(std::vector<int> cpus, const std::string& metrics) {
+  Config config = parse_config("metrics:\n" + metrics, "gate.yaml");
+  config.baseline = CommandSpec{{"baseline"}, Launch::direct, {}, {}};
+  config.candidate = CommandSpec{{"candidate"}, Launch::direct, {}, {}};
+  config.cpus = std::move(cpus);
+  return config;
+}
+
+}  // namespace
+
+TEST_CASE("counted runs of the two sides go together when there are two CPUs", "[duel][duet]") {
+  DuetExecutor timed(0.1, 0.1, {});
+  SECTION("whole processes, two CPUs: every round one pair, each side on one CPU") {
+    CountingExecutor counting(1.02);
+    const auto outcome =
+        run_duel(counted_config({3, 6}, "  insns: {valgrind: instructions}\n"), timed, &counting, 1, nullptr);
+    REQUIRE(outcome.end == DuelEnd::decided);
+    CHECK(outcome.analysis.verdict == Verdict::regression);
+    CHECK(counting.single_cpus().empty());
+    REQUIRE(counting.pair_cpus().size() == 3);  // 3 rounds (a duel that only counts has no warm-up)
+    for (const auto& [baseline, candidate] : counting.pair_cpus()) {
+      CHECK(baseline == std::vector<int>{3});
+      CHECK(candidate == std::vector<int>{6});
+    }
+    CHECK(timed.pairs() + timed.single() == 0);  // nothing timed
+  }
+  SECTION("one CPU: one side after the other") {
+    CountingExecutor counting(1.0);
+    const auto outcome =
+        run_duel(counted_config({3}, "  insns: {valgrind: instructions}\n"), timed, &counting, 1, nullptr);
+    REQUIRE(outcome.end == DuelEnd::decided);
+    CHECK(outcome.analysis.verdict == Verdict::no_change);
+    CHECK(counting.pair_cpus().empty());
+    CHECK(counting.single_cpus().size() == 6);
+  }
+  SECTION("a Google Benchmark suite: one side after the other, each with both CPUs") {
+    CountingExecutor counting(1.0);
+    // No benchmark output: the first round's expansion fails, after both sides ran once.
+    run_duel(counted_config({3, 6}, "  insns: {google_benchmark: \"BM_*\", valgrind: instructions}\n"), timed,
+             &counting, 1, nullptr);
+    CHECK(counting.pair_cpus().empty());
+    REQUIRE(counting.single_cpus().size() == 2);
+    CHECK(counting.single_cpus().front() == std::vector<int>{3, 6});
+  }
 }

@@ -130,7 +130,7 @@ TEST_CASE("auto pinning: a suite whose benchmark runs threads gets a CPU for eac
   const auto counted =
       settle_pinning(plan_pinning(CpuMode::automatic, {}, "", two, std::nullopt), two, 0.9, 1, 2);
   CHECK(counted.cpus == std::vector<int>{0, 1});
-  CHECK(counted.reason.ends_with("; 2 benchmarks counted at a time (a count does not depend on contention)"));
+  CHECK(counted.reason.ends_with("; 2 runs counted at a time (a count does not depend on contention)"));
   CHECK(settle_pinning(list, facts, 0.9, 1, 2).cpus == std::vector<int>{3});
 }
 

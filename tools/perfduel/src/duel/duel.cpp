@@ -198,8 +198,12 @@ class Duel {
 
   // The plain runs of both sides, then the Valgrind runs in the same order (duel/run_plan.hpp):
   // the plain runs back to back so that drift cancels in their ratio, or in duet at the same
-  // time. Returns the sides whose runs all finished, in the order they finished.
+  // time; the Valgrind runs at the same time when there are two CPUs (a count does not depend
+  // on contention), unless a Google Benchmark suite's counting runs two processes a side.
+  // Returns the sides whose runs all finished, in the order they finished.
   std::vector<CompletedSide> run_round(int round, bool warmup, const std::array<Side, 2>& order) {
+    const bool counts_together =
+        m_limits.cpus.size() >= 2 && m_plan.framework != BenchmarkFramework::google_benchmark;
     std::array<RunResult, 2> results;  // by side: baseline, candidate
     std::vector<CompletedSide> completed;
     // One finished run of `side`: false when the round cannot go on.
@@ -246,11 +250,11 @@ class Duel {
       if (m_failed || (simulated ? !m_plan.valgrind : !m_plan.plain)) {
         continue;
       }
-      if (!simulated && is_duet(m_config.order)) {
-        auto pair = run_pair(round);
-        // The baseline's result first, as the duet has no order; a failure of both names the baseline.
-        if (accept(Side::baseline, false, std::move(pair[0]))) {
-          accept(Side::candidate, false, std::move(pair[1]));
+      if (simulated ? counts_together : is_duet(m_config.order)) {
+        auto pair = simulated ? run_counted_pair() : run_pair(round);
+        // The baseline's result first, as the pair has no order; a failure of both names the baseline.
+        if (accept(Side::baseline, simulated, std::move(pair[0]))) {
+          accept(Side::candidate, simulated, std::move(pair[1]));
         }
         continue;
       }
@@ -289,6 +293,16 @@ class Duel {
         m_executor.run_together({&*m_config.candidate, &*m_config.baseline}, {limits[1], limits[0]});
     std::swap(results[0], results[1]);
     return results;
+  }
+
+  // Both sides' Valgrind runs at once, each on one of the first two CPUs, without PERFDUEL_PAD.
+  std::array<RunResult, 2> run_counted_pair() {
+    std::array<RunLimits, 2> limits{m_limits, m_limits};
+    for (std::size_t i = 0; i < 2; ++i) {
+      limits[i].cpus = {m_limits.cpus[i]};
+      limits[i].env_padding_bytes.reset();
+    }
+    return m_simulator->run_together({&*m_config.baseline, &*m_config.candidate}, limits);
   }
 
   // Order duet, after the last warm-up round: each side once more, alone on the CPU it had, so

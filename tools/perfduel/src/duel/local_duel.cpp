@@ -109,9 +109,9 @@ LocalDuel run_local_duel(Config& config, const std::string& cpus_origin, const P
   if (!valgrind.empty()) {
     simulator.emplace(executor, valgrind, plan_runs(config).cache, plan_runs(config).framework);
   }
-  // A suite counted benchmark by benchmark, and nothing timed: two benchmarks at a time.
+  // Counted runs and nothing timed: two runs at a time (a suite's two processes, or both sides).
   const RunPlan runs = plan_runs(config);
-  const int counted_at_once = runs.framework == BenchmarkFramework::google_benchmark && !runs.plain ? 2 : 0;
+  const int counted_at_once = runs.valgrind && !runs.plain ? 2 : 0;
   bool settled = false;
   duel.outcome = run_duel_unless_identical(
       config, executor, simulator ? &*simulator : nullptr, *config.seed, progress,

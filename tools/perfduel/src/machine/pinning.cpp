@@ -225,8 +225,8 @@ Pinning settle_pinning(const PinningPlan& plan, const MachineFacts& facts, doubl
   Pinning pinning = choose_cpus(facts, std::max(timed, counted_at_once));
   pinning.parallelism = parallelism;
   if (counted_at_once > timed) {
-    pinning.reason += fmt::format("; {} benchmarks counted at a time (a count does not depend on contention)",
-                                  counted_at_once);
+    pinning.reason +=
+        fmt::format("; {} runs counted at a time (a count does not depend on contention)", counted_at_once);
   } else if (benchmark_threads > cpus_needed(parallelism)) {
     pinning.reason += fmt::format("; a benchmark runs {} threads (by its name)", benchmark_threads);
   } else if (parallelism <= 0) {

@@ -206,9 +206,16 @@ util::Expected<std::vector<BenchmarkCount>> catch2_counts_from_dumps(
   return counts;
 }
 
-RunResult count_catch2_benchmarks(Executor& executor, const CommandSpec& command,
-                                  const SuiteCounting& counting, const RunLimits& limits) {
-  const CallgrindFiles files{counting.directory / "callgrind", counting.directory / "valgrind.log"};
+namespace {
+
+// Where the counting run of catch2_counting_command writes its dumps and its log.
+CallgrindFiles catch2_files(const SuiteCounting& counting) {
+  return {counting.directory / "callgrind", counting.directory / "valgrind.log"};
+}
+
+}  // namespace
+
+CommandSpec catch2_counting_command(const CommandSpec& command, const SuiteCounting& counting) {
   // The after-pattern starts with `*`: one that began as the before-pattern would replace it.
   const std::array<std::string, 3> options{
       fmt::format("--dump-before={}*", k_catch2_stretch),
@@ -218,8 +225,11 @@ RunResult count_catch2_benchmarks(Executor& executor, const CommandSpec& command
   own.argv.resize(1);
   const auto arguments = catch2_counting_arguments(std::span(command.argv).subspan(1));
   own.argv.insert(own.argv.end(), arguments.begin(), arguments.end());
-  const CommandSpec counted = callgrind_command(own, counting, files, options);
-  RunResult run = executor.run(counted, limits);
+  return callgrind_command(own, counting, catch2_files(counting), options);
+}
+
+RunResult read_catch2_counts(RunResult run, const SuiteCounting& counting) {
+  const CallgrindFiles files = catch2_files(counting);
   const auto log = util::read_file(files.log_file);
   const std::string log_tail = log ? util::tail_lines(*log, 10) : std::string();
   if (run.status != RunStatus::exited || run.exit_code != 0) {

@@ -63,12 +63,15 @@ std::vector<std::string> catch2_counting_arguments(std::span<const std::string> 
 util::Expected<std::vector<BenchmarkCount>> catch2_counts_from_dumps(
     std::span<const CallgrindDump> dumps, std::span<const Catch2Benchmark> benchmarks, CacheSimulation cache);
 
-// Runs `command` (a direct command of a Catch2 test binary with -r xml) once under callgrind
-// through `executor` with catch2_counting_arguments, and counts each benchmark its XML
-// reports. The result: RunResult::simulated_benchmarks (a benchmark reported several times, by
-// several test cases or sections, counts their median) and RunResult::uncountable, stdout the
-// run's XML. A run that fails is returned as it failed; one that cannot be counted says why.
-RunResult count_catch2_benchmarks(Executor& executor, const CommandSpec& command,
-                                  const SuiteCounting& counting, const RunLimits& limits);
+// `command` (a direct command of a Catch2 test binary with -r xml) under callgrind, with
+// catch2_counting_arguments, its files in `counting.directory`.
+CommandSpec catch2_counting_command(const CommandSpec& command, const SuiteCounting& counting);
+
+// Counts each benchmark that `run`, a finished run of catch2_counting_command, reports in its
+// XML. The result: `run` with RunResult::simulated_benchmarks (a benchmark reported several
+// times, by several test cases or sections, counts their median) and RunResult::uncountable,
+// stdout the run's XML. A run that failed is returned as it failed, with Valgrind's log tail;
+// one that cannot be counted says why.
+RunResult read_catch2_counts(RunResult run, const SuiteCounting& counting);
 
 }  // namespace perfduel

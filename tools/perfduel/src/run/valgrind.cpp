@@ -183,11 +183,11 @@ CachegrindOutputs read_outputs(const std::filesystem::path& directory) {
 
 }  // namespace
 
-RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& limits) {
-  RunResult failed;
+util::Expected<ValgrindExecutor::Prepared> ValgrindExecutor::prepare(const CommandSpec& command,
+                                                                     const RunLimits& limits, int slot) {
+  using Result = util::Expected<Prepared>;
   if (m_directory.empty()) {
-    failed.error = "cannot create a temporary directory for cachegrind's output";
-    return failed;
+    return Result::failure("cannot create a temporary directory for cachegrind's output");
   }
   // Valgrind needs the program's path; resolve it as a plain run would, once per command.
   std::filesystem::path program = "/bin/sh";
@@ -197,39 +197,38 @@ RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& lim
     if (cached == m_resolved.end()) {
       auto resolved = resolve_program(command.argv.front(), command.working_directory);
       if (!resolved) {
-        failed.error = resolved.error();
-        return failed;
+        return Result::failure(resolved.error());
       }
       cached = m_resolved.emplace(key, std::move(resolved).value()).first;
     }
     program = cached->second;
+  } else if (m_framework != BenchmarkFramework::none) {
+    return Result::failure(
+        "counting each benchmark under valgrind needs the program itself as the command, not a shell");
   }
+  const std::filesystem::path directory = m_directory / fmt::format("run.{}", slot);
   std::error_code ignored;
-  for (const auto& entry : std::filesystem::directory_iterator(m_directory, ignored)) {
-    std::filesystem::remove(entry.path(), ignored);
-  }
-  if (m_framework != BenchmarkFramework::none) {
-    if (command.launch == Launch::shell) {
-      failed.error =
-          "counting each benchmark under valgrind needs the program itself as the command, not a shell";
-      return failed;
-    }
-    RunLimits stretched = limits;
-    stretched.timeout_seconds *= k_valgrind_slowdown;
-    stretched.counters.clear();
-    const SuiteCounting counting{program, m_valgrind, m_cache, m_directory};
-    return m_framework == BenchmarkFramework::catch2
-               ? count_catch2_benchmarks(m_inner, command, counting, stretched)
-               : count_google_benchmarks(m_inner, command, counting, stretched);
-  }
-
+  std::filesystem::remove_all(directory, ignored);
+  std::filesystem::create_directory(directory, ignored);
   RunLimits stretched = limits;
   stretched.timeout_seconds *= k_valgrind_slowdown;
   stretched.counters.clear();  // hardware counters would count Valgrind itself
-  RunResult result =
-      m_inner.run(valgrind_command(command, program, m_valgrind, m_cache, m_directory), stretched);
+  const SuiteCounting counting{program, m_valgrind, m_cache, directory};
+  Prepared prepared{command, std::move(stretched), std::move(program), directory};
+  if (m_framework == BenchmarkFramework::catch2) {
+    prepared.command = catch2_counting_command(command, counting);
+  } else if (m_framework == BenchmarkFramework::none) {
+    prepared.command = valgrind_command(command, prepared.program, m_valgrind, m_cache, directory);
+  }  // a suite's processes are made by count_google_benchmarks
+  return prepared;
+}
 
-  auto [log, total, problem, outputs] = read_outputs(m_directory);
+RunResult ValgrindExecutor::finish(const Prepared& prepared, RunResult result) const {
+  if (m_framework == BenchmarkFramework::catch2) {
+    return read_catch2_counts(std::move(result),
+                              SuiteCounting{prepared.program, m_valgrind, m_cache, prepared.directory});
+  }
+  auto [log, total, problem, outputs] = read_outputs(prepared.directory);
   if (result.status != RunStatus::exited || result.exit_code != 0) {
     // Valgrind's own complaints (a program it cannot run, an unsupported instruction) are in its log.
     if (!log.empty()) {
@@ -258,6 +257,32 @@ RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& lim
     result.err += "\n" + util::tail_lines(log, 10);
   }
   return result;
+}
+
+RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& limits) {
+  auto prepared = prepare(command, limits, 0);
+  if (!prepared) {
+    RunResult failed;
+    failed.error = prepared.error();
+    return failed;
+  }
+  if (m_framework == BenchmarkFramework::google_benchmark) {
+    return count_google_benchmarks(m_inner, command,
+                                   SuiteCounting{prepared->program, m_valgrind, m_cache, prepared->directory},
+                                   prepared->limits);
+  }
+  return finish(*prepared, m_inner.run(prepared->command, prepared->limits));
+}
+
+std::array<RunResult, 2> ValgrindExecutor::run_together(const std::array<const CommandSpec*, 2>& commands,
+                                                        const std::array<RunLimits, 2>& limits) {
+  auto first = prepare(*commands[0], limits[0], 0);
+  auto second = prepare(*commands[1], limits[1], 1);
+  if (m_framework == BenchmarkFramework::google_benchmark || !first || !second) {
+    return {run(*commands[0], limits[0]), run(*commands[1], limits[1])};
+  }
+  auto results = m_inner.run_together({&first->command, &second->command}, {first->limits, second->limits});
+  return {finish(*first, std::move(results[0])), finish(*second, std::move(results[1]))};
 }
 
 }  // namespace perfduel

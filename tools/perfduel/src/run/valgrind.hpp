@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -77,7 +78,28 @@ class ValgrindExecutor final : public Executor {
   // `error` and the status failed_to_start, with Valgrind's log tail in `err`.
   RunResult run(const CommandSpec& command, const RunLimits& limits) override;
 
+  // Two runs at once, as `run` makes each, `commands[i]` within `limits[i]` (a count does not
+  // depend on contention): through the inner executor's run_together for whole processes and
+  // Catch2 binaries, one after the other for Google Benchmark suites (each already runs in
+  // two processes at once, run/benchmark_counts.hpp).
+  std::array<RunResult, 2> run_together(const std::array<const CommandSpec*, 2>& commands,
+                                        const std::array<RunLimits, 2>& limits) override;
+
  private:
+  // A run under Valgrind ready to start: its command and limits, and where its files go.
+  struct Prepared {
+    CommandSpec command;
+    RunLimits limits;
+    std::filesystem::path program;    // the program Valgrind runs
+    std::filesystem::path directory;  // Valgrind's files
+  };
+  // `command` wrapped for Valgrind, its files in the private directory's subdirectory `slot`
+  // (emptied); the error: the program cannot be found, or the command is a shell's where a
+  // suite is counted.
+  util::Expected<Prepared> prepare(const CommandSpec& command, const RunLimits& limits, int slot);
+  // The counts of a finished run of `prepared`: `result` with them, or as failed.
+  RunResult finish(const Prepared& prepared, RunResult result) const;
+
   Executor& m_inner;
   std::filesystem::path m_valgrind;
   CacheSimulation m_cache;
