@@ -43,6 +43,7 @@ done
 printf '%-9s %7.1f s\n' total "$(echo "$(date +%s.%N) - $total_start" | bc)"
 grep -E "tests passed|tests failed" "$work"/step*.log || true
 echo "slowest tests:"
-grep -hE "Test +#[0-9]+: " "$work"/step*.log | awk '{print $(NF-1), $4}' | sort -rn | head -15
+# awk keeps the first 15 and reads on: `head` leaving early would fail the pipe (exit 141).
+grep -hE "Test +#[0-9]+: " "$work"/step*.log | awk '{print $(NF-1), $4}' | sort -rn | awk 'NR <= 15'
 echo "logs: $work"
 exit $status
