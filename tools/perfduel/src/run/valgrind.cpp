@@ -276,10 +276,16 @@ RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& lim
 
 std::array<RunResult, 2> ValgrindExecutor::run_together(const std::array<const CommandSpec*, 2>& commands,
                                                         const std::array<RunLimits, 2>& limits) {
+  const auto one_after_the_other = [&]() -> std::array<RunResult, 2> {
+    return {run(*commands[0], limits[0]), run(*commands[1], limits[1])};
+  };
+  if (m_framework == BenchmarkFramework::google_benchmark) {
+    return one_after_the_other();
+  }
   auto first = prepare(*commands[0], limits[0], 0);
   auto second = prepare(*commands[1], limits[1], 1);
-  if (m_framework == BenchmarkFramework::google_benchmark || !first || !second) {
-    return {run(*commands[0], limits[0]), run(*commands[1], limits[1])};
+  if (!first || !second) {
+    return one_after_the_other();  // each says why it cannot run
   }
   auto results = m_inner.run_together({&first->command, &second->command}, {first->limits, second->limits});
   return {finish(*first, std::move(results[0])), finish(*second, std::move(results[1]))};
