@@ -217,16 +217,22 @@ util::Expected<BenchmarkCount> per_iteration(const std::string& name, const Coun
                                              const CountedRun& larger, CacheSimulation cache) {
   using Result = util::Expected<BenchmarkCount>;
   const auto counts = window_counts(larger.window->totals, cache);
-  const auto less = smaller == nullptr
-                        ? util::Expected<std::map<CountedEvent, double>>(std::map<CountedEvent, double>{})
-                        : window_counts(smaller->window->totals, cache);
-  if (!counts || !less) {
-    return Result::failure(fmt::format("benchmark \"{}\": {}", name, counts ? less.error() : counts.error()));
+  if (!counts) {
+    return Result::failure(fmt::format("benchmark \"{}\": {}", name, counts.error()));
   }
-  const double iterations = larger.logged.iterations - (smaller == nullptr ? 0 : smaller->logged.iterations);
+  std::map<CountedEvent, double> less;  // the smaller run's counts, none without it
+  double iterations = larger.logged.iterations;
+  if (smaller != nullptr) {
+    auto smaller_counts = window_counts(smaller->window->totals, cache);
+    if (!smaller_counts) {
+      return Result::failure(fmt::format("benchmark \"{}\": {}", name, smaller_counts.error()));
+    }
+    less = std::move(smaller_counts).value();
+    iterations -= smaller->logged.iterations;
+  }
   BenchmarkCount counted;
   for (const auto& [event, value] : *counts) {
-    counted.per_iteration[event] = (value - (smaller == nullptr ? 0 : less->at(event))) / iterations;
+    counted.per_iteration[event] = (value - less[event]) / iterations;
   }
   return counted;
 }

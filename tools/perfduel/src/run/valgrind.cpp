@@ -213,20 +213,22 @@ util::Expected<ValgrindExecutor::Prepared> ValgrindExecutor::prepare(const Comma
   RunLimits stretched = limits;
   stretched.timeout_seconds *= k_valgrind_slowdown;
   stretched.counters.clear();  // hardware counters would count Valgrind itself
-  const SuiteCounting counting{program, m_valgrind, m_cache, directory};
   Prepared prepared{command, std::move(stretched), std::move(program), directory};
   if (m_framework == BenchmarkFramework::catch2) {
-    prepared.command = catch2_counting_command(command, counting);
+    prepared.command = catch2_counting_command(command, counting_of(prepared));
   } else if (m_framework == BenchmarkFramework::none) {
     prepared.command = valgrind_command(command, prepared.program, m_valgrind, m_cache, directory);
   }  // a suite's processes are made by count_google_benchmarks
   return prepared;
 }
 
+SuiteCounting ValgrindExecutor::counting_of(const Prepared& prepared) const {
+  return {prepared.program, m_valgrind, m_cache, prepared.directory};
+}
+
 RunResult ValgrindExecutor::finish(const Prepared& prepared, RunResult result) const {
   if (m_framework == BenchmarkFramework::catch2) {
-    return read_catch2_counts(std::move(result),
-                              SuiteCounting{prepared.program, m_valgrind, m_cache, prepared.directory});
+    return read_catch2_counts(std::move(result), counting_of(prepared));
   }
   auto [log, total, problem, outputs] = read_outputs(prepared.directory);
   if (result.status != RunStatus::exited || result.exit_code != 0) {
@@ -267,9 +269,7 @@ RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& lim
     return failed;
   }
   if (m_framework == BenchmarkFramework::google_benchmark) {
-    return count_google_benchmarks(m_inner, command,
-                                   SuiteCounting{prepared->program, m_valgrind, m_cache, prepared->directory},
-                                   prepared->limits);
+    return count_google_benchmarks(m_inner, command, counting_of(*prepared), prepared->limits);
   }
   return finish(*prepared, m_inner.run(prepared->command, prepared->limits));
 }

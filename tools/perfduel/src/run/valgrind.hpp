@@ -18,6 +18,8 @@
 // program's stdout or stderr, so the program's output is parsed as in a plain run.
 namespace perfduel {
 
+struct SuiteCounting;  // run/benchmark_counts.hpp
+
 // Whether cachegrind simulates the caches (needed for the cycles estimate; about twice as slow).
 enum class CacheSimulation { off, on };
 
@@ -99,6 +101,8 @@ class ValgrindExecutor final : public Executor {
   util::Expected<Prepared> prepare(const CommandSpec& command, const RunLimits& limits, int slot);
   // The counts of a finished run of `prepared`: `result` with them, or as failed.
   RunResult finish(const Prepared& prepared, RunResult result) const;
+  // Where `prepared` counts a suite (run/benchmark_counts.hpp).
+  SuiteCounting counting_of(const Prepared& prepared) const;
 
   Executor& m_inner;
   std::filesystem::path m_valgrind;
