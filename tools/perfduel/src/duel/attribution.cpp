@@ -1,0 +1,135 @@
+#include "duel/attribution.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace perfduel {
+
+namespace {
+
+double own(const FunctionCost& cost, CountedEvent event) {
+  return event == CountedEvent::cycles ? cost.self_cycles : cost.self;
+}
+
+// The caller whose calls of `callee` cost most in `profile`, and what they cost; none: 0.
+std::pair<std::string, double> main_caller(const Profile& profile, const std::string& callee) {
+  std::pair<std::string, double> found{"", 0.0};
+  for (const auto& [call, cost] : profile.calls) {
+    if (call.second == callee && call.first != callee && cost > found.second) {
+      found = {call.first, cost};
+    }
+  }
+  return found;
+}
+
+// The change of `name`'s own instructions from `from` to `to` (a function missing counts 0).
+double own_change(const Profile& from, const Profile& to, const std::string& name) {
+  const auto before = from.functions.find(name);
+  const auto after = to.functions.find(name);
+  return (after == to.functions.end() ? 0.0 : after->second.self) -
+         (before == from.functions.end() ? 0.0 : before->second.self);
+}
+
+// Functions on `had` only, and called there, whose main caller's own instructions grew in
+// `lacks` by at least half of what those calls cost: the callee was inlined into the caller (or,
+// read from the candidate, split out of it). Half, because an inlined body is usually smaller
+// than the call it replaces (no call, no prologue, constants folded) but not by more.
+std::vector<CostMove> moves_between(const Profile& had, const Profile& lacks, FunctionChange from_change) {
+  std::vector<CostMove> moves;
+  for (const auto& [name, cost] : had.functions) {
+    if (lacks.functions.contains(name)) {
+      continue;
+    }
+    const auto [caller, amount] = main_caller(had, name);
+    if (caller.empty() || !lacks.functions.contains(caller) || !had.functions.contains(caller)) {
+      continue;
+    }
+    if (own_change(had, lacks, caller) >= 0.5 * amount) {
+      moves.push_back({name, caller, amount, from_change});
+    }
+  }
+  return moves;
+}
+
+}  // namespace
+
+Attribution attribute_change(const Profile& baseline, const Profile& candidate, CountedEvent event) {
+  Attribution attribution;
+  std::set<std::string> names;
+  for (const auto* profile : {&baseline, &candidate}) {
+    for (const auto& [name, cost] : profile->functions) {
+      names.insert(name);
+    }
+  }
+  std::vector<FunctionShare> all;
+  for (const auto& name : names) {
+    const auto b = baseline.functions.find(name);
+    const auto c = candidate.functions.find(name);
+    const bool in_baseline = b != baseline.functions.end();
+    const bool in_candidate = c != candidate.functions.end();
+    const FunctionCost& place = in_candidate ? c->second : b->second;
+    FunctionShare share{name, place.file, place.line};
+    share.baseline = in_baseline ? own(b->second, event) : 0.0;
+    share.candidate = in_candidate ? own(c->second, event) : 0.0;
+    share.baseline_inclusive = in_baseline ? b->second.inclusive : 0.0;
+    share.candidate_inclusive = in_candidate ? c->second.inclusive : 0.0;
+    share.change = !in_baseline    ? FunctionChange::added
+                   : !in_candidate ? FunctionChange::removed
+                                   : FunctionChange::changed;
+    attribution.baseline_total += share.baseline;
+    attribution.candidate_total += share.candidate;
+    all.push_back(std::move(share));
+  }
+  const double change = attribution.candidate_total - attribution.baseline_total;
+  if (std::abs(change) <= k_least_relative_change * std::max(std::abs(attribution.baseline_total), 1.0)) {
+    return attribution;
+  }
+  // Cost moved with inlining: the removed (or added) function's calls went into its caller.
+  attribution.moves = moves_between(baseline, candidate, FunctionChange::removed);
+  auto split = moves_between(candidate, baseline, FunctionChange::added);
+  attribution.moves.insert(attribution.moves.end(), split.begin(), split.end());
+  double moved_total = 0;
+  for (const CostMove& move : attribution.moves) {
+    // Counted in instructions; for estimated cycles scaled as the callee's own cost scales.
+    const double sign = move.from_change == FunctionChange::removed ? 1.0 : -1.0;
+    for (auto& share : all) {
+      if (share.name == move.into) {
+        share.moved += sign * move.amount;
+      } else if (share.name == move.from) {
+        share.moved -= sign * move.amount;
+      }
+    }
+    moved_total += move.amount;
+  }
+  for (auto& share : all) {
+    share.share = (share.candidate - share.baseline - share.moved) / change;
+  }
+  std::erase_if(all, [](const FunctionShare& share) { return std::abs(share.share) < k_least_share; });
+  // With the change first, largest share first; then against it, largest first.
+  std::sort(all.begin(), all.end(), [](const FunctionShare& a, const FunctionShare& b) {
+    if ((a.share > 0) != (b.share > 0)) {
+      return a.share > 0;
+    }
+    return std::abs(a.share) > std::abs(b.share);
+  });
+  if (all.size() > k_most_functions) {
+    all.resize(k_most_functions);
+  }
+  attribution.functions = std::move(all);
+  attribution.reading =
+      moved_total >= 4 * std::abs(change) ? ProfileReading::moved : ProfileReading::explained;
+  return attribution;
+}
+
+std::vector<FunctionShare> leading_functions(const Attribution& attribution, std::size_t count) {
+  std::vector<FunctionShare> leading;
+  for (const auto& share : attribution.functions) {
+    if (share.share > 0 && leading.size() < count) {
+      leading.push_back(share);
+    }
+  }
+  return leading;
+}
+
+}  // namespace perfduel

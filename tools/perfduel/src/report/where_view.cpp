@@ -1,0 +1,202 @@
+#include "report/where_view.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "config/names.hpp"
+#include "util/text.hpp"
+
+namespace perfduel {
+
+namespace {
+
+// The longest function name a line shows: a C++ template's name can run to hundreds.
+constexpr std::size_t k_longest_name = 72;
+
+// `name` within `longest` characters: its parameter list, then its template arguments, folded to
+// "(...)" and "<...>" from the outside in, then cut.
+std::string short_name(std::string name, std::size_t longest = k_longest_name) {
+  const auto fold = [&name](char open, char close, const char* folded) {
+    // The last bracket at depth 0 and its match: the parameters of the function itself.
+    int depth = 0;
+    for (std::size_t i = name.size(); i-- > 0;) {
+      if (name[i] == close) {
+        ++depth;
+      } else if (name[i] == open && --depth == 0) {
+        const auto end = name.find_last_of(close);
+        if (end != std::string::npos && end > i + 1) {
+          name = name.substr(0, i) + folded + name.substr(end + 1);
+        }
+        return;
+      }
+    }
+  };
+  if (name.size() > longest) {
+    fold('(', ')', "(...)");
+  }
+  while (name.size() > longest && name.find("<", 0) != std::string::npos) {
+    const auto before = name.size();
+    const auto open = name.find('<');
+    int depth = 0;
+    std::size_t i = open;
+    for (; i < name.size(); ++i) {
+      depth += name[i] == '<' ? 1 : name[i] == '>' ? -1 : 0;
+      if (depth == 0) {
+        break;
+      }
+    }
+    if (i >= name.size() || i == open + 1) {
+      break;
+    }
+    name = name.substr(0, open) + "<...>" + name.substr(i + 1);
+    if (name.size() >= before) {
+      break;
+    }
+  }
+  return name.size() <= longest ? name : name.substr(0, longest - 3) + "...";
+}
+
+// "crc.cpp:42", or empty without debug information.
+std::string place(const FunctionShare& function) {
+  if (function.file.empty()) {
+    return {};
+  }
+  const auto slash = function.file.rfind('/');
+  const std::string file = slash == std::string::npos ? function.file : function.file.substr(slash + 1);
+  return function.line > 0 ? fmt::format("{}:{}", file, function.line) : file;
+}
+
+// A count with a sign and thousands grouped, to the precision that matters: "+1,234", "+0.25".
+std::string signed_count(double value) {
+  if (std::abs(value) < 100) {
+    return fmt::format("{:+.3g}", value);
+  }
+  std::string digits = fmt::format("{}", std::llabs(std::llround(value)));
+  for (auto at = digits.size(); at > 3; at -= 3) {
+    digits.insert(at - 3, ",");
+  }
+  return (value < 0 ? "-" : "+") + digits;
+}
+
+// What each count of `explanation` is per: "per iteration" for a benchmark, "per run" for a process.
+std::string per(const Explanation& explanation) {
+  return explanation.benchmark.empty() ? "per run" : "per iteration";
+}
+
+std::string event_word(const Explanation& explanation) {
+  return explanation.event == CountedEvent::cycles ? "estimated cycles" : "instructions";
+}
+
+// Which explanations a view shows: the gated metrics' only (the terminal), or the report-only
+// ones' too.
+enum class Metrics { gated, all };
+
+// The explanations to show: those of regressed or likely regressed metrics, in the analysis's order.
+std::vector<const Explanation*> shown(const RunSummary& summary, Metrics metrics) {
+  std::vector<const Explanation*> list;
+  for (const auto& explanation : summary.outcome->explanations) {
+    for (const auto& result : summary.outcome->analysis.metrics) {
+      if (result.spec.name == explanation.metric &&
+          (metrics == Metrics::all || result.spec.gating == Gating::gated) &&
+          (result.verdict == Verdict::regression || result.likely_regression)) {
+        list.push_back(&explanation);
+      }
+    }
+  }
+  return list;
+}
+
+// The relative change of the counted total.
+double total_change(const Attribution& attribution) {
+  return attribution.baseline_total > 0 ? attribution.candidate_total / attribution.baseline_total - 1 : 0.0;
+}
+
+// The head line of one explanation.
+std::string head(const Explanation& explanation) {
+  const Attribution& attribution = explanation.attribution;
+  const std::string counted =
+      fmt::format("{} {} ({} {})", util::format_percent(total_change(attribution)), event_word(explanation),
+                  signed_count(attribution.candidate_total - attribution.baseline_total), per(explanation));
+  if (explanation.basis == ProfileBasis::profiled) {
+    return fmt::format("{} {}: one counted run a side: {}", explanation.metric,
+                       util::format_percent(explanation.metric_change), counted);
+  }
+  return fmt::format("{}: {}", explanation.metric, counted);
+}
+
+// What stands instead of functions, or empty when functions explain the change.
+std::string instead(const Explanation& explanation) {
+  const Attribution& attribution = explanation.attribution;
+  switch (attribution.reading) {
+    case ProfileReading::explained:
+      return {};
+    case ProfileReading::no_change:
+      return fmt::format("the {} did not change: the profile does not say where", event_word(explanation));
+    case ProfileReading::not_by_counts:
+      return fmt::format(
+          "the {} do not explain it: the time went to what a count does not see (caches, memory layout, "
+          "system calls, waiting)",
+          event_word(explanation));
+    case ProfileReading::moved:
+      break;
+  }
+  std::vector<std::string> moves;
+  for (const auto& move : attribution.moves) {
+    moves.push_back(move.from_change == FunctionChange::removed
+                        ? fmt::format("{} inlined into {}", short_name(move.from), short_name(move.into))
+                        : fmt::format("{} split out of {}", short_name(move.from), short_name(move.into)));
+  }
+  return fmt::format("cost moved between functions, hardly any added: {}", util::first_names(moves, 2));
+}
+
+}  // namespace
+
+std::string format_where(const RunSummary& summary) {
+  std::string text;
+  for (const Explanation* explanation : shown(summary, Metrics::gated)) {
+    text += fmt::format("where: {}\n", head(*explanation));
+    if (const auto other = instead(*explanation); !other.empty()) {
+      text += fmt::format("  {}\n", other);
+      continue;
+    }
+    for (const auto& function : leading_functions(explanation->attribution, k_where_functions)) {
+      const std::string added = function.change == FunctionChange::added ? " (new)" : "";
+      const std::string at = place(function);
+      text += fmt::format("  {:>5.0f} %  {}{}{}\n", function.share * 100, short_name(function.name), added,
+                          at.empty() ? "" : "  " + at);
+    }
+  }
+  return text;
+}
+
+std::string format_where_markdown(const RunSummary& summary) {
+  const auto list = shown(summary, Metrics::all);
+  if (list.empty()) {
+    return {};
+  }
+  std::string text = fmt::format("<details><summary>Where: {} regressed metric{} by function</summary>\n\n",
+                                 list.size(), list.size() == 1 ? "" : "s");
+  for (const Explanation* explanation : list) {
+    text += fmt::format("**{}**\n\n", head(*explanation));
+    if (const auto other = instead(*explanation); !other.empty()) {
+      text += other + "\n\n";
+      continue;
+    }
+    text += fmt::format(
+        "| share | function | baseline {0} {1} | candidate | source |\n|---:|---|---:|---:|---|\n",
+        event_word(*explanation), per(*explanation));
+    for (const auto& function : explanation->attribution.functions) {
+      text += fmt::format("| {:.0f} % | `{}`{} | {:.0f} | {:.0f} | {} |\n", function.share * 100,
+                          short_name(function.name, 2 * k_longest_name),
+                          function.change == FunctionChange::changed
+                              ? ""
+                              : fmt::format(" ({})", util::name_of(k_function_change_names, function.change)),
+                          function.baseline, function.candidate, place(function));
+    }
+    text += "\n";
+  }
+  return text + "</details>\n\n";
+}
+
+}  // namespace perfduel
