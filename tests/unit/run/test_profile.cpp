@@ -70,13 +70,13 @@ TEST_CASE("a malformed cost line is an error naming its line", "[profile]") {
 
 TEST_CASE("two windows' difference per iteration, and sums", "[profile]") {
   Profile small;
-  small.functions["loop"] = {100, 300, 0, "a.cc", 4};
-  small.functions["setup"] = {50, 50, 0, "", 0};
+  small.functions["loop"] = {100, 300, 0, "a.cc", 4, {}};
+  small.functions["setup"] = {50, 50, 0, "", 0, {}};
   small.calls[{"loop", "step"}] = 200;
   Profile large;
-  large.functions["loop"] = {1000, 3000, 0, "a.cc", 4};
-  large.functions["setup"] = {50, 50, 0, "", 0};
-  large.functions["step"] = {1800, 1800, 0, "b.cc", 9};
+  large.functions["loop"] = {1000, 3000, 0, "a.cc", 4, {}};
+  large.functions["setup"] = {50, 50, 0, "", 0, {}};
+  large.functions["step"] = {1800, 1800, 0, "b.cc", 9, {}};
   large.calls[{"loop", "step"}] = 2000;
   // 10 and 100 iterations: 90 more.
   const Profile per_iteration = profile_difference(large, small, 90);
@@ -91,4 +91,32 @@ TEST_CASE("two windows' difference per iteration, and sums", "[profile]") {
   CHECK(sum.functions.at("loop").self == 1100.0);
   CHECK(sum.functions.at("step").line == 9);
   CHECK(scaled_profile(large, 10).functions.at("step").self == 180.0);
+}
+
+TEST_CASE("a recursive function's levels are one function", "[profile]") {
+  // Callgrind's --separate-recs names the deeper levels "'2", "'3"; their calls of each other
+  // are the function's own cost.
+  const auto profile = parse_profile(
+      "events: Ir\nfn=(1) sort(int*)\n5 100\ncfn=(2) sort(int*)'2\ncalls=3 5\n5 900\n"
+      "cfn=(3) swap(int&, int&)\ncalls=1 9\n6 50\nfn=(2)\n5 850\ncfn=(3)\ncalls=2 9\n6 50\n"
+      "fn=(3)\n9 100\n");
+  REQUIRE(profile);
+  const auto& sort = profile->functions.at("sort(int*)");
+  CHECK(sort.self == 950.0);
+  CHECK(sort.inclusive == 1050.0);
+  CHECK(profile->functions.size() == 2);
+  CHECK(profile->calls.at({"sort(int*)", "swap(int&, int&)"}) == 100.0);
+}
+
+TEST_CASE("a function's own instructions by source line, inlined code at its own file", "[profile]") {
+  const auto profile = parse_profile(
+      "positions: line\nevents: Ir\nfl=(1) /src/sort.cc\nfn=(1) quick_sort(int*)\n20 10\n+2 30\n"
+      "fi=(2) /usr/include/c++/12/bits/stl_algo.h\n1820 500\nfe=(1)\n23 7\n");
+  REQUIRE(profile);
+  const auto& lines = profile->functions.at("quick_sort(int*)").lines;
+  CHECK(lines.at({"/src/sort.cc", 20}) == 10.0);
+  CHECK(lines.at({"/src/sort.cc", 22}) == 30.0);
+  CHECK(lines.at({"/usr/include/c++/12/bits/stl_algo.h", 1820}) == 500.0);
+  CHECK(lines.at({"/src/sort.cc", 23}) == 7.0);
+  CHECK(profile->functions.at("quick_sort(int*)").line == 20);
 }

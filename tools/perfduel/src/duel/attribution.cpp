@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace perfduel {
@@ -52,6 +53,29 @@ std::vector<CostMove> moves_between(const Profile& had, const Profile& lacks, Fu
   return moves;
 }
 
+// The line of `before` → `after` whose instructions changed most in the direction `sign`;
+// none: an empty file.
+std::pair<std::string, int> hot_line(const FunctionCost* before, const FunctionCost* after, double sign) {
+  std::map<std::pair<std::string, int>, double> change;
+  if (after != nullptr) {
+    change = after->lines;
+  }
+  if (before != nullptr) {
+    for (const auto& [line, instructions] : before->lines) {
+      change[line] -= instructions;
+    }
+  }
+  std::pair<std::string, int> hottest{"", 0};
+  double most = 0;
+  for (const auto& [line, instructions] : change) {
+    if (sign * instructions > most) {
+      most = sign * instructions;
+      hottest = line;
+    }
+  }
+  return hottest;
+}
+
 }  // namespace
 
 Attribution attribute_change(const Profile& baseline, const Profile& candidate, CountedEvent event) {
@@ -70,6 +94,13 @@ Attribution attribute_change(const Profile& baseline, const Profile& candidate, 
     const bool in_candidate = c != candidate.functions.end();
     const FunctionCost& place = in_candidate ? c->second : b->second;
     FunctionShare share{name, place.file, place.line};
+    const double own_change = (in_candidate ? c->second.self : 0.0) - (in_baseline ? b->second.self : 0.0);
+    if (auto [file, line] = hot_line(in_baseline ? &b->second : nullptr, in_candidate ? &c->second : nullptr,
+                                     own_change < 0 ? -1.0 : 1.0);
+        !file.empty()) {
+      share.file = std::move(file);
+      share.line = line;
+    }
     share.baseline = in_baseline ? own(b->second, event) : 0.0;
     share.candidate = in_candidate ? own(c->second, event) : 0.0;
     share.baseline_inclusive = in_baseline ? b->second.inclusive : 0.0;

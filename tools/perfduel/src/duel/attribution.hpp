@@ -26,7 +26,10 @@ inline constexpr util::NameTable<FunctionChange, 3> k_function_change_names{
 // One function's part in a change.
 struct FunctionShare {
   std::string name;
-  std::string file;  // where debug information names it; else empty
+  // Where, with debug information: the source line whose own instructions changed most in the
+  // direction of the function's change (inlined code at the line it came from, in its header),
+  // else the function's first line; empty and 0 without.
+  std::string file;
   int line = 0;
   double baseline = 0;  // its own cost (instructions or estimated cycles) per iteration or run
   double candidate = 0;

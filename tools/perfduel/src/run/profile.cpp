@@ -48,11 +48,20 @@ struct Accumulated {
   std::vector<double> called;  // calls to other functions, callees included
   std::string file;
   int line = 0;
+  std::map<std::pair<std::string, int>, double> lines;  // own instructions by file and line
 };
 
 // The key of function `name` in object `object`: code without a symbol by its object, as its
 // address differs between builds.
-std::string function_key(const std::string& name, const std::string& object) {
+std::string function_key(std::string name, const std::string& object) {
+  // Callgrind names a recursive function's deeper levels "f'2", "f'3" (--separate-recs): one
+  // function, whose calls of itself are in its own cost.
+  if (const auto quote = name.rfind('\'');
+      quote != std::string::npos && quote + 1 < name.size() &&
+      std::all_of(name.begin() + static_cast<std::ptrdiff_t>(quote) + 1, name.end(),
+                  [](char c) { return c >= '0' && c <= '9'; })) {
+    name.resize(quote);
+  }
   if (!name.starts_with("0x")) {
     return name;
   }
@@ -86,6 +95,8 @@ class ProfileReader {
     }
     if (line.starts_with("events:")) {
       m_events = util::split_words(line.substr(7));
+      m_ir_column =
+          static_cast<std::size_t>(std::find(m_events.begin(), m_events.end(), "Ir") - m_events.begin());
     } else if (line.starts_with("positions:")) {
       const auto positions = util::split_words(line.substr(10));
       m_positions = std::max<std::size_t>(positions.size(), 1);
@@ -151,6 +162,9 @@ class ProfileReader {
     }
     add(function.self, values, false);
     const long long line_number = m_line_column < 0 ? 0 : m_line[static_cast<std::size_t>(m_line_column)];
+    if (line_number > 0 && m_ir_column < values.size() && !m_cost_file.empty() && m_cost_file != "???") {
+      function.lines[{m_cost_file, static_cast<int>(line_number)}] += values[m_ir_column];
+    }
     if (line_number > 0 && m_cost_file == function.file &&
         (function.line == 0 || line_number < function.line)) {
       function.line = static_cast<int>(line_number);
@@ -204,6 +218,7 @@ class ProfileReader {
       cost.self_cycles = cache ? estimated_cycles(self) : 0.0;
       cost.file = accumulated.file;
       cost.line = accumulated.line;
+      cost.lines = accumulated.lines;
       if (cost.inclusive != 0 || cost.self != 0) {
         profile.functions.emplace(name, std::move(cost));
       }
@@ -213,6 +228,7 @@ class ProfileReader {
   }
 
   std::vector<std::string> m_events;
+  std::size_t m_ir_column = 0;  // where Ir is among the events
   std::size_t m_positions = 1;
   int m_line_column = 0;
   std::vector<long long> m_line;
@@ -251,6 +267,9 @@ Profile profile_difference(const Profile& larger, const Profile& smaller, double
     into.self -= cost.self;
     into.inclusive -= cost.inclusive;
     into.self_cycles -= cost.self_cycles;
+    for (const auto& [line, instructions] : cost.lines) {
+      into.lines[line] -= instructions;
+    }
     take_place(into, cost);
   }
   for (const auto& [call, instructions] : smaller.calls) {
@@ -264,6 +283,9 @@ Profile scaled_profile(Profile profile, double divisor) {
     cost.self /= divisor;
     cost.inclusive /= divisor;
     cost.self_cycles /= divisor;
+    for (auto& [line, instructions] : cost.lines) {
+      instructions /= divisor;
+    }
   }
   for (auto& [call, instructions] : profile.calls) {
     instructions /= divisor;
@@ -277,6 +299,9 @@ void add_profile(Profile& into, const Profile& from) {
     sum.self += cost.self;
     sum.inclusive += cost.inclusive;
     sum.self_cycles += cost.self_cycles;
+    for (const auto& [line, instructions] : cost.lines) {
+      sum.lines[line] += instructions;
+    }
     take_place(sum, cost);
   }
   for (const auto& [call, instructions] : from.calls) {

@@ -23,6 +23,9 @@ struct FunctionCost {
   double self_cycles = 0;
   std::string file;  // its source file; empty without debug information
   int line = 0;      // the first line counted in it in that file; 0 without
+  // Its own instructions by source file and line (inlined code under the file and line it came
+  // from), with debug information; empty without.
+  std::map<std::pair<std::string, int>, double> lines;
 };
 
 // The functions of one window (or run) by name, and the calls between them: caller, callee → the
