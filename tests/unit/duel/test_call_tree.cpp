@@ -13,10 +13,10 @@ namespace {
 
 Profile two_callers(double shared_cost) {
   Profile profile;
-  profile.functions["main"] = {10, 10 + 400 + 600, 0, "", 0, {}};
-  profile.functions["parse"] = {100, 400, 0, "", 0, {}};
-  profile.functions["render"] = {300, 600, 0, "", 0, {}};
-  profile.functions["alloc"] = {shared_cost, shared_cost, 0, "", 0, {}};
+  profile.functions["main"] = {10, 10 + 400 + 600, 0, "", 0, {}, 0};
+  profile.functions["parse"] = {100, 400, 0, "", 0, {}, 0};
+  profile.functions["render"] = {300, 600, 0, "", 0, {}, 0};
+  profile.functions["alloc"] = {shared_cost, shared_cost, 0, "", 0, {}, 0};
   profile.calls[{"main", "parse"}] = 400;
   profile.calls[{"main", "render"}] = 600;
   profile.calls[{"parse", "alloc"}] = 300;
@@ -43,7 +43,7 @@ TEST_CASE("a call tree: the root, each path, both sides", "[call_tree]") {
   candidate.calls[{"main", "render"}] = 900;
   candidate.calls[{"render", "alloc"}] = 600;
   candidate.calls[{"parse", "alloc"}] = 300;
-  candidate.functions["alloc"] = {900, 900, 0, "", 0, {}};
+  candidate.functions["alloc"] = {900, 900, 0, "", 0, {}, 0};
   const auto tree = differential_call_tree(two_callers(600), candidate);
   REQUIRE(tree.size() == 6);
   CHECK(tree[0].name == "all");
@@ -69,10 +69,10 @@ TEST_CASE("a call tree: the root, each path, both sides", "[call_tree]") {
 
 TEST_CASE("a call tree follows no recursion and leaves out small paths", "[call_tree]") {
   Profile profile;
-  profile.functions["main"] = {1, 100001, 0, "", 0, {}};
-  profile.functions["walk"] = {99000, 100000, 0, "", 0, {}};
-  profile.functions["tiny"] = {100, 100, 0, "", 0, {}};
-  profile.functions["log"] = {900, 900, 0, "", 0, {}};
+  profile.functions["main"] = {1, 100001, 0, "", 0, {}, 0};
+  profile.functions["walk"] = {99000, 100000, 0, "", 0, {}, 0};
+  profile.functions["tiny"] = {100, 100, 0, "", 0, {}, 0};
+  profile.functions["log"] = {900, 900, 0, "", 0, {}, 0};
   profile.calls[{"main", "walk"}] = 100000;
   profile.calls[{"walk", "walk"}] = 50000;  // a call of itself: in its own cost already
   profile.calls[{"walk", "tiny"}] = 100;    // 0.1 % of the total: left out

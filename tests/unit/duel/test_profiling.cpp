@@ -23,8 +23,8 @@ MetricResult timed(double change, Verdict verdict = Verdict::regression) {
 
 Profile profile(double walk_instructions, double walk_cycles) {
   Profile made;
-  made.functions["walk"] = {walk_instructions, walk_instructions, walk_cycles, "walk.cc", 3, {}};
-  made.functions["sum"] = {1000, 1000, 1000, "sum.cc", 9, {}};
+  made.functions["walk"] = {walk_instructions, walk_instructions, walk_cycles, "walk.cc", 3, {}, 0};
+  made.functions["sum"] = {1000, 1000, 1000, "sum.cc", 9, {}, 0};
   return made;
 }
 

@@ -50,7 +50,8 @@ TEST_CASE("a cachegrind file's functions, and estimated cycles with the cache si
       "desc: I1 cache: 32768 B, 64 B, 8-way associative\ncmd: ./prog\n"
       "events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n"
       "fl=/src/a.c\nfn=walk\n10 100 40 0 1 2 0 0 1\n12 50\nfn=main\n3 7\n"
-      "fl=/src/b.c\nfn=walk\n5 10\nsummary: 167 40 0 1 2 0 0 1\n");
+      "fl=/src/b.c\nfn=walk\n5 10\nfn=(anonymous namespace)::burn(double)\n7 3\nfn=(below main)\n0 1\n"
+      "summary: 171 40 0 1 2 0 0 1\n");
   REQUIRE(profile);
   const auto& walk = profile->functions.at("walk");
   CHECK(walk.self == 160.0);
@@ -60,6 +61,9 @@ TEST_CASE("a cachegrind file's functions, and estimated cycles with the cache si
   CHECK(walk.file == "/src/a.c");
   CHECK(walk.line == 10);
   CHECK(profile->functions.at("main").self == 7.0);
+  // Uncompressed names that start with a parenthesis are names, not ids.
+  CHECK(profile->functions.at("(anonymous namespace)::burn(double)").self == 3.0);
+  CHECK(profile->functions.at("(below main)").self == 1.0);
 }
 
 TEST_CASE("a malformed cost line is an error naming its line", "[profile]") {
@@ -70,13 +74,13 @@ TEST_CASE("a malformed cost line is an error naming its line", "[profile]") {
 
 TEST_CASE("two windows' difference per iteration, and sums", "[profile]") {
   Profile small;
-  small.functions["loop"] = {100, 300, 0, "a.cc", 4, {}};
-  small.functions["setup"] = {50, 50, 0, "", 0, {}};
+  small.functions["loop"] = {100, 300, 0, "a.cc", 4, {}, 0};
+  small.functions["setup"] = {50, 50, 0, "", 0, {}, 0};
   small.calls[{"loop", "step"}] = 200;
   Profile large;
-  large.functions["loop"] = {1000, 3000, 0, "a.cc", 4, {}};
-  large.functions["setup"] = {50, 50, 0, "", 0, {}};
-  large.functions["step"] = {1800, 1800, 0, "b.cc", 9, {}};
+  large.functions["loop"] = {1000, 3000, 0, "a.cc", 4, {}, 0};
+  large.functions["setup"] = {50, 50, 0, "", 0, {}, 0};
+  large.functions["step"] = {1800, 1800, 0, "b.cc", 9, {}, 0};
   large.calls[{"loop", "step"}] = 2000;
   // 10 and 100 iterations: 90 more.
   const Profile per_iteration = profile_difference(large, small, 90);

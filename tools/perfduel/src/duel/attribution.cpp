@@ -76,6 +76,41 @@ std::pair<std::string, int> hot_line(const FunctionCost* before, const FunctionC
   return hottest;
 }
 
+// Whether `function`'s cost per call changed by at least half as much as its inclusive cost, in
+// relative terms: not only called more (or less) often at the same cost per call. A function on
+// one side only changed; one no function called in the window counts one call.
+bool cost_per_call_changed(const FunctionShare& function, const Profile& baseline, const Profile& candidate) {
+  if (function.change != FunctionChange::changed) {
+    return true;
+  }
+  const double calls_before = std::max(baseline.functions.at(function.name).calls, 1.0);
+  const double calls_after = std::max(candidate.functions.at(function.name).calls, 1.0);
+  const double before = function.baseline_inclusive / calls_before;
+  const double after = function.candidate_inclusive / calls_after;
+  const double inclusive_change = std::abs(function.candidate_inclusive - function.baseline_inclusive) /
+                                  std::max(function.baseline_inclusive, 1.0);
+  return std::abs(after - before) / std::max(before, 1e-9) >= 0.5 * inclusive_change;
+}
+
+// The culprit among `all` (Attribution::culprit) of a change `change` in instructions.
+std::optional<FunctionShare> find_culprit(const std::vector<FunctionShare>& all, double change,
+                                          const Profile& baseline, const Profile& candidate) {
+  std::optional<FunctionShare> found;
+  for (const FunctionShare& function : all) {
+    const double share = (function.candidate_inclusive - function.baseline_inclusive) / change;
+    if (share < k_culprit_share || share > k_culprit_most_share ||
+        !cost_per_call_changed(function, baseline, candidate)) {
+      continue;
+    }
+    const double size = std::max(function.baseline_inclusive, function.candidate_inclusive);
+    if (!found || size < std::max(found->baseline_inclusive, found->candidate_inclusive)) {
+      found = function;
+      found->share = share;
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 Attribution attribute_change(const Profile& baseline, const Profile& candidate, CountedEvent event) {
@@ -135,6 +170,9 @@ Attribution attribute_change(const Profile& baseline, const Profile& candidate, 
   }
   for (auto& share : all) {
     share.share = (share.candidate - share.baseline - share.moved) / change;
+  }
+  if (event == CountedEvent::instructions) {  // inclusive costs are counted in instructions
+    attribution.culprit = find_culprit(all, change, baseline, candidate);
   }
   std::erase_if(all, [](const FunctionShare& share) { return std::abs(share.share) < k_least_share; });
   // With the change first, largest share first; then against it, largest first.

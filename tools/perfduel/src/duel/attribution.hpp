@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -75,8 +76,19 @@ struct Attribution {
   // k_most_functions.
   std::vector<FunctionShare> functions;
   std::vector<CostMove> moves;
+  // The deepest function whose cost per call changed enough to carry k_culprit_share of the
+  // change or more through its own code and what it calls (`share` its inclusive change over the
+  // change): the function that changed when the extra instructions ran in functions it calls,
+  // which themselves cost what they did per call (called more often, or with more work). None
+  // when no one function carries the change.
+  std::optional<FunctionShare> culprit;
   ProfileReading reading = ProfileReading::no_change;
 };
+
+// The least share of a change a culprit (Attribution::culprit) carries, and the most: a function
+// whose inclusive change is far beyond the whole change is one that cost moved out of or into.
+inline constexpr double k_culprit_share = 0.8;
+inline constexpr double k_culprit_most_share = 1.25;
 
 // The least share of a change a function must carry to be named, and the most functions kept.
 inline constexpr double k_least_share = 0.02;

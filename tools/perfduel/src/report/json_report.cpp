@@ -125,21 +125,25 @@ nlohmann::ordered_json runs_to_json(const Config& config, const std::vector<RunR
   return runs;
 }
 
+nlohmann::ordered_json function_to_json(const FunctionShare& function) {
+  return {{report_field::k_name, function.name},
+          {report_field::k_source_file, function.file},
+          {report_field::k_source_line, function.line},
+          {report_field::k_change, util::name_of(k_function_change_names, function.change)},
+          {report_field::k_baseline, function.baseline},
+          {report_field::k_candidate, function.candidate},
+          {report_field::k_baseline_inclusive, function.baseline_inclusive},
+          {report_field::k_candidate_inclusive, function.candidate_inclusive},
+          {report_field::k_moved, function.moved},
+          {report_field::k_share, function.share}};
+}
+
 // The functions and moves of one explanation (duel/explanation.hpp).
 nlohmann::ordered_json explanation_to_json(const Explanation& explanation) {
   const Attribution& attribution = explanation.attribution;
   auto functions = nlohmann::ordered_json::array();
   for (const FunctionShare& function : attribution.functions) {
-    functions.push_back({{report_field::k_name, function.name},
-                         {report_field::k_source_file, function.file},
-                         {report_field::k_source_line, function.line},
-                         {report_field::k_change, util::name_of(k_function_change_names, function.change)},
-                         {report_field::k_baseline, function.baseline},
-                         {report_field::k_candidate, function.candidate},
-                         {report_field::k_baseline_inclusive, function.baseline_inclusive},
-                         {report_field::k_candidate_inclusive, function.candidate_inclusive},
-                         {report_field::k_moved, function.moved},
-                         {report_field::k_share, function.share}});
+    functions.push_back(function_to_json(function));
   }
   auto moves = nlohmann::ordered_json::array();
   for (const CostMove& move : attribution.moves) {
@@ -161,6 +165,8 @@ nlohmann::ordered_json explanation_to_json(const Explanation& explanation) {
           {report_field::k_reading, util::name_of(k_reading_names, attribution.reading)},
           {report_field::k_baseline_total, attribution.baseline_total},
           {report_field::k_candidate_total, attribution.candidate_total},
+          {report_field::k_culprit,
+           attribution.culprit ? function_to_json(*attribution.culprit) : nlohmann::ordered_json(nullptr)},
           {report_field::k_functions, functions},
           {report_field::k_moves, moves},
           {report_field::k_tree, tree}};

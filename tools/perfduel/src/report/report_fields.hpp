@@ -121,5 +121,6 @@ inline constexpr const char* k_from = "from";
 inline constexpr const char* k_into = "into";
 inline constexpr const char* k_amount = "amount";
 inline constexpr const char* k_tree = "tree";
+inline constexpr const char* k_culprit = "culprit";
 
 }  // namespace perfduel::report_field

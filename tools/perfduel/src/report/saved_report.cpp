@@ -219,6 +219,26 @@ std::optional<std::string> gate_settings_of(const Json& config) {
   return gate.dump();
 }
 
+FunctionChange change_of(const Json& item) {
+  return util::value_of(k_function_change_names, string_at(item, report_field::k_change).value_or(""))
+      .value_or(FunctionChange::changed);
+}
+
+// A function's part in a change as recorded ("functions" items, "culprit").
+FunctionShare function_from_json(const Json& item) {
+  FunctionShare function{string_at(item, report_field::k_name).value_or(""),
+                         string_at(item, report_field::k_source_file).value_or(""),
+                         count_at<int>(item, report_field::k_source_line)};
+  function.baseline = number_at(item, report_field::k_baseline).value_or(0.0);
+  function.candidate = number_at(item, report_field::k_candidate).value_or(0.0);
+  function.baseline_inclusive = number_at(item, report_field::k_baseline_inclusive).value_or(0.0);
+  function.candidate_inclusive = number_at(item, report_field::k_candidate_inclusive).value_or(0.0);
+  function.moved = number_at(item, report_field::k_moved).value_or(0.0);
+  function.share = number_at(item, report_field::k_share).value_or(0.0);
+  function.change = change_of(item);
+  return function;
+}
+
 // An explanation as recorded ("explanations" items), leniently: what it lacks is left empty.
 Explanation explanation_from_json(const Json& json) {
   Explanation explanation;
@@ -236,22 +256,11 @@ Explanation explanation_from_json(const Json& json) {
                             .value_or(ProfileReading::explained);
   attribution.baseline_total = number_at(json, report_field::k_baseline_total).value_or(0.0);
   attribution.candidate_total = number_at(json, report_field::k_candidate_total).value_or(0.0);
-  const auto change_of = [](const Json& item) {
-    return util::value_of(k_function_change_names, string_at(item, report_field::k_change).value_or(""))
-        .value_or(FunctionChange::changed);
-  };
   for (const auto& item : items_at(json, report_field::k_functions)) {
-    FunctionShare function{string_at(item, report_field::k_name).value_or(""),
-                           string_at(item, report_field::k_source_file).value_or(""),
-                           count_at<int>(item, report_field::k_source_line)};
-    function.baseline = number_at(item, report_field::k_baseline).value_or(0.0);
-    function.candidate = number_at(item, report_field::k_candidate).value_or(0.0);
-    function.baseline_inclusive = number_at(item, report_field::k_baseline_inclusive).value_or(0.0);
-    function.candidate_inclusive = number_at(item, report_field::k_candidate_inclusive).value_or(0.0);
-    function.moved = number_at(item, report_field::k_moved).value_or(0.0);
-    function.share = number_at(item, report_field::k_share).value_or(0.0);
-    function.change = change_of(item);
-    attribution.functions.push_back(std::move(function));
+    attribution.functions.push_back(function_from_json(item));
+  }
+  if (const auto& culprit = member(json, report_field::k_culprit); culprit.is_object()) {
+    attribution.culprit = function_from_json(culprit);
   }
   for (const auto& item : items_at(json, report_field::k_moves)) {
     attribution.moves.push_back({string_at(item, report_field::k_from).value_or(""),

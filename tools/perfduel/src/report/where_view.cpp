@@ -150,6 +150,31 @@ std::string instead(const Explanation& explanation) {
   return fmt::format("cost moved between functions, hardly any added: {}", util::first_names(moves, 2));
 }
 
+// One function's line: its share, its name, whether it is new, where.
+std::string function_line(const FunctionShare& function, const std::string& with) {
+  const std::string added = function.change == FunctionChange::added ? " (new)" : "";
+  const std::string at = place(function);
+  return fmt::format("{:>5.0f} %  {}{}{}{}", function.share * 100, short_name(function.name), added, with,
+                     at.empty() ? "" : "  " + at);
+}
+
+// The functions a short "where" names: the culprit first, with what it calls, when the functions
+// whose own code changed are spread below it; then those.
+std::vector<std::string> function_lines(const Attribution& attribution) {
+  std::vector<std::string> lines;
+  auto leading = leading_functions(attribution, k_where_functions);
+  const bool spread = leading.empty() || leading.front().share < k_culprit_share;
+  if (attribution.culprit && spread &&
+      (leading.empty() || leading.front().name != attribution.culprit->name)) {
+    lines.push_back(function_line(*attribution.culprit, " with what it calls"));
+    leading.resize(std::min<std::size_t>(leading.size(), k_where_functions - 1));
+  }
+  for (const auto& function : leading) {
+    lines.push_back(function_line(function, ""));
+  }
+  return lines;
+}
+
 }  // namespace
 
 std::string format_where(const RunSummary& summary) {
@@ -160,11 +185,8 @@ std::string format_where(const RunSummary& summary) {
       text += fmt::format("  {}\n", other);
       continue;
     }
-    for (const auto& function : leading_functions(explanation->attribution, k_where_functions)) {
-      const std::string added = function.change == FunctionChange::added ? " (new)" : "";
-      const std::string at = place(function);
-      text += fmt::format("  {:>5.0f} %  {}{}{}\n", function.share * 100, short_name(function.name), added,
-                          at.empty() ? "" : "  " + at);
+    for (const auto& line : function_lines(explanation->attribution)) {
+      text += fmt::format("  {}\n", line);
     }
   }
   return text;
@@ -182,6 +204,11 @@ std::string format_where_markdown(const RunSummary& summary) {
     if (const auto other = instead(*explanation); !other.empty()) {
       text += other + "\n\n";
       continue;
+    }
+    if (const auto& culprit = explanation->attribution.culprit) {
+      text += fmt::format("Carried by `{}` with what it calls: {:.0f} % of the change{}.\n\n",
+                          short_name(culprit->name, 2 * k_longest_name), culprit->share * 100,
+                          place(*culprit).empty() ? "" : fmt::format(" (at {})", place(*culprit)));
     }
     text += fmt::format(
         "| share | function | baseline {0} {1} | candidate | source |\n|---:|---|---:|---:|---|\n",

@@ -25,10 +25,12 @@ class NameTable {
       return std::string(value);
     }
     const auto close = value.find(')');
-    if (close == std::string_view::npos) {
-      return std::string(value);
+    const auto digits = value.substr(1, close == std::string_view::npos ? 0 : close - 1);
+    if (digits.empty() ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::string(value);  // a name that starts with '(': "(anonymous namespace)::f", "(below main)"
     }
-    const std::string id(value.substr(1, close - 1));
+    const std::string id(digits);
     const auto name = util::trim(value.substr(close + 1));
     if (!name.empty()) {
       m_names[id] = std::string(name);
@@ -44,6 +46,7 @@ class NameTable {
 
 // A function's costs by event while the file is read.
 struct Accumulated {
+  double calls = 0;  // calls of it by other functions
   std::vector<double> self;
   std::vector<double> called;  // calls to other functions, callees included
   std::string file;
@@ -125,6 +128,8 @@ class ProfileReader {
       m_callee = function_key(m_functions.resolve(line.substr(4)), m_called_object);
     } else if (line.starts_with("calls=")) {
       m_pending_call = true;
+      const auto words = util::split_words(line.substr(6));
+      m_call_count = words.empty() ? 0.0 : std::strtod(words.front().c_str(), nullptr);
     } else if (is_cost_line(line)) {
       return cost(line);
     }
@@ -157,7 +162,10 @@ class ProfileReader {
     if (m_pending_call) {
       m_pending_call = false;
       add(function.called, values, m_callee == m_function);
-      m_calls[{m_function, m_callee}] += values.empty() ? 0 : values[0];
+      m_calls[{m_function, m_callee}] += m_ir_column < values.size() ? values[m_ir_column] : 0.0;
+      if (m_callee != m_function) {
+        slot(m_callee).calls += m_call_count;
+      }
       return {};
     }
     add(function.self, values, false);
@@ -219,6 +227,7 @@ class ProfileReader {
       cost.file = accumulated.file;
       cost.line = accumulated.line;
       cost.lines = accumulated.lines;
+      cost.calls = accumulated.calls;
       if (cost.inclusive != 0 || cost.self != 0) {
         profile.functions.emplace(name, std::move(cost));
       }
@@ -242,6 +251,7 @@ class ProfileReader {
   std::string m_function;
   std::string m_callee;
   bool m_pending_call = false;
+  double m_call_count = 0;  // of the pending call
   std::map<std::string, Accumulated> m_accumulated;
   std::map<std::pair<std::string, std::string>, double> m_calls;
 };
@@ -267,6 +277,7 @@ Profile profile_difference(const Profile& larger, const Profile& smaller, double
     into.self -= cost.self;
     into.inclusive -= cost.inclusive;
     into.self_cycles -= cost.self_cycles;
+    into.calls -= cost.calls;
     for (const auto& [line, instructions] : cost.lines) {
       into.lines[line] -= instructions;
     }
@@ -283,6 +294,7 @@ Profile scaled_profile(Profile profile, double divisor) {
     cost.self /= divisor;
     cost.inclusive /= divisor;
     cost.self_cycles /= divisor;
+    cost.calls /= divisor;
     for (auto& [line, instructions] : cost.lines) {
       instructions /= divisor;
     }
@@ -299,6 +311,7 @@ void add_profile(Profile& into, const Profile& from) {
     sum.self += cost.self;
     sum.inclusive += cost.inclusive;
     sum.self_cycles += cost.self_cycles;
+    sum.calls += cost.calls;
     for (const auto& [line, instructions] : cost.lines) {
       sum.lines[line] += instructions;
     }

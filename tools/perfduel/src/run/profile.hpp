@@ -26,6 +26,8 @@ struct FunctionCost {
   // Its own instructions by source file and line (inlined code under the file and line it came
   // from), with debug information; empty without.
   std::map<std::pair<std::string, int>, double> lines;
+  // How often other functions called it (callgrind only): with `inclusive`, its cost per call.
+  double calls = 0;
 };
 
 // The functions of one window (or run) by name, and the calls between them: caller, callee → the
