@@ -198,6 +198,39 @@ YAML
     change=$(json '.metrics[0].change')
     awk -v c="$change" 'BEGIN { exit !(c > 0.25 && c < 1.5) }' || fail "change $change is not a clear increase"
     ;;
+  timed_regression_is_explained)
+    # A timed regression is profiled afterwards by one counted run of each side (explain:
+    # failures, the default), and the where block says what the counts show. Each case is a
+    # large effect (+50 % to +600 % against a 10 % tolerance at 99.99 %), as certain a regression as
+    # double_work_is_a_regression; what the counts say of it does not depend on timing.
+    command -v valgrind >/dev/null || fail "valgrind is not installed (.ci/packages lists it)"
+    quick_config
+    # Twice the work: the instructions explain it, in the one function that does the work.
+    run 1 compare --config gate.yaml --seed 2 --json report.json -b "$fb --work 2" -n "$fb --work 4"
+    expect_out '^where: wall_time \+[0-9.]+ %: one counted run a side: \+9[0-9.]+ % instructions'
+    expect_out '^ +100 %  \(anonymous namespace\)::burn\(double\)'
+    [ "$(json '.explanations[0].basis')" = profiled ] || fail "basis $(json '.explanations[0].basis')"
+    json '.notes[]' | grep -q '^explain: 1 timed metric profiled by one counted run of each side' ||
+      fail "no note of the profiling: $(json '.notes')"
+    # The same loads over 64 MiB instead of 2: the same instructions, the misses in the estimated
+    # cycles, all in the one function that walks.
+    : "${STREAM_BENCH:?set STREAM_BENCH}"
+    sb="$STREAM_BENCH --mib 64 --passes 20"
+    run 1 compare --config gate.yaml --seed 2 --json report.json -b "$sb --span-mib 2" -n "$sb --span-mib 64"
+    expect_out '^where: wall_time \+[0-9.]+ %: one counted run a side: [-+]0\.0[0-9] % instructions, \+[0-9.]+ % estimated cycles'
+    expect_out '^  the same work, more cache misses'
+    expect_out '^ +100 %  walk_span\('
+    [ "$(json '.explanations[0].event')" = cycles ] || fail "explained by $(json '.explanations[0].event')"
+    # Waiting: a sleep before the same work. No count moved with the time, and no function is named.
+    run 1 compare --config gate.yaml --seed 2 --json report.json --shell -b "$fb --work 1" -n "sleep 0.05; $fb --work 1"
+    expect_out '^  neither instructions nor estimated cycles explain it'
+    [ "$(json '.explanations[0].reading')" = not-by-counts ] || fail "reading $(json '.explanations[0].reading')"
+    [ "$(json '.explanations[0].functions | length')" = 0 ] || fail "named $(json '.explanations[0].functions')"
+    # explain: off profiles nothing.
+    echo "explain: off" >>gate.yaml
+    run 1 compare --config gate.yaml --seed 2 --json report.json -b "$fb --work 2" -n "$fb --work 4"
+    [ "$(json '.explanations | length')" = 0 ] || fail "explain: off explained $(json '.explanations')"
+    ;;
   half_work_is_an_improvement)
     quick_config
     run 0 compare --config gate.yaml --seed 3 -b "$fb --work 8" -n "$fb --work 4"

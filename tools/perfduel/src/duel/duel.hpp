@@ -54,6 +54,7 @@ struct DuelOutcome {
   // The metrics' changes attributed to functions: counted ones from `profiles` when the duel
   // ends, timed ones that regressed from counted runs made after it (duel/profiling.hpp).
   std::vector<Explanation> explanations;
+  double explain_seconds = 0;  // what the counted runs of the timed explanations took, after the duel
 };
 
 // Chooses the CPUs of the measured rounds once the warm-up is over, from the warm-up's

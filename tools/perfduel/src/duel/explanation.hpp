@@ -34,6 +34,10 @@ struct Explanation {
   CountedEvent event = CountedEvent::instructions;
   ProfileBasis basis = ProfileBasis::counted;
   double metric_change = 0;  // the metric's measured relative change (exp(center) − 1)
+  // A timed metric's (ProfileBasis::profiled): the relative change of the counted runs'
+  // instructions and estimated cycles, whichever explains it.
+  double instructions_change = 0;
+  double cycles_change = 0;
   Attribution attribution;
   std::vector<CallTreeNode> tree;  // the differential call tree, in instructions (duel/call_tree.hpp)
 };

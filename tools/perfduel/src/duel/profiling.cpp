@@ -116,11 +116,13 @@ Explanation explain_timed(const MetricResult& result, const Profile& baseline, c
   explanation.metric_change = result.change;
   explanation.attribution = attribute_change(baseline, candidate, CountedEvent::instructions);
   explanation.tree = differential_call_tree(baseline, candidate);
-  if (explains(counted_change(explanation.attribution), result.change)) {
+  explanation.instructions_change = counted_change(explanation.attribution);
+  if (explains(explanation.instructions_change, result.change)) {
     return explanation;
   }
   Attribution cycles = attribute_change(baseline, candidate, CountedEvent::cycles);
-  if (explains(counted_change(cycles), result.change)) {
+  explanation.cycles_change = counted_change(cycles);
+  if (explains(explanation.cycles_change, result.change)) {
     explanation.event = CountedEvent::cycles;
     explanation.attribution = std::move(cycles);
     return explanation;
@@ -154,7 +156,6 @@ void explain_timed_changes(const Config& config, DuelOutcome& outcome, Executor&
     groups[framework_of(result->spec)].push_back(result);
   }
   const double start = executor.now_seconds();
-  int explained = 0;
   for (const auto& [framework, results] : groups) {
     std::vector<std::string> names;
     for (const MetricResult* result : results) {
@@ -178,14 +179,9 @@ void explain_timed_changes(const Config& config, DuelOutcome& outcome, Executor&
         continue;  // not counted one by one (threads, a paused timer): said by the counting
       }
       outcome.explanations.push_back(explain_timed(*result, baseline->second, candidate->second));
-      ++explained;
     }
   }
-  outcome.notes.push_back(
-      {NoteWeight::detail,
-       fmt::format(
-           "explain: {} profiled by one counted run of each side (valgrind, cache simulation) in {:.1f} s",
-           util::counted(explained, "regressed timed metric"), executor.now_seconds() - start)});
+  outcome.explain_seconds = executor.now_seconds() - start;
 }
 
 }  // namespace perfduel

@@ -162,6 +162,8 @@ nlohmann::ordered_json explanation_to_json(const Explanation& explanation) {
           {report_field::k_event, util::name_of(config::k_counted_events, explanation.event)},
           {report_field::k_basis, util::name_of(k_profile_basis_names, explanation.basis)},
           {report_field::k_metric_change, explanation.metric_change},
+          {report_field::k_instructions_change, explanation.instructions_change},
+          {report_field::k_cycles_change, explanation.cycles_change},
           {report_field::k_reading, util::name_of(k_reading_names, attribution.reading)},
           {report_field::k_baseline_total, attribution.baseline_total},
           {report_field::k_candidate_total, attribution.candidate_total},
@@ -223,6 +225,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     explanations.push_back(explanation_to_json(explanation));
   }
   json[report_field::k_explanations] = explanations;  // where the changes happened, by function
+  json[report_field::k_explain_seconds] = outcome.explain_seconds;
   json[report_field::k_notes] = note_texts(duel_report_notes(summary));
   // Those the duel made, apart, for a re-analysis to repeat.
   json[report_field::k_duel_notes] = note_texts(outcome.notes);

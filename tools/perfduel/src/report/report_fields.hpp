@@ -101,6 +101,7 @@ inline constexpr const char* k_note = "note";
 
 // A metric's change attributed to functions ("explanations" items).
 inline constexpr const char* k_explanations = "explanations";
+inline constexpr const char* k_explain_seconds = "explain_seconds";
 inline constexpr const char* k_metric = "metric";
 inline constexpr const char* k_benchmark = "benchmark";
 inline constexpr const char* k_event = "event";
@@ -122,5 +123,7 @@ inline constexpr const char* k_into = "into";
 inline constexpr const char* k_amount = "amount";
 inline constexpr const char* k_tree = "tree";
 inline constexpr const char* k_culprit = "culprit";
+inline constexpr const char* k_instructions_change = "instructions_change";
+inline constexpr const char* k_cycles_change = "cycles_change";
 
 }  // namespace perfduel::report_field

@@ -251,6 +251,8 @@ Explanation explanation_from_json(const Json& json) {
       util::value_of(k_profile_basis_names, string_at(json, report_field::k_basis).value_or(""))
           .value_or(ProfileBasis::counted);
   explanation.metric_change = number_at(json, report_field::k_metric_change).value_or(0.0);
+  explanation.instructions_change = number_at(json, report_field::k_instructions_change).value_or(0.0);
+  explanation.cycles_change = number_at(json, report_field::k_cycles_change).value_or(0.0);
   Attribution& attribution = explanation.attribution;
   attribution.reading = util::value_of(k_reading_names, string_at(json, report_field::k_reading).value_or(""))
                             .value_or(ProfileReading::explained);
@@ -301,6 +303,7 @@ SavedReport results_from_json(const Json& json) {
     report.duel_notes.push_back({NoteWeight::key, std::move(text)});
   }
   report.notes = strings_at(json, report_field::k_notes);
+  report.explain_seconds = number_at(json, report_field::k_explain_seconds).value_or(0.0);
   for (const auto& item : items_at(json, report_field::k_explanations)) {
     report.explanations.push_back(explanation_from_json(item));
   }

@@ -119,8 +119,17 @@ std::string head(const Explanation& explanation) {
       fmt::format("{} {} ({} {})", util::format_percent(total_change(attribution)), event_word(explanation),
                   signed_count(attribution.candidate_total - attribution.baseline_total), per(explanation));
   if (explanation.basis == ProfileBasis::profiled) {
+    std::string counts = counted;
+    if (explanation.event == CountedEvent::cycles) {
+      counts =
+          fmt::format("{} instructions, {}", util::format_percent(explanation.instructions_change), counted);
+    } else if (attribution.reading == ProfileReading::not_by_counts) {
+      counts = fmt::format("{} instructions, {} estimated cycles",
+                           util::format_percent(explanation.instructions_change),
+                           util::format_percent(explanation.cycles_change));
+    }
     return fmt::format("{} {}: one counted run a side: {}", explanation.metric,
-                       util::format_percent(explanation.metric_change), counted);
+                       util::format_percent(explanation.metric_change), counts);
   }
   return fmt::format("{}: {}", explanation.metric, counted);
 }
@@ -130,14 +139,14 @@ std::string instead(const Explanation& explanation) {
   const Attribution& attribution = explanation.attribution;
   switch (attribution.reading) {
     case ProfileReading::explained:
-      return {};
+      return explanation.basis == ProfileBasis::profiled && explanation.event == CountedEvent::cycles
+                 ? "the same work, more cache misses: the estimated cycles (misses weighted) say where"
+                 : std::string();
     case ProfileReading::no_change:
       return fmt::format("the {} did not change: the profile does not say where", event_word(explanation));
     case ProfileReading::not_by_counts:
-      return fmt::format(
-          "the {} do not explain it: the time went to what a count does not see (caches, memory layout, "
-          "system calls, waiting)",
-          event_word(explanation));
+      return "neither instructions nor estimated cycles explain it: the time went to what a count does not "
+             "see (system calls, waiting, memory layout, the clock's frequency); no function is named";
     case ProfileReading::moved:
       break;
   }
@@ -183,6 +192,8 @@ std::string format_where(const RunSummary& summary) {
     text += fmt::format("where: {}\n", head(*explanation));
     if (const auto other = instead(*explanation); !other.empty()) {
       text += fmt::format("  {}\n", other);
+    }
+    if (explanation->attribution.reading != ProfileReading::explained) {
       continue;
     }
     for (const auto& line : function_lines(explanation->attribution)) {
@@ -203,6 +214,8 @@ std::string format_where_markdown(const RunSummary& summary) {
     text += fmt::format("**{}**\n\n", head(*explanation));
     if (const auto other = instead(*explanation); !other.empty()) {
       text += other + "\n\n";
+    }
+    if (explanation->attribution.reading != ProfileReading::explained) {
       continue;
     }
     if (const auto& culprit = explanation->attribution.culprit) {
