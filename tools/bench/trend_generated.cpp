@@ -74,10 +74,11 @@ void identical_programs(std::size_t count, std::size_t alert_count, const test::
       }
     }
   }
-  fmt::print("identical programs, {}: {} of {} series of 200 runs with a change ({:.2f} per 100); "
-             "record alerted on {} of {} ({:.2f} per 100)\n",
-             what, changed, count, 100.0 * static_cast<double>(changed) / static_cast<double>(count), alerted,
-             alert_count, 100.0 * static_cast<double>(alerted) / static_cast<double>(alert_count));
+  fmt::print(
+      "identical programs, {}: {} of {} series of 200 runs with a change ({:.2f} per 100); "
+      "record alerted on {} of {} ({:.2f} per 100)\n",
+      what, changed, count, 100.0 * static_cast<double>(changed) / static_cast<double>(count), alerted,
+      alert_count, 100.0 * static_cast<double>(alerted) / static_cast<double>(alert_count));
 }
 
 }  // namespace

@@ -71,7 +71,8 @@ TEST_CASE("change evidence: a step of five deviations held 30 runs is a change",
 TEST_CASE("change evidence: a step of one deviation is not a sheriff's change", "[trend][evidence]") {
   // 1,000 runs a side make a 3 % step over 3 % noise as significant as any, but not large.
   std::mt19937_64 random(2);
-  const ChangeEvidence e = weigh_change(level(1000, 100.0, 0.03, random), level(1000, 103.0, 0.03, random), 1999);
+  const ChangeEvidence e =
+      weigh_change(level(1000, 100.0, 0.03, random), level(1000, 103.0, 0.03, random), 1999);
   CHECK(e.p_value < 1e-6);
   CHECK(e.step_in_noise < 2.0);
   CHECK_FALSE(accepted(e, 0.02));

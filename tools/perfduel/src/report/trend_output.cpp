@@ -112,7 +112,8 @@ nlohmann::json evidence_json(const trend::ChangeEvidence& e) {
 }
 
 std::string evidence_text(const trend::ChangeEvidence& e) {
-  const std::string p = e.p_value < 1e-4 ? fmt::format("p {:.0e}", e.p_value) : fmt::format("p {:.2g}", e.p_value);
+  const std::string p =
+      e.p_value < 1e-4 ? fmt::format("p {:.0e}", e.p_value) : fmt::format("p {:.2g}", e.p_value);
   const std::string size = std::isfinite(e.step_in_noise) ? fmt::format("{:.1f}× the noise", e.step_in_noise)
                                                           : std::string("over no noise");
   return fmt::format("{}, {}, held {} run{}", p, size, e.held_runs, e.held_runs == 1 ? "" : "s");

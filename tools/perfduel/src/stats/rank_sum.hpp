@@ -7,8 +7,8 @@ namespace perfduel::stats {
 
 // The Mann–Whitney (Wilcoxon rank-sum) comparison of two independent samples.
 struct RankSumTest {
-  double u = 0;        // U of `first`: the pairs (x from first, y from second) with x > y, ties counting ½
-  double z = 0;        // |U − n₁n₂/2| less a continuity correction of ½, in standard deviations (≥ 0)
+  double u = 0;  // U of `first`: the pairs (x from first, y from second) with x > y, ties counting ½
+  double z = 0;  // |U − n₁n₂/2| less a continuity correction of ½, in standard deviations (≥ 0)
   double p_value = 1;  // two-sided, normal approximation, null "neither sample tends to be larger"
 };
 

@@ -32,7 +32,8 @@ double ratio(double step, double base) {
 
 }  // namespace
 
-ChangeEvidence weigh_change(std::span<const double> before, std::span<const double> after, std::size_t places) {
+ChangeEvidence weigh_change(std::span<const double> before, std::span<const double> after,
+                            std::size_t places) {
   ChangeEvidence e;
   e.runs_before = before.size();
   e.held_runs = after.size();

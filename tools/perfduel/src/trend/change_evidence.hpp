@@ -53,7 +53,8 @@ struct ChangeEvidence {
 
 // The evidence of a change between `before` and `after` in a series with `places` places to cut.
 // Pure. Empty spans give no evidence (p = 1, no step).
-ChangeEvidence weigh_change(std::span<const double> before, std::span<const double> after, std::size_t places);
+ChangeEvidence weigh_change(std::span<const double> before, std::span<const double> after,
+                            std::size_t places);
 
 // Whether `evidence` is a change a sheriff would accept: p ≤ k_change_alpha, both levels held
 // k_min_held_runs, a step of k_min_step_in_noise robust deviations and of `min_magnitude`
