@@ -20,7 +20,7 @@ using perfduel::test::HistoryNoise;
 
 namespace {
 
-std::vector<double> level(std::size_t count, double value, double noise, std::mt19937_64& random) {
+std::vector<double> steady_runs(std::size_t count, double value, double noise, std::mt19937_64& random) {
   std::normal_distribution<double> normal(0.0, noise);
   std::vector<double> values(count);
   for (double& v : values) {
@@ -29,13 +29,13 @@ std::vector<double> level(std::size_t count, double value, double noise, std::mt
   return values;
 }
 
-std::vector<double> concat(std::vector<double> a, const std::vector<double>& b) {
+std::vector<double> joined(std::vector<double> a, const std::vector<double>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
 
 // The default grouping (segments with the sheriff rule) of `values`, lower is better.
-Grouping by_default(const std::vector<double>& values) {
+Grouping default_grouping(const std::vector<double>& values) {
   GroupingOptions options;
   options.direction = perfduel::stats::Direction::lower_is_better;
   auto grouping = group_values(values, options);
@@ -43,7 +43,7 @@ Grouping by_default(const std::vector<double>& values) {
   return *grouping;
 }
 
-std::vector<std::size_t> change_points(const Grouping& g) {
+std::vector<std::size_t> found_changes(const Grouping& g) {
   std::vector<std::size_t> points;
   for (std::size_t i = 1; i < g.groups.size(); ++i) {
     points.push_back(g.groups[i].start);
@@ -55,8 +55,8 @@ std::vector<std::size_t> change_points(const Grouping& g) {
 
 TEST_CASE("change evidence: a step of five deviations held 30 runs is a change", "[trend][evidence]") {
   std::mt19937_64 random(1);
-  const auto before = level(30, 100.0, 0.01, random);
-  const auto after = level(30, 105.0, 0.01, random);
+  const auto before = steady_runs(30, 100.0, 0.01, random);
+  const auto after = steady_runs(30, 105.0, 0.01, random);
   const ChangeEvidence e = weigh_change(before, after, 59);
   CHECK(e.p_value < 1e-6);
   CHECK(e.step == Approx(5.0).margin(1.0));
@@ -72,7 +72,7 @@ TEST_CASE("change evidence: a step of one deviation is not a sheriff's change", 
   // 1,000 runs a side make a 3 % step over 3 % noise as significant as any, but not large.
   std::mt19937_64 random(2);
   const ChangeEvidence e =
-      weigh_change(level(1000, 100.0, 0.03, random), level(1000, 103.0, 0.03, random), 1999);
+      weigh_change(steady_runs(1000, 100.0, 0.03, random), steady_runs(1000, 103.0, 0.03, random), 1999);
   CHECK(e.p_value < 1e-6);
   CHECK(e.step_in_noise < 2.0);
   CHECK_FALSE(accepted(e, 0.02));
@@ -93,12 +93,13 @@ TEST_CASE("change evidence: no noise and no runs", "[trend][evidence]") {
 TEST_CASE("sheriff rule: an excursion that returns is no change, a lasting step is", "[trend][evidence]") {
   std::mt19937_64 random(3);
   // 11 runs 30 % slow between two long stretches of one level (a page load's second mode).
-  const auto excursion = concat(concat(level(60, 200.0, 0.02, random), level(11, 260.0, 0.02, random)),
-                                level(40, 200.0, 0.02, random));
-  CHECK(by_default(excursion).groups.size() == 1);
+  const auto excursion =
+      joined(joined(steady_runs(60, 200.0, 0.02, random), steady_runs(11, 260.0, 0.02, random)),
+             steady_runs(40, 200.0, 0.02, random));
+  CHECK(default_grouping(excursion).groups.size() == 1);
   // The same 30 % held 40 runs: one regression, with its evidence.
-  const auto lasting = concat(level(60, 200.0, 0.02, random), level(40, 260.0, 0.02, random));
-  const Grouping g = by_default(lasting);
+  const auto lasting = joined(steady_runs(60, 200.0, 0.02, random), steady_runs(40, 260.0, 0.02, random));
+  const Grouping g = default_grouping(lasting);
   REQUIRE(g.groups.size() == 2);
   CHECK(g.groups[1].start == 60);
   CHECK(g.groups[1].change == Change::regression);
@@ -109,18 +110,18 @@ TEST_CASE("sheriff rule: an excursion that returns is no change, a lasting step 
 
 TEST_CASE("sheriff rule: a change in the newest runs waits until it has held", "[trend][evidence]") {
   std::mt19937_64 random(4);
-  const auto old_level = level(100, 100.0, 0.005, random);
-  const auto new_level = level(30, 110.0, 0.005, random);
+  const auto old_level = steady_runs(100, 100.0, 0.005, random);
+  const auto new_level = steady_runs(30, 110.0, 0.005, random);
   const auto first_runs = [&](std::size_t held) {
-    return concat(old_level, std::vector<double>(new_level.begin(), new_level.begin() + held));
+    return joined(old_level, std::vector<double>(new_level.begin(), new_level.begin() + held));
   };
-  CHECK(by_default(first_runs(k_min_held_runs - 1)).groups.size() == 1);
-  const Grouping confirmed = by_default(first_runs(k_min_held_runs));
+  CHECK(default_grouping(first_runs(k_min_held_runs - 1)).groups.size() == 1);
+  const Grouping confirmed = default_grouping(first_runs(k_min_held_runs));
   REQUIRE(confirmed.groups.size() == 2);
   CHECK(newest_regression(confirmed) == &confirmed.groups.back());
   // `perfduel record` alerts for k_alert_runs records, then the change is old news.
-  CHECK(newest_regression(by_default(first_runs(k_min_held_runs + k_alert_runs - 1))) != nullptr);
-  CHECK(newest_regression(by_default(first_runs(k_min_held_runs + k_alert_runs))) == nullptr);
+  CHECK(newest_regression(default_grouping(first_runs(k_min_held_runs + k_alert_runs - 1))) != nullptr);
+  CHECK(newest_regression(default_grouping(first_runs(k_min_held_runs + k_alert_runs))) == nullptr);
 }
 
 TEST_CASE("sheriff rule: at most 1 false change per 100 series of identical programs",
@@ -130,12 +131,12 @@ TEST_CASE("sheriff rule: at most 1 false change per 100 series of identical prog
   int changed = 0;
   std::mt19937_64 random(53);
   for (int i = 0; i < 400; ++i) {
-    changed += by_default(benchmark_history(random, 200, 0).values).groups.size() > 1 ? 1 : 0;
+    changed += default_grouping(benchmark_history(random, 200, 0).values).groups.size() > 1 ? 1 : 0;
   }
   HistoryNoise noisy;
   noisy.noise = 0.01;
   for (int i = 0; i < 200; ++i) {
-    changed += by_default(benchmark_history(random, 200, 0, noisy).values).groups.size() > 1 ? 1 : 0;
+    changed += default_grouping(benchmark_history(random, 200, 0, noisy).values).groups.size() > 1 ? 1 : 0;
   }
   CHECK(changed <= 6);
 }
@@ -149,7 +150,7 @@ TEST_CASE("sheriff rule: known steps of 2-15 % are found", "[trend][evidence][si
   for (int i = 0; i < k_histories; ++i) {
     const BenchmarkHistory h = benchmark_history(random, 400, 3);
     const std::vector<ChangePoints> truth{h.steps};
-    f1 += f1_score(truth, change_points(by_default(h.values))).f1;
+    f1 += f1_score(truth, found_changes(default_grouping(h.values))).f1;
   }
   CHECK(f1 / k_histories >= 0.95);
 }

@@ -16,7 +16,7 @@ std::string format_value(double value, const std::optional<std::string>& unit) {
 }
 
 // A ratio that is infinite (a step over no noise) as null: JSON has no infinity.
-nlohmann::json finite_or_null(double value) {
+nlohmann::json ratio_json(double value) {
   return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
@@ -106,7 +106,7 @@ std::string bisect_hint(const trend::TrendSeries& series, const trend::Group& gr
 
 nlohmann::json evidence_json(const trend::ChangeEvidence& e) {
   return {{"p_value", e.p_value},
-          {"step_in_noise", finite_or_null(e.step_in_noise)},
+          {"step_in_noise", ratio_json(e.step_in_noise)},
           {"noise", e.noise},
           {"held_runs", e.held_runs}};
 }
