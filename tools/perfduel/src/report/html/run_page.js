@@ -288,6 +288,8 @@
                            duel.end.startsWith('identical') ? 'Identical programs: nothing to measure.' : 'No runs to draw.'));
     }
     section.append(panels);
+    // Where each regression happened (where.js), under the charts that show it happened.
+    (duel.explanations || []).forEach(function (explanation) { section.append(PD.where(explanation)); });
     if (duel.notes.length > 0) {
       section.append(PD.el('details', {class: 'notes', open: duel.notes.length <= 6},
         PD.el('summary', {}, duel.notes.length + ' notes'),
