@@ -1,7 +1,8 @@
 // Where a regression happened, on the run page: per regressed (or likely regressed) metric with an
 // explanation (report/html_run.cpp, "explanations"), its head line as the terminal says it, an
 // icicle of the differential call tree (a flame graph drawn top-down) and, beside it, the
-// functions that carry the change. PD.where(explanation) returns the section.
+// functions that carry the change. PD.where(explanation, id) returns the section, `id` its id (a
+// link to it: run.html#where-0-0).
 'use strict';
 
 PD.where = (function () {
@@ -156,7 +157,6 @@ PD.where = (function () {
 
   function legend() {
     return PD.el('div', {class: 'legend'},
-      PD.el('span', {class: 'small'}, 'change:'),
       kBins.map(function (bin) {
         const swatch = PD.el('span', {class: 'swatch'});
         swatch.style.background = bin.colour;
@@ -193,8 +193,8 @@ PD.where = (function () {
       PD.el('tbody', {}, rows));
   }
 
-  return function (explanation) {
-    const section = PD.el('section', {class: 'where', 'data-metric': explanation.metric,
+  return function (explanation, id) {
+    const section = PD.el('section', {class: 'where', id: id, 'data-metric': explanation.metric,
                                       'data-reading': explanation.reading},
                           PD.el('h3', {}, 'where: ' + explanation.head));
     if (explanation.instead) section.append(PD.el('p', {class: 'instead'}, explanation.instead));
