@@ -28,7 +28,7 @@ std::string short_function_name(std::string name, std::size_t longest) {
   if (name.size() > longest) {
     fold('(', ')', "(...)");
   }
-  while (name.size() > longest && name.find("<", 0) != std::string::npos) {
+  while (name.size() > longest && name.find('<') != std::string::npos) {
     const auto before = name.size();
     const auto open = name.find('<');
     int depth = 0;
@@ -136,6 +136,7 @@ std::string where_instead(const Explanation& explanation) {
       break;
   }
   std::vector<std::string> moves;
+  moves.reserve(attribution.moves.size());
   for (const auto& move : attribution.moves) {
     moves.push_back(move.from_change == FunctionChange::removed
                         ? fmt::format("{} inlined into {}", short_function_name(move.from),
