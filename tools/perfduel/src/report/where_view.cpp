@@ -9,14 +9,7 @@
 
 namespace perfduel {
 
-namespace {
-
-// The longest function name a line shows: a C++ template's name can run to hundreds.
-constexpr std::size_t k_longest_name = 72;
-
-// `name` within `longest` characters: its parameter list, then its template arguments, folded to
-// "(...)" and "<...>" from the outside in, then cut.
-std::string short_name(std::string name, std::size_t longest = k_longest_name) {
+std::string short_function_name(std::string name, std::size_t longest) {
   const auto fold = [&name](char open, char close, const char* folded) {
     // The last bracket at depth 0 and its match: the parameters of the function itself.
     int depth = 0;
@@ -35,7 +28,7 @@ std::string short_name(std::string name, std::size_t longest = k_longest_name) {
   if (name.size() > longest) {
     fold('(', ')', "(...)");
   }
-  while (name.size() > longest && name.find("<", 0) != std::string::npos) {
+  while (name.size() > longest && name.find('<') != std::string::npos) {
     const auto before = name.size();
     const auto open = name.find('<');
     int depth = 0;
@@ -57,8 +50,7 @@ std::string short_name(std::string name, std::size_t longest = k_longest_name) {
   return name.size() <= longest ? name : name.substr(0, longest - 3) + "...";
 }
 
-// "crc.cpp:42", or empty without debug information.
-std::string place(const FunctionShare& function) {
+std::string function_place(const FunctionShare& function) {
   if (function.file.empty()) {
     return {};
   }
@@ -66,6 +58,16 @@ std::string place(const FunctionShare& function) {
   const std::string file = slash == std::string::npos ? function.file : function.file.substr(slash + 1);
   return function.line > 0 ? fmt::format("{}:{}", file, function.line) : file;
 }
+
+std::string counted_per(const Explanation& explanation) {
+  return explanation.benchmark.empty() ? "per run" : "per iteration";
+}
+
+std::string counted_event_word(const Explanation& explanation) {
+  return explanation.event == CountedEvent::cycles ? "estimated cycles" : "instructions";
+}
+
+namespace {
 
 // A count with a sign and thousands grouped, to the precision that matters: "+1,234", "+0.25".
 std::string signed_count(double value) {
@@ -77,15 +79,6 @@ std::string signed_count(double value) {
     digits.insert(at - 3, ",");
   }
   return (value < 0 ? "-" : "+") + digits;
-}
-
-// What each count of `explanation` is per: "per iteration" for a benchmark, "per run" for a process.
-std::string per(const Explanation& explanation) {
-  return explanation.benchmark.empty() ? "per run" : "per iteration";
-}
-
-std::string event_word(const Explanation& explanation) {
-  return explanation.event == CountedEvent::cycles ? "estimated cycles" : "instructions";
 }
 
 // Which explanations a view shows: the gated metrics' only (the terminal), or the report-only
@@ -112,12 +105,13 @@ double total_change(const Attribution& attribution) {
   return attribution.baseline_total > 0 ? attribution.candidate_total / attribution.baseline_total - 1 : 0.0;
 }
 
-// The head line of one explanation.
-std::string head(const Explanation& explanation) {
+}  // namespace
+
+std::string where_head(const Explanation& explanation) {
   const Attribution& attribution = explanation.attribution;
-  const std::string counted =
-      fmt::format("{} {} ({} {})", util::format_percent(total_change(attribution)), event_word(explanation),
-                  signed_count(attribution.candidate_total - attribution.baseline_total), per(explanation));
+  const std::string counted = fmt::format(
+      "{} {} ({} {})", util::format_percent(total_change(attribution)), counted_event_word(explanation),
+      signed_count(attribution.candidate_total - attribution.baseline_total), counted_per(explanation));
   if (explanation.basis == ProfileBasis::profiled) {
     std::string counts = counted;
     if (explanation.event == CountedEvent::cycles) {
@@ -134,8 +128,7 @@ std::string head(const Explanation& explanation) {
   return fmt::format("{}: {}", explanation.metric, counted);
 }
 
-// What stands instead of functions, or empty when functions explain the change.
-std::string instead(const Explanation& explanation) {
+std::string where_instead(const Explanation& explanation) {
   const Attribution& attribution = explanation.attribution;
   switch (attribution.reading) {
     case ProfileReading::explained:
@@ -143,7 +136,8 @@ std::string instead(const Explanation& explanation) {
                  ? "the same work, more cache misses: the estimated cycles (misses weighted) say where"
                  : std::string();
     case ProfileReading::no_change:
-      return fmt::format("the {} did not change: the profile does not say where", event_word(explanation));
+      return fmt::format("the {} did not change: the profile does not say where",
+                         counted_event_word(explanation));
     case ProfileReading::not_by_counts:
       return "neither instructions nor estimated cycles explain it: the time went to what a count does not "
              "see (system calls, waiting, memory layout, the clock's frequency); no function is named";
@@ -151,20 +145,25 @@ std::string instead(const Explanation& explanation) {
       break;
   }
   std::vector<std::string> moves;
+  moves.reserve(attribution.moves.size());
   for (const auto& move : attribution.moves) {
     moves.push_back(move.from_change == FunctionChange::removed
-                        ? fmt::format("{} inlined into {}", short_name(move.from), short_name(move.into))
-                        : fmt::format("{} split out of {}", short_name(move.from), short_name(move.into)));
+                        ? fmt::format("{} inlined into {}", short_function_name(move.from),
+                                      short_function_name(move.into))
+                        : fmt::format("{} split out of {}", short_function_name(move.from),
+                                      short_function_name(move.into)));
   }
   return fmt::format("cost moved between functions, hardly any added: {}", util::first_names(moves, 2));
 }
 
+namespace {
+
 // One function's line: its share, its name, whether it is new, where.
 std::string function_line(const FunctionShare& function, const std::string& with) {
   const std::string added = function.change == FunctionChange::added ? " (new)" : "";
-  const std::string at = place(function);
-  return fmt::format("{:>5.0f} %  {}{}{}{}", function.share * 100, short_name(function.name), added, with,
-                     at.empty() ? "" : "  " + at);
+  const std::string at = function_place(function);
+  return fmt::format("{:>5.0f} %  {}{}{}{}", function.share * 100, short_function_name(function.name), added,
+                     with, at.empty() ? "" : "  " + at);
 }
 
 // The functions a short "where" names: the culprit first, with what it calls, when the functions
@@ -189,8 +188,8 @@ std::vector<std::string> function_lines(const Attribution& attribution) {
 std::string format_where(const RunSummary& summary) {
   std::string text;
   for (const Explanation* explanation : shown(summary, Metrics::gated)) {
-    text += fmt::format("where: {}\n", head(*explanation));
-    if (const auto other = instead(*explanation); !other.empty()) {
+    text += fmt::format("where: {}\n", where_head(*explanation));
+    if (const auto other = where_instead(*explanation); !other.empty()) {
       text += fmt::format("  {}\n", other);
     }
     if (explanation->attribution.reading != ProfileReading::explained) {
@@ -211,28 +210,29 @@ std::string format_where_markdown(const RunSummary& summary) {
   std::string text = fmt::format("<details><summary>Where: {} regressed metric{} by function</summary>\n\n",
                                  list.size(), list.size() == 1 ? "" : "s");
   for (const Explanation* explanation : list) {
-    text += fmt::format("**{}**\n\n", head(*explanation));
-    if (const auto other = instead(*explanation); !other.empty()) {
+    text += fmt::format("**{}**\n\n", where_head(*explanation));
+    if (const auto other = where_instead(*explanation); !other.empty()) {
       text += other + "\n\n";
     }
     if (explanation->attribution.reading != ProfileReading::explained) {
       continue;
     }
     if (const auto& culprit = explanation->attribution.culprit) {
-      text += fmt::format("Carried by `{}` with what it calls: {:.0f} % of the change{}.\n\n",
-                          short_name(culprit->name, 2 * k_longest_name), culprit->share * 100,
-                          place(*culprit).empty() ? "" : fmt::format(" (at {})", place(*culprit)));
+      text += fmt::format(
+          "Carried by `{}` with what it calls: {:.0f} % of the change{}.\n\n",
+          short_function_name(culprit->name, 2 * k_longest_name), culprit->share * 100,
+          function_place(*culprit).empty() ? "" : fmt::format(" (at {})", function_place(*culprit)));
     }
     text += fmt::format(
         "| share | function | baseline {0} {1} | candidate | source |\n|---:|---|---:|---:|---|\n",
-        event_word(*explanation), per(*explanation));
+        counted_event_word(*explanation), counted_per(*explanation));
     for (const auto& function : explanation->attribution.functions) {
       text += fmt::format("| {:.0f} % | `{}`{} | {:.0f} | {:.0f} | {} |\n", function.share * 100,
-                          short_name(function.name, 2 * k_longest_name),
+                          short_function_name(function.name, 2 * k_longest_name),
                           function.change == FunctionChange::changed
                               ? ""
                               : fmt::format(" ({})", util::name_of(k_function_change_names, function.change)),
-                          function.baseline, function.candidate, place(function));
+                          function.baseline, function.candidate, function_place(function));
     }
     text += "\n";
   }

@@ -288,7 +288,7 @@ RunResult read_catch2_counts(RunResult run, const SuiteCounting& counting) {
       readings[name][event].push_back(value);
     }
     if ((*counts)[i].uncountable.empty()) {
-      run.profiles.try_emplace(name, std::move((*counts)[i].profile));  // the first report's
+      run.profiles.try_emplace(name, (*counts)[i].profile);  // the first report's
     }
   }
   for (const auto& [name, events] : readings) {
