@@ -92,6 +92,8 @@ TEST_CASE("an inlined helper: cost moved into its caller, not added", "[attribut
   CHECK(outlined.reading == ProfileReading::moved);
   REQUIRE(outlined.moves.size() == 1);
   CHECK(outlined.moves[0].from_change == FunctionChange::added);
+  CHECK(outlined.moves[0].from == "work(int)");  // the cost moved from the caller into the new function
+  CHECK(outlined.moves[0].into == "helper(int)");
 }
 
 TEST_CASE("an inlined helper beside a real addition: explained, the addition named", "[attribution]") {
@@ -130,10 +132,13 @@ TEST_CASE("estimated cycles: the function whose misses grew", "[attribution]") {
 }
 
 TEST_CASE("a function's place is the line whose cost changed most", "[attribution]") {
-  FunctionCost before{1000, 1000, 0, "sort.cc", 10, {{{"sort.cc", 10}, 100}, {{"sort.cc", 17}, 900}}, 0};
+  FunctionCost before{1000, 1000,
+                      0,    "sort.cc",
+                      10,   {{{"sort.cc", 10}, 100}, {{"sort.cc", 17}, 800}, {{"stl_algo.h", 1820}, 100}},
+                      0};
   FunctionCost after{1500, 1500,
                      0,    "sort.cc",
-                     10,   {{{"sort.cc", 10}, 100}, {{"sort.cc", 17}, 1000}, {{"stl_algo.h", 1820}, 400}},
+                     10,   {{{"sort.cc", 10}, 100}, {{"sort.cc", 17}, 900}, {{"stl_algo.h", 1820}, 500}},
                      0};
   Profile baseline;
   baseline.functions["quick_sort"] = before;
@@ -143,6 +148,15 @@ TEST_CASE("a function's place is the line whose cost changed most", "[attributio
   REQUIRE(found.functions.size() == 1);
   CHECK(found.functions[0].file == "stl_algo.h");
   CHECK(found.functions[0].line == 1820);
+
+  // Three lines inserted above line 17: every line below moved, so no line number is compared and
+  // the function's first line is named.
+  candidate.functions["quick_sort"].lines = {
+      {{"sort.cc", 10}, 100}, {{"sort.cc", 13}, 200}, {{"sort.cc", 20}, 800}, {{"stl_algo.h", 1820}, 400}};
+  const Attribution shifted = attribute_change(baseline, candidate, CountedEvent::instructions);
+  REQUIRE(shifted.functions.size() == 1);
+  CHECK(shifted.functions[0].file == "sort.cc");
+  CHECK(shifted.functions[0].line == 10);
 }
 
 TEST_CASE("the culprit: the function that calls more, not the callees that cost the same per call",
@@ -174,4 +188,24 @@ TEST_CASE("the culprit: the function that calls more, not the callees that cost 
   const Attribution direct = attribute_change(side(100), slower, CountedEvent::instructions);
   REQUIRE(direct.culprit);
   CHECK(direct.culprit->name == "std::__insertion_sort");
+}
+
+TEST_CASE("one helper inlined and another split out of the same caller: cost moved both ways",
+          "[attribution]") {
+  Profile baseline;
+  baseline.functions["decode"] = {1000, 1500, 0, "", 0, {}, 1};
+  baseline.functions["is_digit"] = {500, 500, 0, "", 0, {}, 100};
+  baseline.calls[{"decode", "is_digit"}] = 500;
+  Profile candidate;
+  candidate.functions["decode"] = {1190, 1490, 0, "", 0, {}, 1};
+  candidate.functions["add_element"] = {300, 300, 0, "", 0, {}, 10};
+  candidate.calls[{"decode", "add_element"}] = 300;
+  const Attribution found = attribute_change(baseline, candidate, CountedEvent::instructions);
+  CHECK(found.reading == ProfileReading::moved);
+  REQUIRE(found.moves.size() == 2);
+  // decode's own change (+190) is what moved in (500) less what moved out (300), and 10 fewer: all
+  // of the change.
+  REQUIRE(found.functions.size() == 1);
+  CHECK(found.functions[0].name == "decode");
+  CHECK(found.functions[0].share == Approx(1.0));
 }

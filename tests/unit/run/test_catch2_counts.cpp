@@ -120,6 +120,15 @@ TEST_CASE("a Catch2 benchmark's count per call: the difference of its last two s
     CHECK((*few)[0].uncountable ==
           "counted 2000035 instructions in a timed stretch of 2 calls, too few for the stretch's own to "
           "vanish: not countable per call");
+    // Such a run is counted again at a longer warm-up (ValgrindExecutor), one with a countable
+    // benchmark only is not.
+    RunResult run;
+    run.status = RunStatus::exited;
+    CHECK_FALSE(needs_longer_catch2_warmup(run));
+    run.uncountable["small"] = (*few)[0].uncountable;
+    CHECK(needs_longer_catch2_warmup(run));
+    run.uncountable["small"] = "runs another benchmark inside its own timed stretch: not countable per call";
+    CHECK_FALSE(needs_longer_catch2_warmup(run));
   }
   SECTION("estimated cycles from the same stretches") {
     std::vector<CallgrindDump> cached;
@@ -172,4 +181,8 @@ TEST_CASE("the counted run's own Catch2 options replace the command's", "[catch2
         std::vector<std::string>{"-r", "xml", "[!benchmark]", "--units=100", "--benchmark-samples", "1",
                                  "--benchmark-warmup-time", "250", "--benchmark-no-analysis"});
   CHECK(catch2_counting_arguments(std::vector<std::string>{}).size() == k_catch2_counting_arguments.size());
+  // A retry's longer warm-up in place of the counting one.
+  CHECK(catch2_counting_arguments(given, 1000) ==
+        std::vector<std::string>{"-r", "xml", "[!benchmark]", "--units=100", "--benchmark-samples", "1",
+                                 "--benchmark-warmup-time", "1000", "--benchmark-no-analysis"});
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -32,45 +33,76 @@ double own_change(const Profile& from, const Profile& to, const std::string& nam
          (before == from.functions.end() ? 0.0 : before->second.self);
 }
 
-// Functions on `had` only, and called there, whose main caller's own instructions grew in
-// `lacks` by at least half of what those calls cost: the callee was inlined into the caller (or,
-// read from the candidate, split out of it). Half, because an inlined body is usually smaller
-// than the call it replaces (no call, no prologue, constants folded) but not by more.
-std::vector<CostMove> moves_between(const Profile& had, const Profile& lacks, FunctionChange from_change) {
+// Cost that moved between functions: per caller present on both sides, the functions it called
+// that only the baseline has (inlined into it) and those only the candidate has (split out of
+// it), each found by its main caller. The moves are taken when the caller's own instructions
+// changed by what moved in less what moved out, within half of all that moved: an inlined body
+// is usually smaller than the call it replaces (no call, no prologue, constants folded), but not
+// by more. Both directions at once (one helper inlined, another split out) read as one change.
+std::vector<CostMove> find_moves(const Profile& baseline, const Profile& candidate) {
+  std::map<std::string, std::vector<CostMove>> by_caller;
+  const auto collect = [&](const Profile& had, const Profile& lacks, FunctionChange kind) {
+    for (const auto& [name, cost] : had.functions) {
+      if (lacks.functions.contains(name)) {
+        continue;
+      }
+      const auto [caller, amount] = main_caller(had, name);
+      if (caller.empty() || !baseline.functions.contains(caller) || !candidate.functions.contains(caller)) {
+        continue;
+      }
+      by_caller[caller].push_back(kind == FunctionChange::removed ? CostMove{name, caller, amount, kind}
+                                                                  : CostMove{caller, name, amount, kind});
+    }
+  };
+  collect(baseline, candidate, FunctionChange::removed);
+  collect(candidate, baseline, FunctionChange::added);
   std::vector<CostMove> moves;
-  for (const auto& [name, cost] : had.functions) {
-    if (lacks.functions.contains(name)) {
-      continue;
+  for (const auto& [caller, found] : by_caller) {
+    double in = 0;
+    double out = 0;
+    for (const CostMove& move : found) {
+      (move.from_change == FunctionChange::removed ? in : out) += move.amount;
     }
-    const auto [caller, amount] = main_caller(had, name);
-    if (caller.empty() || !lacks.functions.contains(caller) || !had.functions.contains(caller)) {
-      continue;
-    }
-    if (own_change(had, lacks, caller) >= 0.5 * amount) {
-      moves.push_back({name, caller, amount, from_change});
+    if (std::abs(own_change(baseline, candidate, caller) - (in - out)) <= 0.5 * (in + out)) {
+      moves.insert(moves.end(), found.begin(), found.end());
     }
   }
   return moves;
 }
 
-// The line of `before` → `after` whose instructions changed most in the direction `sign`;
-// none: an empty file.
+// The line of `before` → `after` whose instructions changed most in the direction `sign`; none
+// (an empty file) when the two sides do not count the same lines: a line added or removed above
+// shifts every line below it, so line numbers match only where the lines did not move (a constant
+// changed, a condition reordered, another compiler), and a shifted match would name an
+// unchanged line. A function on one side only has no lines to compare either.
 std::pair<std::string, int> hot_line(const FunctionCost* before, const FunctionCost* after, double sign) {
-  std::map<std::pair<std::string, int>, double> change;
-  if (after != nullptr) {
-    change = after->lines;
+  if (before == nullptr || after == nullptr) {
+    return {"", 0};
   }
-  if (before != nullptr) {
-    for (const auto& [line, instructions] : before->lines) {
-      change[line] -= instructions;
+  // By file name and line: the baseline is built from another directory (a worktree).
+  const auto by_name = [](const FunctionCost& cost) {
+    std::map<std::pair<std::string, int>, std::pair<double, std::string>> lines;
+    for (const auto& [line, instructions] : cost.lines) {
+      auto& entry = lines[{std::filesystem::path(line.first).filename().string(), line.second}];
+      entry.first += instructions;
+      entry.second = line.first;
     }
+    return lines;
+  };
+  const auto lines_before = by_name(*before);
+  const auto lines_after = by_name(*after);
+  if (lines_before.size() != lines_after.size() ||
+      !std::equal(lines_before.begin(), lines_before.end(), lines_after.begin(),
+                  [](const auto& a, const auto& b) { return a.first == b.first; })) {
+    return {"", 0};
   }
   std::pair<std::string, int> hottest{"", 0};
   double most = 0;
-  for (const auto& [line, instructions] : change) {
-    if (sign * instructions > most) {
-      most = sign * instructions;
-      hottest = line;
+  for (const auto& [line, counted] : lines_after) {
+    const double change = sign * (counted.first - lines_before.at(line).first);
+    if (change > most) {
+      most = change;
+      hottest = {counted.second, line.second};
     }
   }
   return hottest;
@@ -151,19 +183,15 @@ Attribution attribute_change(const Profile& baseline, const Profile& candidate, 
   if (std::abs(change) <= k_least_relative_change * std::max(std::abs(attribution.baseline_total), 1.0)) {
     return attribution;
   }
-  // Cost moved with inlining: the removed (or added) function's calls went into its caller.
-  attribution.moves = moves_between(baseline, candidate, FunctionChange::removed);
-  auto split = moves_between(candidate, baseline, FunctionChange::added);
-  attribution.moves.insert(attribution.moves.end(), split.begin(), split.end());
+  // Cost moved with inlining: what moved is left out of both functions' shares.
+  attribution.moves = find_moves(baseline, candidate);
   double moved_total = 0;
   for (const CostMove& move : attribution.moves) {
-    // Counted in instructions; for estimated cycles scaled as the callee's own cost scales.
-    const double sign = move.from_change == FunctionChange::removed ? 1.0 : -1.0;
     for (auto& share : all) {
       if (share.name == move.into) {
-        share.moved += sign * move.amount;
+        share.moved += move.amount;
       } else if (share.name == move.from) {
-        share.moved -= sign * move.amount;
+        share.moved -= move.amount;
       }
     }
     moved_total += move.amount;

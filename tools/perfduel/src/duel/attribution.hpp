@@ -27,9 +27,9 @@ inline constexpr util::NameTable<FunctionChange, 3> k_function_change_names{
 // One function's part in a change.
 struct FunctionShare {
   std::string name;
-  // Where, with debug information: the source line whose own instructions changed most in the
-  // direction of the function's change (inlined code at the line it came from, in its header),
-  // else the function's first line; empty and 0 without.
+  // Where, with debug information: when both sides count the same lines of it, the line whose own
+  // instructions changed most in the direction of the function's change (inlined code at the line
+  // it came from, in its header); else its first line; empty and 0 without.
   std::string file;
   int line = 0;
   double baseline = 0;  // its own cost (instructions or estimated cycles) per iteration or run
@@ -45,13 +45,14 @@ struct FunctionShare {
   FunctionChange change = FunctionChange::changed;
 };
 
-// Cost that moved from one function into another: `from`, whose calls went (inlined into `into`)
-// or came (split out of `into`), `amount` the cost of those calls on the side that had them.
+// Cost that moved from one function into another, `amount` the cost of the calls on the side that
+// made them: an inlined function (`from`, removed) into its caller (`into`), or a function split
+// out (`into`, added) of its caller (`from`).
 struct CostMove {
   std::string from;
   std::string into;
   double amount = 0;
-  FunctionChange from_change = FunctionChange::removed;  // removed: inlined; added: split out
+  FunctionChange from_change = FunctionChange::removed;  // removed: inlined; added: split out (the new one)
 };
 
 // What the profiles say of a change.

@@ -46,9 +46,9 @@ double counted_change(const Attribution& attribution) {
 }
 
 // Whether a counted change `counted` explains a timed change `timed`: the same direction, at least
-// k_least_explained_part of it.
-bool explains(double counted, double timed) {
-  return counted * timed > 0 && std::abs(counted) >= k_least_explained_part * std::abs(timed);
+// `part` of it as log-ratios (k_least_explained_part).
+bool explains(double counted, double timed, double part) {
+  return counted * timed > 0 && std::abs(std::log1p(counted)) >= part * std::abs(std::log1p(timed));
 }
 
 // `command` restricted to the Google Benchmark benchmarks `names` (the last filter given wins).
@@ -117,12 +117,12 @@ Explanation explain_timed(const MetricResult& result, const Profile& baseline, c
   explanation.attribution = attribute_change(baseline, candidate, CountedEvent::instructions);
   explanation.tree = differential_call_tree(baseline, candidate);
   explanation.instructions_change = counted_change(explanation.attribution);
-  if (explains(explanation.instructions_change, result.change)) {
+  if (explains(explanation.instructions_change, result.change, k_least_explained_part)) {
     return explanation;
   }
   Attribution cycles = attribute_change(baseline, candidate, CountedEvent::cycles);
   explanation.cycles_change = counted_change(cycles);
-  if (explains(explanation.cycles_change, result.change)) {
+  if (explains(explanation.cycles_change, result.change, k_least_explained_part_cycles)) {
     explanation.event = CountedEvent::cycles;
     explanation.attribution = std::move(cycles);
     return explanation;

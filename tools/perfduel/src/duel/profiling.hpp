@@ -16,11 +16,16 @@
 // calls, waiting, frequency).
 namespace perfduel {
 
-// The least part of a timed change the counted change must reach, in the same direction, to
-// explain it. A count explains time only roughly (an instruction is not a fixed time), so a
-// quarter: a +10 % time with +3 % instructions is explained by where those went; with +0.1 %
-// it is not.
+// The least part of a timed change a counted change must reach, in the same direction, to explain
+// it, both as log-ratios (so that +100 % and −50 % weigh alike, and a large change is not held to
+// a linear part of itself). A count explains time only roughly (an instruction is not a fixed
+// time), so a quarter: a +10 % time with +3 % instructions is explained by where those went; with
+// +0.1 % it is not. Estimated cycles need a tenth: the simulation charges a miss 10 or 100 cycles,
+// less than a miss to memory costs a current core (and it has no prefetcher or TLB), so a
+// memory-bound slowdown moves them by less than it moves the time; a change that moved no count
+// (waiting, system calls) stays far below either part.
 inline constexpr double k_least_explained_part = 0.25;
+inline constexpr double k_least_explained_part_cycles = 0.1;
 
 // The timed metrics of `analysis` that `explain` asks to profile: gated regressions (failures)
 // or every metric worth explaining (always), of the sources a counted run can stand for (wall,

@@ -1,5 +1,6 @@
 #include "report/where_view.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -150,8 +151,8 @@ std::string where_instead(const Explanation& explanation) {
     moves.push_back(move.from_change == FunctionChange::removed
                         ? fmt::format("{} inlined into {}", short_function_name(move.from),
                                       short_function_name(move.into))
-                        : fmt::format("{} split out of {}", short_function_name(move.from),
-                                      short_function_name(move.into)));
+                        : fmt::format("{} split out of {}", short_function_name(move.into),
+                                      short_function_name(move.from)));
   }
   return fmt::format("cost moved between functions, hardly any added: {}", util::first_names(moves, 2));
 }
@@ -179,6 +180,13 @@ std::vector<std::string> function_lines(const Attribution& attribution) {
   }
   for (const auto& function : leading) {
     lines.push_back(function_line(function, ""));
+  }
+  // Shares beyond the whole change: others made up for part of it, the largest of them shown.
+  const auto against = std::find_if(attribution.functions.begin(), attribution.functions.end(),
+                                    [](const FunctionShare& function) { return function.share < 0; });
+  if (!leading.empty() && leading.front().share > 1.05 && against != attribution.functions.end()) {
+    lines.resize(std::min<std::size_t>(lines.size(), k_where_functions - 1));
+    lines.push_back(function_line(*against, ""));
   }
   return lines;
 }

@@ -125,6 +125,7 @@ struct SuiteCounting {
   std::filesystem::path valgrind;
   CacheSimulation cache = CacheSimulation::off;
   std::filesystem::path directory;
+  int warmup_ms = 250;  // a Catch2 binary's counting warm-up (run/catch2_counts.hpp)
 };
 
 // Where one callgrind process writes: its dumps, numbered (output_base.1, .2, ...), and its log.

@@ -1,5 +1,6 @@
 #include "run/catch2_counts.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -14,6 +15,10 @@
 namespace perfduel {
 
 namespace {
+
+// What the reason a benchmark's one-stretch count is refused says (per_call), which a retry at a
+// longer warm-up looks for (needs_longer_catch2_warmup).
+constexpr std::string_view k_catch2_single_stretch = "too few for the stretch's own to vanish";
 
 // What a dump's trigger marks in Catch2's benchmark sequence.
 enum class Mark { other, preparing, starting, ended, stretch_start, stretch_finish };
@@ -142,9 +147,8 @@ util::Expected<double> per_call(const Stretches& stretches, const Catch2Benchmar
   const double per_stretch = instructions / static_cast<double>(samples.size());
   if (per_stretch < k_least_window_instructions) {
     why = fmt::format(
-        "counted {:.0f} instructions in a timed stretch of {:.0f} calls, too few for the stretch's own to "
-        "vanish: not countable per call",
-        per_stretch, benchmark.iterations);
+        "counted {:.0f} instructions in a timed stretch of {:.0f} calls, {}: not countable per call",
+        per_stretch, benchmark.iterations, k_catch2_single_stretch);
     return 0.0;
   }
   return total / (static_cast<double>(samples.size()) * benchmark.iterations);
@@ -168,7 +172,7 @@ Profile profile_per_call(const Stretches& stretches, const Catch2Benchmark& benc
 
 }  // namespace
 
-std::vector<std::string> catch2_counting_arguments(std::span<const std::string> arguments) {
+std::vector<std::string> catch2_counting_arguments(std::span<const std::string> arguments, int warmup_ms) {
   const auto takes_value = [](std::string_view option) {
     return option == k_catch2_counting_arguments[0] || option == k_catch2_counting_arguments[2];
   };
@@ -183,6 +187,7 @@ std::vector<std::string> catch2_counting_arguments(std::span<const std::string> 
     }
   }
   kept.insert(kept.end(), k_catch2_counting_arguments.begin(), k_catch2_counting_arguments.end());
+  kept[kept.size() - 2] = std::to_string(warmup_ms);  // the warm-up's value
   return kept;
 }
 
@@ -246,7 +251,7 @@ CommandSpec catch2_counting_command(const CommandSpec& command, const SuiteCount
       fmt::format("--dump-before={}*", k_catch2_events)};
   CommandSpec own = command;
   own.argv.resize(1);
-  const auto arguments = catch2_counting_arguments(std::span(command.argv).subspan(1));
+  const auto arguments = catch2_counting_arguments(std::span(command.argv).subspan(1), counting.warmup_ms);
   own.argv.insert(own.argv.end(), arguments.begin(), arguments.end());
   return callgrind_command(own, counting, catch2_files(counting), options);
 }
@@ -301,6 +306,12 @@ RunResult read_catch2_counts(RunResult run, const SuiteCounting& counting) {
     }
   }
   return run;
+}
+
+bool needs_longer_catch2_warmup(const RunResult& run) {
+  return std::any_of(run.uncountable.begin(), run.uncountable.end(), [](const auto& entry) {
+    return entry.second.find(k_catch2_single_stretch) != std::string::npos;
+  });
 }
 
 }  // namespace perfduel

@@ -47,13 +47,20 @@ inline constexpr std::string_view k_catch2_events = "Catch::XmlReporter::benchma
 // to about 5 million instructions (250 ms under callgrind, idle) gets the two stretches its
 // exact count needs, with room for a loaded machine's slower runs; a longer body is counted
 // from its sample (k_least_window_instructions). Each benchmark costs about four warm-ups.
+// Its warm-up, and the longer ones a run is counted again at when a benchmark's first call alone
+// outlasted it and counted too few instructions to be divided by its calls (a loaded machine
+// under callgrind): each four times the one before, so that one more call fits in the sizing.
+inline constexpr int k_catch2_counting_warmup_ms = 250;
+inline constexpr std::array<int, 2> k_catch2_longer_warmups_ms{1000, 4000};
 inline constexpr std::array<std::string_view, 5> k_catch2_counting_arguments{
     "--benchmark-samples", "1", "--benchmark-warmup-time", "250", "--benchmark-no-analysis"};
 
 // `arguments` (a command's, after its program) without the options of
 // k_catch2_counting_arguments, each with its value ("--benchmark-samples 5" or
 // "--benchmark-samples=5"), then those options.
-std::vector<std::string> catch2_counting_arguments(std::span<const std::string> arguments);
+// `warmup_ms` in place of the warm-up of k_catch2_counting_arguments (a retry's longer one).
+std::vector<std::string> catch2_counting_arguments(std::span<const std::string> arguments,
+                                                   int warmup_ms = k_catch2_counting_warmup_ms);
 
 // The counts of `benchmarks` (the run's XML results, in order) from the dumps of that one run
 // under callgrind, in the order callgrind wrote them; `cache`: whether the cache simulation
@@ -73,5 +80,9 @@ CommandSpec catch2_counting_command(const CommandSpec& command, const SuiteCount
 // stdout the run's XML. A run that failed is returned as it failed, with Valgrind's log tail;
 // one that cannot be counted says why.
 RunResult read_catch2_counts(RunResult run, const SuiteCounting& counting);
+
+// Whether `run`, read by read_catch2_counts, left a benchmark uncountable because its first call
+// alone outlasted the counting warm-up: counted again at a longer one, it may be countable.
+bool needs_longer_catch2_warmup(const RunResult& run);
 
 }  // namespace perfduel

@@ -188,7 +188,8 @@ CachegrindOutputs read_outputs(const std::filesystem::path& directory) {
 }  // namespace
 
 util::Expected<ValgrindExecutor::Prepared> ValgrindExecutor::prepare(const CommandSpec& command,
-                                                                     const RunLimits& limits, int slot) {
+                                                                     const RunLimits& limits, int slot,
+                                                                     int warmup_ms) {
   using Result = util::Expected<Prepared>;
   if (m_directory.empty()) {
     return Result::failure("cannot create a temporary directory for cachegrind's output");
@@ -217,7 +218,7 @@ util::Expected<ValgrindExecutor::Prepared> ValgrindExecutor::prepare(const Comma
   RunLimits stretched = limits;
   stretched.timeout_seconds *= k_valgrind_slowdown;
   stretched.counters.clear();  // hardware counters would count Valgrind itself
-  Prepared prepared{command, std::move(stretched), std::move(program), directory};
+  Prepared prepared{command, std::move(stretched), std::move(program), directory, warmup_ms};
   if (m_framework == BenchmarkFramework::catch2) {
     prepared.command = catch2_counting_command(command, counting_of(prepared));
   } else if (m_framework == BenchmarkFramework::none) {
@@ -227,7 +228,23 @@ util::Expected<ValgrindExecutor::Prepared> ValgrindExecutor::prepare(const Comma
 }
 
 SuiteCounting ValgrindExecutor::counting_of(const Prepared& prepared) const {
-  return {prepared.program, m_valgrind, m_cache, prepared.directory};
+  return {prepared.program, m_valgrind, m_cache, prepared.directory, prepared.warmup_ms};
+}
+
+RunResult ValgrindExecutor::with_longer_warmups(const CommandSpec& command, const RunLimits& limits,
+                                                RunResult done) {
+  for (const int warmup_ms : k_catch2_longer_warmups_ms) {
+    if (m_framework != BenchmarkFramework::catch2 || done.status != RunStatus::exited ||
+        !needs_longer_catch2_warmup(done)) {
+      break;
+    }
+    auto prepared = prepare(command, limits, 0, warmup_ms);
+    if (!prepared) {
+      break;
+    }
+    done = finish(*prepared, m_inner.run(prepared->command, prepared->limits));
+  }
+  return done;
 }
 
 RunResult ValgrindExecutor::finish(const Prepared& prepared, RunResult result) const {
@@ -277,7 +294,8 @@ RunResult ValgrindExecutor::run(const CommandSpec& command, const RunLimits& lim
   if (m_framework == BenchmarkFramework::google_benchmark) {
     return count_google_benchmarks(m_inner, command, counting_of(*prepared), prepared->limits);
   }
-  return finish(*prepared, m_inner.run(prepared->command, prepared->limits));
+  return with_longer_warmups(command, limits,
+                             finish(*prepared, m_inner.run(prepared->command, prepared->limits)));
 }
 
 std::array<RunResult, 2> ValgrindExecutor::run_together(const std::array<const CommandSpec*, 2>& commands,
@@ -294,7 +312,8 @@ std::array<RunResult, 2> ValgrindExecutor::run_together(const std::array<const C
     return one_after_the_other();  // each says why it cannot run
   }
   auto results = m_inner.run_together({&first->command, &second->command}, {first->limits, second->limits});
-  return {finish(*first, std::move(results[0])), finish(*second, std::move(results[1]))};
+  return {with_longer_warmups(*commands[0], limits[0], finish(*first, std::move(results[0]))),
+          with_longer_warmups(*commands[1], limits[1], finish(*second, std::move(results[1])))};
 }
 
 }  // namespace perfduel

@@ -94,11 +94,16 @@ class ValgrindExecutor final : public Executor {
     RunLimits limits;
     std::filesystem::path program;    // the program Valgrind runs
     std::filesystem::path directory;  // Valgrind's files
+    int warmup_ms = 250;              // a Catch2 binary's counting warm-up
   };
   // `command` wrapped for Valgrind, its files in the private directory's subdirectory `slot`
   // (emptied); the error: the program cannot be found, or the command is a shell's where a
   // suite is counted.
-  util::Expected<Prepared> prepare(const CommandSpec& command, const RunLimits& limits, int slot);
+  util::Expected<Prepared> prepare(const CommandSpec& command, const RunLimits& limits, int slot,
+                                   int warmup_ms = 250);
+  // A Catch2 binary's run `done` counted again at the longer warm-ups while one of its
+  // benchmarks' first call outlasted the warm-up (needs_longer_catch2_warmup).
+  RunResult with_longer_warmups(const CommandSpec& command, const RunLimits& limits, RunResult done);
   // The counts of a finished run of `prepared`: `result` with them, or as failed.
   RunResult finish(const Prepared& prepared, RunResult result) const;
   // Where `prepared` counts a suite (run/benchmark_counts.hpp).
