@@ -149,14 +149,23 @@ TEST_CASE("a function's place is the line whose cost changed most", "[attributio
   CHECK(found.functions[0].file == "stl_algo.h");
   CHECK(found.functions[0].line == 1820);
 
-  // Three lines inserted above line 17: every line below moved, so no line number is compared and
-  // the function's first line is named.
-  candidate.functions["quick_sort"].lines = {
-      {{"sort.cc", 10}, 100}, {{"sort.cc", 13}, 200}, {{"sort.cc", 20}, 800}, {{"stl_algo.h", 1820}, 400}};
+  // Three lines inserted at line 12, their loop counting 300: every line below moved by 3 and counts
+  // what it did (line 17 is line 20 now), so the new line is named, not a moved one. The
+  // candidate was built elsewhere: its paths differ, its file names do not.
+  baseline.functions["quick_sort"].lines = {{{"/a/sort.cc", 10}, 100},
+                                            {{"/a/sort.cc", 17}, 800},
+                                            {{"/a/sort.cc", 18}, 100},
+                                            {{"/a/stl_algo.h", 1820}, 100}};
+  candidate.functions["quick_sort"].lines = {{{"/b/sort.cc", 10}, 100},
+                                             {{"/b/sort.cc", 13}, 300},
+                                             {{"/b/sort.cc", 20}, 800},
+                                             {{"/b/sort.cc", 21}, 100},
+                                             {{"/b/stl_algo.h", 1820}, 100}};
+  candidate.functions["quick_sort"].self = 1400;
   const Attribution shifted = attribute_change(baseline, candidate, CountedEvent::instructions);
   REQUIRE(shifted.functions.size() == 1);
-  CHECK(shifted.functions[0].file == "sort.cc");
-  CHECK(shifted.functions[0].line == 10);
+  CHECK(shifted.functions[0].file == "/b/sort.cc");
+  CHECK(shifted.functions[0].line == 13);
 }
 
 TEST_CASE("the culprit: the function that calls more, not the callees that cost the same per call",

@@ -70,39 +70,73 @@ std::vector<CostMove> find_moves(const Profile& baseline, const Profile& candida
   return moves;
 }
 
-// The line of `before` → `after` whose instructions changed most in the direction `sign`; none
-// (an empty file) when the two sides do not count the same lines: a line added or removed above
-// shifts every line below it, so line numbers match only where the lines did not move (a constant
-// changed, a condition reordered, another compiler), and a shifted match would name an
-// unchanged line. A function on one side only has no lines to compare either.
-std::pair<std::string, int> hot_line(const FunctionCost* before, const FunctionCost* after, double sign) {
-  if (before == nullptr || after == nullptr) {
-    return {"", 0};
+// A function's own instructions by file name and line, and each one's full path: the baseline is
+// built from another directory (a worktree), so only the name can match.
+using LineCosts = std::map<std::pair<std::string, int>, std::pair<double, std::string>>;
+
+LineCosts by_file_name(const FunctionCost& cost) {
+  LineCosts lines;
+  for (const auto& [line, instructions] : cost.lines) {
+    auto& entry = lines[{std::filesystem::path(line.first).filename().string(), line.second}];
+    entry.first += instructions;
+    entry.second = line.first;
   }
-  // By file name and line: the baseline is built from another directory (a worktree).
-  const auto by_name = [](const FunctionCost& cost) {
-    std::map<std::pair<std::string, int>, std::pair<double, std::string>> lines;
-    for (const auto& [line, instructions] : cost.lines) {
-      auto& entry = lines[{std::filesystem::path(line.first).filename().string(), line.second}];
-      entry.first += instructions;
-      entry.second = line.first;
+  return lines;
+}
+
+// The shifts of line numbers from `before` to `after` that lines agree at: 0, and each by which at
+// least two lines of `after` count within 1 % of what a line that many lines up counted in
+// `before` (lines added or removed above move the unchanged ones below by that much; an unchanged
+// line counts about the same, the compiler's choices around new code aside; one line agreeing
+// can be chance). At most k_most_line_shifts lines apart.
+constexpr int k_most_line_shifts = 200;
+
+std::vector<int> line_shifts(const LineCosts& before, const LineCosts& after) {
+  std::map<int, int> agreeing;
+  for (const auto& [line, cost] : after) {
+    for (const auto& [old_line, old_cost] : before) {
+      const int shift = line.second - old_line.second;
+      if (line.first == old_line.first && std::abs(shift) <= k_most_line_shifts && shift != 0 &&
+          std::abs(cost.first - old_cost.first) <= 0.01 * std::max(cost.first, old_cost.first) &&
+          cost.first > 0) {
+        ++agreeing[shift];
+      }
     }
-    return lines;
-  };
-  const auto lines_before = by_name(*before);
-  const auto lines_after = by_name(*after);
-  if (lines_before.size() != lines_after.size() ||
-      !std::equal(lines_before.begin(), lines_before.end(), lines_after.begin(),
-                  [](const auto& a, const auto& b) { return a.first == b.first; })) {
-    return {"", 0};
   }
+  std::vector<int> shifts{0};
+  for (const auto& [shift, lines] : agreeing) {
+    if (lines >= 2) {
+      shifts.push_back(shift);
+    }
+  }
+  return shifts;
+}
+
+// The line of `before` → `after` whose instructions changed most in the direction `sign`, each line
+// of `after` compared with the line of `before` it most likely is (line_shifts: the one at a shift
+// that counts closest to it), a line new or gone counting 0 on the other side; none (an empty
+// file) when no line changed that way. A function on one side only: its costliest line.
+std::pair<std::string, int> hot_line(const FunctionCost* before, const FunctionCost* after, double sign) {
+  const LineCosts lines_before = before == nullptr ? LineCosts() : by_file_name(*before);
+  const LineCosts lines_after = after == nullptr ? LineCosts() : by_file_name(*after);
+  const LineCosts& compared = sign > 0 ? lines_after : lines_before;  // where the change shows
+  const LineCosts& other = sign > 0 ? lines_before : lines_after;
+  const std::vector<int> shifts = sign > 0 ? line_shifts(other, compared) : line_shifts(compared, other);
   std::pair<std::string, int> hottest{"", 0};
   double most = 0;
-  for (const auto& [line, counted] : lines_after) {
-    const double change = sign * (counted.first - lines_before.at(line).first);
-    if (change > most) {
-      most = change;
-      hottest = {counted.second, line.second};
+  for (const auto& [line, cost] : compared) {
+    double counterpart = 0;
+    double closest = cost.first;
+    for (const int shift : shifts) {
+      const auto found = other.find({line.first, line.second - (sign > 0 ? shift : -shift)});
+      if (found != other.end() && std::abs(found->second.first - cost.first) < closest) {
+        closest = std::abs(found->second.first - cost.first);
+        counterpart = found->second.first;
+      }
+    }
+    if (cost.first - counterpart > most) {
+      most = cost.first - counterpart;
+      hottest = {cost.second, line.second};
     }
   }
   return hottest;

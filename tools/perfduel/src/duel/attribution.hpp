@@ -27,9 +27,10 @@ inline constexpr util::NameTable<FunctionChange, 3> k_function_change_names{
 // One function's part in a change.
 struct FunctionShare {
   std::string name;
-  // Where, with debug information: when both sides count the same lines of it, the line whose own
-  // instructions changed most in the direction of the function's change (inlined code at the line
-  // it came from, in its header); else its first line; empty and 0 without.
+  // Where, with debug information: the line whose own instructions changed most in the direction
+  // of the function's change, each line compared with the one it most likely was on the other side
+  // (lines added above move those below); inlined code at the line it came from, in its header.
+  // Else its first line; empty and 0 without debug information.
   std::string file;
   int line = 0;
   double baseline = 0;  // its own cost (instructions or estimated cycles) per iteration or run
