@@ -43,6 +43,8 @@ Config probe_config(Config config, const ProbeSettings& settings, int attempt) {
                     "one (gate: true)",
                     config.origin));
   }
+  // A probe's duel needs a verdict only; the confirmation says where (ProbeOracle, --explain).
+  config.explain = Explain::off;
   config.stopping = Stopping::anytime;
   config.on_inconclusive = InconclusivePolicy::skip;
   config.confidence = duel_confidence(settings.search_confidence, settings.planned_duels);

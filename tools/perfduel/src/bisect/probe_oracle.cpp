@@ -55,6 +55,9 @@ DuelReading ProbeOracle::duel(std::size_t baseline, std::size_t candidate, int a
   if (cand_command.launch == Launch::shell) {
     compare.argv.emplace_back("--shell");
   }
+  if (role == Role::confirmation) {  // where the first bad commit made it worse, for the answer
+    compare.argv.insert(compare.argv.end(), {"--explain", "failures"});
+  }
   if (!m_plan.cpus.empty()) {
     compare.argv.insert(compare.argv.end(), {"--cpus", m_plan.cpus});
   }

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "config/config.hpp"
+#include "config/names.hpp"
 #include "duel/duel.hpp"
 #include "duel/local_duel.hpp"
 #include "duel/run_plan.hpp"
@@ -38,7 +39,8 @@ struct CompareOptions {
   std::optional<std::uint64_t> seed;
   std::optional<double> max_seconds;
   std::string cpus;
-  std::string order;  // empty: the configuration's
+  std::string order;    // empty: the configuration's
+  std::string explain;  // empty: the configuration's
   std::string skip_if;
   bool shell = false;
   bool quiet = false;
@@ -85,6 +87,9 @@ Config compare_config(const CompareOptions& options, const std::string& origin) 
   check_command_runs(config.candidate, "candidate", options.candidate.empty() ? origin : "--candidate");
   if (!options.order.empty()) {
     config.order = *util::value_of(k_order_names, options.order);  // CLI11 checked the name
+  }
+  if (!options.explain.empty()) {
+    config.explain = *util::value_of(config::k_explain_names, options.explain);  // CLI11 checked the name
   }
   apply_cpus_text(config, options.cpus);
   if (options.max_seconds) {
@@ -196,6 +201,11 @@ void add_compare_options(CLI::App& subcommand, int& exit_code) {
         }
         return names;
       }()));
+  command
+      ->add_option("--explain", options->explain,
+                   "profile a regressed timed metric by one counted run a side (overrides the config): "
+                   "failures, always or off")
+      ->check(CLI::IsMember({"failures", "always", "off"}));
   command->add_flag("-q,--quiet", options->quiet, "no progress line");
   command->add_option("--skip-if", options->skip_if,
                       "if FILE exists, run nothing and exit 77 (skipped), its first line as the reason");

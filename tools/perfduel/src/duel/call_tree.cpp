@@ -52,9 +52,11 @@ class TreeBuilder {
     }
     std::vector<std::pair<std::string, std::array<double, 2>>> roots;
     for (const auto* profile : m_profiles) {
-      for (const auto& [name, cost] : profile->functions) {
-        if (!called.contains(name) &&
-            std::none_of(roots.begin(), roots.end(), [&](const auto& root) { return root.first == name; })) {
+      for (const auto& entry : profile->functions) {
+        const std::string& name = entry.first;  // a lambda may not capture a structured binding (clang 14)
+        if (!called.contains(name) && std::none_of(roots.begin(), roots.end(), [&name](const auto& root) {
+              return root.first == name;
+            })) {
           roots.push_back({name, {inclusive_of(*m_profiles[0], name), inclusive_of(*m_profiles[1], name)}});
         }
       }

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "bisect/probe_config.hpp"
+#include "report/saved_report.hpp"
+#include "report/where_view.hpp"
 #include "util/columns.hpp"
 #include "util/text.hpp"
 
@@ -190,6 +193,19 @@ std::string table_text(const BisectContext& context, const SearchState& state) {
   return util::aligned_columns(header, rows, [](std::size_t c) { return c == 0 || c >= 6; });
 }
 
+// Where the confirming duel `reading` found the change (its report's where block, indented);
+// empty without a report or an explanation in it.
+std::string where_of(const DuelReading& reading) {
+  if (reading.report.empty() || !std::filesystem::exists(reading.report)) {
+    return {};
+  }
+  std::string text;
+  for (const auto& line : util::split_lines(format_saved_where(load_results(reading.report)))) {
+    text += "  " + line + "\n";
+  }
+  return text;
+}
+
 std::string answer_text(const BisectContext& context, const SearchState& state) {
   switch (state.outcome) {
     case Outcome::found:
@@ -204,6 +220,7 @@ std::string answer_text(const BisectContext& context, const SearchState& state) 
       if (state.outcome == Outcome::found) {
         text += fmt::format("  against {}: {}: confirmed, worse by more than the cut ({})\n", parent_name,
                             change_of(parent), magnitude(parent.cut));
+        text += where_of(parent);
       } else if (parent.reading == Reading::good) {
         text += fmt::format(
             "  against {}: {}: NOT confirmed, not worse by more than the cut ({}): the change past the cut "

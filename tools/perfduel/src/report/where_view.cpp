@@ -193,9 +193,12 @@ std::vector<std::string> function_lines(const Attribution& attribution) {
 
 }  // namespace
 
-std::string format_where(const RunSummary& summary) {
+namespace {
+
+// The terminal's block of `list`.
+std::string where_block(const std::vector<const Explanation*>& list) {
   std::string text;
-  for (const Explanation* explanation : shown(summary, Metrics::gated)) {
+  for (const Explanation* explanation : list) {
     text += fmt::format("where: {}\n", where_head(*explanation));
     if (const auto other = where_instead(*explanation); !other.empty()) {
       text += fmt::format("  {}\n", other);
@@ -208,6 +211,25 @@ std::string format_where(const RunSummary& summary) {
     }
   }
   return text;
+}
+
+}  // namespace
+
+std::string format_where(const RunSummary& summary) {
+  return where_block(shown(summary, Metrics::gated));
+}
+
+std::string format_saved_where(const SavedReport& report) {
+  std::vector<const Explanation*> list;
+  for (const auto& explanation : report.explanations) {
+    for (const auto& metric : report.metrics) {
+      if (metric.name == explanation.metric && metric.gated &&
+          (metric.verdict == "regression" || metric.likely_regression)) {
+        list.push_back(&explanation);
+      }
+    }
+  }
+  return where_block(list);
 }
 
 std::string format_where_markdown(const RunSummary& summary) {

@@ -41,6 +41,10 @@ std::string where_instead(const Explanation& explanation);
 // inlining; instructions that do not explain a timed change). Empty when nothing is explained.
 std::string format_where(const RunSummary& summary);
 
+// The same block from a saved report `report` (its gated metrics that regressed): what `perfduel
+// bisect` shows under the first bad commit's duel against its parent.
+std::string format_saved_where(const SavedReport& report);
+
 // The same as a collapsible Markdown section, each metric with a table of the functions kept.
 std::string format_where_markdown(const RunSummary& summary);
 
