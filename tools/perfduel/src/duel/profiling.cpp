@@ -1,5 +1,6 @@
 #include "duel/profiling.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -63,13 +64,15 @@ util::Expected<std::array<RunResult, 2>> profile_runs(const Config& config, Exec
                                                       const std::filesystem::path& valgrind,
                                                       BenchmarkFramework framework,
                                                       const std::vector<std::string>& names,
-                                                      const std::vector<int>& cpus) {
+                                                      const std::vector<int>& cpus, double seconds_left) {
   ValgrindExecutor counting(executor, valgrind, CacheSimulation::on, framework);
   const bool suite = framework == BenchmarkFramework::google_benchmark;
   const CommandSpec baseline = suite ? filtered(*config.baseline, names) : *config.baseline;
   const CommandSpec candidate = suite ? filtered(*config.candidate, names) : *config.candidate;
   RunLimits limits;
-  limits.timeout_seconds = config.run_timeout;
+  // Within what is left of the duel's budget (a suite's two sides one after the other), as the
+  // counting stretches the timeout by k_valgrind_slowdown.
+  limits.timeout_seconds = std::min(config.run_timeout, seconds_left / (suite ? 2 : 1) / k_valgrind_slowdown);
   std::array<RunLimits, 2> both{limits, limits};
   if (cpus.size() >= 2 && !suite) {
     both[0].cpus = {cpus[0]};  // at once, one CPU each: a count does not depend on contention
@@ -81,10 +84,12 @@ util::Expected<std::array<RunResult, 2>> profile_runs(const Config& config, Exec
   for (std::size_t side = 0; side < 2; ++side) {
     const RunResult& run = results[side];
     if (run.status != RunStatus::exited || run.exit_code != 0 || !run.error.empty()) {
-      const std::string why = !run.error.empty()                ? run.error
-                              : run.status == RunStatus::exited ? fmt::format("exit code {}", run.exit_code)
-                              : run.status == RunStatus::timed_out ? "timed out"
-                                                                   : "did not finish";
+      const std::string why =
+          !run.error.empty()                ? run.error
+          : run.status == RunStatus::exited ? fmt::format("exit code {}", run.exit_code)
+          : run.status == RunStatus::timed_out
+              ? fmt::format("not done within the {:.0f} s left of the budget (max_seconds)", seconds_left)
+              : "did not finish";
       return util::Expected<std::array<RunResult, 2>>::failure(
           fmt::format("the {} run: {}", side == 0 ? "baseline" : "candidate", why));
     }
@@ -161,7 +166,16 @@ void explain_timed_changes(const Config& config, DuelOutcome& outcome, Executor&
     for (const MetricResult* result : results) {
       names.push_back(result->spec.benchmark);
     }
-    const auto runs = profile_runs(config, executor, valgrind, framework, names, cpus);
+    const double left = config.max_seconds - outcome.elapsed_seconds - (executor.now_seconds() - start);
+    if (left < k_least_explain_seconds) {
+      outcome.notes.push_back(
+          {NoteWeight::key,
+           fmt::format("explain: {:.0f} s of the budget (max_seconds) left, too little for the "
+                       "counted runs that would say where",
+                       std::max(left, 0.0))});
+      break;
+    }
+    const auto runs = profile_runs(config, executor, valgrind, framework, names, cpus, left);
     if (interrupt_requested()) {
       return;
     }
@@ -176,7 +190,14 @@ void explain_timed_changes(const Config& config, DuelOutcome& outcome, Executor&
       const auto baseline = (*runs)[0].profiles.find(key);
       const auto candidate = (*runs)[1].profiles.find(key);
       if (baseline == (*runs)[0].profiles.end() || candidate == (*runs)[1].profiles.end()) {
-        continue;  // not counted one by one (threads, a paused timer): said by the counting
+        std::string why = "its counted runs have no profile of it";
+        for (const RunResult& run : *runs) {
+          if (const auto found = run.uncountable.find(key); found != run.uncountable.end()) {
+            why = found->second;
+          }
+        }
+        outcome.notes.push_back({NoteWeight::key, fmt::format("explain: {}: {}", result->spec.name, why)});
+        continue;
       }
       outcome.explanations.push_back(explain_timed(*result, baseline->second, candidate->second));
     }

@@ -25,6 +25,10 @@ namespace perfduel {
 // memory-bound slowdown moves them by less than it moves the time; a change that moved no count
 // (waiting, system calls) stays far below either part.
 inline constexpr double k_least_explained_part = 0.25;
+// The counted runs fit in what is left of the duel's budget (max_seconds, which add_perf_gate keeps
+// under the CTest TIMEOUT): never a gate timed out for its explanation. Below this many seconds
+// left they are not started.
+inline constexpr double k_least_explain_seconds = 5;
 inline constexpr double k_least_explained_part_cycles = 0.1;
 
 // The timed metrics of `analysis` that `explain` asks to profile: gated regressions (failures)
@@ -38,9 +42,9 @@ std::vector<const MetricResult*> timed_to_explain(Explain explain, const Analysi
 Explanation explain_timed(const MetricResult& result, const Profile& baseline, const Profile& candidate);
 
 // Profiles the timed metrics of `outcome` that `config` asks to explain (timed_to_explain) through
-// `executor` under `valgrind` on `cpus`, and adds their explanations and a note of what it took
-// to `outcome`. Nothing for a duel that failed or was interrupted; a run that fails is a note,
-// never a failure of the gate.
+// `executor` under `valgrind` on `cpus`, within the duel's budget (Config::max_seconds less the
+// duel's elapsed seconds), and adds their explanations and the time they took to `outcome`. Nothing for a
+// duel that failed or was interrupted; a run that fails is a note, never a failure of the gate.
 void explain_timed_changes(const Config& config, DuelOutcome& outcome, Executor& executor,
                            const std::filesystem::path& valgrind, const std::vector<int>& cpus);
 

@@ -267,6 +267,15 @@ BenchmarkCount no_slope(const CountedRun& last) {
 
 }  // namespace
 
+namespace {
+
+// The count of `runs` whose windows are all one thread's, each without a paused timer or not (see
+// count_from_runs).
+util::Expected<BenchmarkCount> count_from_windows(const std::string& name, std::span<const CountedRun> runs,
+                                                  bool fixed_count, CacheSimulation cache);
+
+}  // namespace
+
 util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::span<const CountedRun> runs,
                                                bool fixed_count, CacheSimulation cache) {
   using Result = util::Expected<BenchmarkCount>;
@@ -279,8 +288,26 @@ util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::spa
   BenchmarkCount count;
   count.uncountable = uncountable_runs(runs);
   if (!count.uncountable.empty()) {
+    const bool paused =
+        std::all_of(runs.begin(), runs.end(), [](const CountedRun& run) { return run.window; });
+    if (paused) {
+      // Not a count, but a profile: the paused work is alike on both sides and cancels in a
+      // comparison of the two, which is all an explanation needs (duel/profiling.hpp).
+      if (auto timed = count_from_windows(name, runs, fixed_count, cache);
+          timed && timed->uncountable.empty()) {
+        count.profile = std::move(timed->profile);
+      }
+    }
     return count;
   }
+  return count_from_windows(name, runs, fixed_count, cache);
+}
+
+namespace {
+
+util::Expected<BenchmarkCount> count_from_windows(const std::string& name, std::span<const CountedRun> runs,
+                                                  bool fixed_count, CacheSimulation cache) {
+  BenchmarkCount count;
   if (fixed_count) {
     const CountedRun& last = runs.back();
     if (instructions_of(last) < k_least_window_instructions) {
@@ -315,6 +342,8 @@ util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::spa
   }
   return no_slope(runs[powers - 1]);
 }
+
+}  // namespace
 
 CommandSpec callgrind_command(const CommandSpec& command, const SuiteCounting& counting,
                               const CallgrindFiles& files, std::span<const std::string> dumps) {
@@ -445,6 +474,9 @@ bool take_run(SuiteProgress& progress, const CountingProcess& process, RunResult
       result.simulated_benchmarks[name] = count->per_iteration;
       result.profiles[name] = count->profile;
     } else {
+      if (!count->profile.functions.empty()) {
+        result.profiles[name] = count->profile;  // a benchmark that pauses its timer: explains all the same
+      }
       result.uncountable[name] = count->uncountable;
     }
   }
