@@ -295,7 +295,7 @@ util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::spa
       // comparison of the two, which is all an explanation needs (duel/profiling.hpp).
       if (auto timed = count_from_windows(name, runs, fixed_count, cache);
           timed && timed->uncountable.empty()) {
-        count.profile = std::move(timed->profile);
+        count.profile = timed->profile;
       }
     }
     return count;
