@@ -269,42 +269,7 @@ BenchmarkCount no_slope(const CountedRun& last) {
 
 namespace {
 
-// The count of `runs` whose windows are all one thread's, each without a paused timer or not (see
-// count_from_runs).
-util::Expected<BenchmarkCount> count_from_windows(const std::string& name, std::span<const CountedRun> runs,
-                                                  bool fixed_count, CacheSimulation cache);
-
-}  // namespace
-
-util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::span<const CountedRun> runs,
-                                               bool fixed_count, CacheSimulation cache) {
-  using Result = util::Expected<BenchmarkCount>;
-  if (runs.empty()) {
-    return Result::failure(fmt::format(
-        "benchmark \"{}\": callgrind saw no run of its timed loop (is Google Benchmark older than "
-        "1.7, or the binary stripped of its symbols?)",
-        name));
-  }
-  BenchmarkCount count;
-  count.uncountable = uncountable_runs(runs);
-  if (!count.uncountable.empty()) {
-    const bool paused =
-        std::all_of(runs.begin(), runs.end(), [](const CountedRun& run) { return run.window; });
-    if (paused) {
-      // Not a count, but a profile: the paused work is alike on both sides and cancels in a
-      // comparison of the two, which is all an explanation needs (duel/profiling.hpp).
-      if (auto timed = count_from_windows(name, runs, fixed_count, cache);
-          timed && timed->uncountable.empty()) {
-        count.profile = timed->profile;
-      }
-    }
-    return count;
-  }
-  return count_from_windows(name, runs, fixed_count, cache);
-}
-
-namespace {
-
+// The count of `runs` whose windows are each one thread's, a paused timer or not (count_from_runs).
 util::Expected<BenchmarkCount> count_from_windows(const std::string& name, std::span<const CountedRun> runs,
                                                   bool fixed_count, CacheSimulation cache) {
   BenchmarkCount count;
@@ -344,6 +309,33 @@ util::Expected<BenchmarkCount> count_from_windows(const std::string& name, std::
 }
 
 }  // namespace
+
+util::Expected<BenchmarkCount> count_from_runs(const std::string& name, std::span<const CountedRun> runs,
+                                               bool fixed_count, CacheSimulation cache) {
+  using Result = util::Expected<BenchmarkCount>;
+  if (runs.empty()) {
+    return Result::failure(fmt::format(
+        "benchmark \"{}\": callgrind saw no run of its timed loop (is Google Benchmark older than "
+        "1.7, or the binary stripped of its symbols?)",
+        name));
+  }
+  BenchmarkCount count;
+  count.uncountable = uncountable_runs(runs);
+  if (!count.uncountable.empty()) {
+    const bool paused =
+        std::all_of(runs.begin(), runs.end(), [](const CountedRun& run) { return run.window; });
+    if (paused) {
+      // Not a count, but a profile: the paused work is alike on both sides and cancels in a
+      // comparison of the two, which is all an explanation needs (duel/profiling.hpp).
+      if (auto timed = count_from_windows(name, runs, fixed_count, cache);
+          timed && timed->uncountable.empty()) {
+        count.profile = timed->profile;
+      }
+    }
+    return count;
+  }
+  return count_from_windows(name, runs, fixed_count, cache);
+}
 
 CommandSpec callgrind_command(const CommandSpec& command, const SuiteCounting& counting,
                               const CallgrindFiles& files, std::span<const std::string> dumps) {
