@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Usage: browser_test.sh PERFDUEL FAKE_BENCH OUT_DIR
+# Usage: browser_test.sh PERFDUEL FAKE_BENCH WHERE_BENCH OUT_DIR
 # Opens perfduel's HTML pages in headless Chromium (Debian's chromium) and checks what a person
-# would see: the run page of three real gates (summary --html) and the dashboard of a history of
+# would see: the run page of four real gates (summary --html), where the counted one's regression
+# happened (its icicle and functions, also on a narrow window), and the dashboard of a history of
 # 3 metrics × 50 runs (trend --html). Fails on any script error or refused resource (the
 # page's own recorder, report/html_page.cpp, and the browser's console log), and leaves a
 # screenshot of each page in OUT_DIR. Exit 77 (skipped) when chromium is not installed.
 set -Eeuo pipefail
 # A step that stops the script says which, with the end of the browser's logs.
 trap 'rc=$?; echo "FAIL: line $LINENO: $BASH_COMMAND (exit $rc)"; tail -n 20 ./*.log 2>/dev/null; exit "$rc"' ERR
-perfduel=$1 fake_bench=$2 out=$3
+perfduel=$1 fake_bench=$2 where_bench=$3 out=$4
 chromium=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z $chromium ]]; then
   echo "browser_test.sh: chromium is not installed (apt-get install chromium): skipped"
@@ -58,7 +59,8 @@ open_page() {
 
 count() { { grep -o "$1" "$2" || true; } | wc -l; }
 
-# --- The run page: three gates (a regression, a no change, a crash), as a CI run leaves them.
+# --- The run page: four gates (a regression, a no change, a crash, a counted regression that
+# says where it happened), as a CI run leaves them.
 mkdir reports
 cat >loose.yaml <<'YAML'
 metrics:
@@ -70,12 +72,20 @@ YAML
   --json reports/parse_speed.json >>compare.log 2>&1 || true
 "$perfduel" compare --seed 3 -b "$fake_bench --work 1" -n "$fake_bench --work 1 --crash" \
   --json reports/crash_gate.json >>compare.log 2>&1 || true
+# Instructions counted by Valgrind: 3 rounds decide, and the counted runs say which functions
+# grew (where_bench --slow: insertion_sort, and check_sorted that the baseline never calls).
+cat >counted.yaml <<'YAML'
+metrics:
+  instructions: {valgrind: instructions, threshold: 1%, tolerance: 0.5%}
+YAML
+"$perfduel" compare --seed 4 --config counted.yaml -b "$where_bench" -n "$where_bench --slow" \
+  --json reports/where_counted.json >>compare.log 2>&1 || true
 rc=0
 "$perfduel" summary reports --html "$out/run.html" >summary.log 2>&1 || rc=$?
 [[ $rc == 1 ]] || fail "summary --html: exit code $rc, expected 1 (a regression): $(cat summary.log)"
 open_page "$out/run.html" run
 gates=$(grep -o 'id="gates"[^>]*data-gates="[0-9]*"' run.dom.html | grep -o '[0-9]*"$' | tr -d '"' || true)
-[[ $gates == 3 ]] || fail "run: the table has ${gates:-no} gates, expected 3"
+[[ $gates == 4 ]] || fail "run: the table has ${gates:-no} gates, expected 4"
 grep -q '<tr class="row-regression first" data-gate="sort_speed"' run.dom.html ||
   fail "run: the regression's row is not highlighted"
 grep -q 'class="row-failed first" data-gate="crash_gate"' run.dom.html || fail "run: the failed gate's row is not marked"
@@ -85,6 +95,34 @@ drawn=$(grep -o 'class="chart runs drawn" data-points="[0-9]*"' run.dom.html | g
   sort -n | tail -1 || true)
 ((${drawn:-0} >= 20)) || fail "run: no chart draws the runs of the regression's duel (most: ${drawn:-0})"
 echo "run page: $gates gates, a chart of ${drawn:-0} runs"
+
+# --- Where the counted regression happened: an icicle of its call tree (the root "all" and the
+# functions below it) beside the table that names the function, also on the one duel's own page
+# (analyze --html), whose screenshots show it wide and on a narrow window.
+check_where() {
+  local name=$1 nodes
+  # The counted metric's icicle (the timed regression's gate has one of its own, profiled).
+  nodes=$(grep -oP 'data-metric="instructions" data-reading="explained">.*?class="icicle"[^>]*data-nodes="\K[0-9]+' \
+    "$name.dom.html" | head -1 || true)
+  ((${nodes:-0} >= 4)) || fail "$name: no icicle of the call tree (nodes: ${nodes:-none})"
+  grep -q '<h3>where: instructions: +[0-9.]* % instructions (+[0-9,]* per run)</h3>' "$name.dom.html" ||
+    fail "$name: no head line of where the instructions went"
+  grep -q '<tr class="more" data-function="[^"]*insertion_sort' "$name.dom.html" ||
+    fail "$name: the table does not name insertion_sort"
+  grep -q 'check_sorted[^<]*</code> <span class="tag added">new</span>' "$name.dom.html" ||
+    fail "$name: check_sorted is not said to be new"
+  grep -q 'where_bench.cpp:[0-9]' "$name.dom.html" || fail "$name: no source line of a function"
+  echo "$name: an icicle of ${nodes:-0} nodes"
+}
+check_where run
+rc=0
+"$perfduel" analyze reports/where_counted.json --html "$out/where.html" >analyze.log 2>&1 || rc=$?
+[[ $rc == 1 ]] || fail "analyze --html: exit code $rc, expected 1 (a regression): $(cat analyze.log)"
+open_page "$out/where.html" where
+check_where where
+: >where_narrow.log
+browse where_narrow.log --window-size=640,1600 --screenshot="$out/where_narrow.png" "file://$out/where.html" >/dev/null
+[[ -s where_narrow.png ]] || fail "where: no screenshot of a narrow window"
 
 # --- The dashboard: 3 metrics × 50 runs in a SQLite history.
 "$(dirname "$0")/make_history.sh" "$perfduel" history.sqlite 50
@@ -121,6 +159,6 @@ sed 's|<main id="page"></main>|<main id="page"></main><img src="https://example.
 browse network.log --dump-dom "file://$out/network.html" >network.dom.html
 grep -q 'data-errors="[1-9]' network.dom.html || fail "a page that loads from the network was not caught"
 
-echo "screenshots: $out/run.png $out/dashboard.png $out/trend_svg.png"
+echo "screenshots: $out/run.png $out/where.png $out/where_narrow.png $out/dashboard.png $out/trend_svg.png"
 ((failures == 0)) || { echo "$failures failures"; exit 1; }
 echo "all browser checks passed"

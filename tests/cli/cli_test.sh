@@ -198,6 +198,39 @@ YAML
     change=$(json '.metrics[0].change')
     awk -v c="$change" 'BEGIN { exit !(c > 0.25 && c < 1.5) }' || fail "change $change is not a clear increase"
     ;;
+  timed_regression_is_explained)
+    # A timed regression is profiled afterwards by one counted run of each side (explain:
+    # failures, the default), and the where block says what the counts show. Each case is a
+    # large effect (+50 % to +600 % against a 10 % tolerance at 99.99 %), as certain a regression as
+    # double_work_is_a_regression; what the counts say of it does not depend on timing.
+    command -v valgrind >/dev/null || fail "valgrind is not installed (.ci/packages lists it)"
+    quick_config
+    # Twice the work: the instructions explain it, in the one function that does the work.
+    run 1 compare --config gate.yaml --seed 2 --json report.json -b "$fb --work 2" -n "$fb --work 4"
+    expect_out '^where: wall_time \+[0-9.]+ %: one counted run a side: \+9[0-9.]+ % instructions'
+    expect_out '^ +100 %  \(anonymous namespace\)::burn\(double\)'
+    [ "$(json '.explanations[0].basis')" = profiled ] || fail "basis $(json '.explanations[0].basis')"
+    json '.notes[]' | grep -q '^explain: 1 timed metric profiled by one counted run of each side' ||
+      fail "no note of the profiling: $(json '.notes')"
+    # The same loads over 64 MiB instead of 2: the same instructions, the misses in the estimated
+    # cycles, all in the one function that walks.
+    : "${STREAM_BENCH:?set STREAM_BENCH}"
+    sb="$STREAM_BENCH --mib 64 --passes 20"
+    run 1 compare --config gate.yaml --seed 2 --json report.json -b "$sb --span-mib 2" -n "$sb --span-mib 64"
+    expect_out '^where: wall_time \+[0-9.]+ %: one counted run a side: [-+]0\.0[0-9] % instructions, \+[0-9.]+ % estimated cycles'
+    expect_out '^  the same work, more cache misses'
+    expect_out '^ +100 %  walk_span\('
+    [ "$(json '.explanations[0].event')" = cycles ] || fail "explained by $(json '.explanations[0].event')"
+    # Waiting: a sleep before the same work. No count moved with the time, and no function is named.
+    run 1 compare --config gate.yaml --seed 2 --json report.json --shell -b "$fb --work 1" -n "sleep 0.05; $fb --work 1"
+    expect_out '^  neither instructions nor estimated cycles explain it'
+    [ "$(json '.explanations[0].reading')" = not-by-counts ] || fail "reading $(json '.explanations[0].reading')"
+    [ "$(json '.explanations[0].functions | length')" = 0 ] || fail "named $(json '.explanations[0].functions')"
+    # explain: off profiles nothing.
+    echo "explain: off" >>gate.yaml
+    run 1 compare --config gate.yaml --seed 2 --json report.json -b "$fb --work 2" -n "$fb --work 4"
+    [ "$(json '.explanations | length')" = 0 ] || fail "explain: off explained $(json '.explanations')"
+    ;;
   half_work_is_an_improvement)
     quick_config
     run 0 compare --config gate.yaml --seed 3 -b "$fb --work 8" -n "$fb --work 4"
@@ -694,6 +727,12 @@ YAML
     [ "$(json '.measured_rounds')" -le 5 ] || fail "took $(json '.measured_rounds') rounds"
     change=$(json '.metrics[] | select(.name == "insns/BM_Hash/256") | .change')
     awk -v c="$change" 'BEGIN { exit !(c > 0.009 && c < 0.011) }' || fail "BM_Hash/256 change $change"
+    # Where: the benchmark's own function does the extra hashing, per iteration of its loop.
+    [ "$(json '.explanations[0].functions[0].name')" = "(anonymous namespace)::fnv1a(benchmark::State&, long, int)" ] ||
+      fail "explained by $(json '.explanations[0].functions')"
+    share=$(json '.explanations[0].functions[0].share')
+    awk -v s="$share" 'BEGIN { exit !(s > 0.8) }' || fail "fnv1a's share $share"
+    expect_out '^where: insns/BM_Hash/256: \+1\.[0-9]+ % instructions \(\+[0-9,.]+ per iteration\)$'
     ;;
   gbench_threads_get_their_cpus)
     # A suite whose one benchmark runs two threads keeps about one CPU busy over the whole
@@ -896,6 +935,12 @@ YAML
     expect_out '^insns/sort 512 +[0-9.]+ insn/iter +[0-9.]+ insn/iter '
     change=$(json '.metrics[] | select(.name == "insns/sort 512") | .change')
     awk -v c="$change" 'BEGIN { exit !(c > 0.009 && c < 0.011) }' || fail "sort 512 change $change"
+    # Where: one more call of std::sort per call of sort_work, each costing what it did, so the
+    # instructions ran in std::sort's parts and sort_work carries the change with what it calls.
+    [ "$(json '[.explanations[].metric] | join(",")')" = "insns/sort 512" ] || fail "explained $(json '[.explanations[].metric]')"
+    [ "$(json '.explanations[0].culprit.name')" = "(anonymous namespace)::sort_work(std::vector<unsigned int, std::allocator<unsigned int> >&, int)" ] ||
+      fail "culprit $(json '.explanations[0].culprit')"
+    expect_out '^ +100 %  \(anonymous namespace\)::sort_work\(\.\.\.\) with what it calls$'
     ;;
   catch2_output_must_be_xml)
     : "${CATCH2_BENCH:?set CATCH2_BENCH}"
@@ -1038,6 +1083,19 @@ YAML
     # Every run of a side counted the same, and the program's own output stayed its own.
     [ "$(json '[.runs[] | select(.side == "baseline") | .values.insns] | unique | length')" = 1 ] ||
       fail "baseline counts differ: $(json '[.runs[] | select(.side == "baseline") | .values.insns]')"
+    # Where: the one function whose work grew carries the change, in the table's output, the
+    # JSON report, a re-rendering of it by analyze, and its Markdown.
+    expect_out '^where: insns: \+0\.[0-9]+ % instructions \(\+[0-9,]+ per run\)$'
+    expect_out '^ +100 %  \(anonymous namespace\)::burn\(double\)'
+    [ "$(json '.explanations[0].functions[0].name')" = "(anonymous namespace)::burn(double)" ] ||
+      fail "explained by $(json '.explanations[0].functions')"
+    [ "$(json '.explanations[0].reading')" = explained ] || fail "reading $(json '.explanations[0].reading')"
+    share=$(json '.explanations[0].functions[0].share')
+    awk -v s="$share" 'BEGIN { exit !(s > 0.99 && s < 1.01) }' || fail "burn's share $share"
+    run 1 analyze report.json --markdown where.md
+    expect_out '^ +100 %  \(anonymous namespace\)::burn\(double\)'
+    grep -q '^<details><summary>Where: 1 regressed metric by function</summary>' where.md || fail "no where in the Markdown"
+    grep -q '| 100 % | `(anonymous namespace)::burn(double)` |' where.md || fail "burn not in the Markdown's where"
     est=$(json '.metrics[1].baseline_median')
     insns=$(json '.metrics[0].baseline_median')
     awk -v e="$est" -v i="$insns" 'BEGIN { exit !(e > i) }' || fail "estimated cycles $est not above instructions $insns"

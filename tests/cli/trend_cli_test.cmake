@@ -73,8 +73,10 @@ if(CASE STREQUAL "trend_known_answer")
   expect_contains("svg circle" "${svg}" "class=\"progression\"")
 
 elseif(CASE STREQUAL "trend_regression_exit_code")
-  # A JSON series with runs; the last group is slower: a regression for a latency.
-  file(WRITE "${WORK_DIR}/series.json" "[1.0, 1.01, [0.99, 1.0], 1.02, 0.98, 1.0, 1.5, 1.52, [1.49, 1.51], 1.5, 1.48]")
+  # A JSON series with runs; the last group is slower: a regression for a latency (each level
+  # holds 12 runs, as a change must).
+  file(WRITE "${WORK_DIR}/series.json" "[1.0, 1.01, [0.99, 1.0], 1.02, 0.98, 1.0, 1.01, 0.99, 1.0, 1.02, 0.98, 1.0,
+    1.5, 1.52, [1.49, 1.51], 1.5, 1.48, 1.51, 1.5, 1.49, 1.52, 1.5, 1.48, 1.5]")
   perfduel(trend --input series.json --lower-is-better --json out.json)
   expect_equal("exit code" "${rc}" "1")
   expect_contains("marked" "${out}" "REGRESSION")
@@ -200,21 +202,22 @@ elseif(CASE STREQUAL "record_and_trend")
   perfduel(record --db h.sqlite --commit abc --branch main report.json)
   expect_equal("record exit code" "${rc}" "0")
   expect_contains("record output" "${out}" "recorded #1 in h.sqlite: 1 metric")
-  # A step in plain values on later days.
-  foreach(day RANGE 1 9)
-    if(day LESS 6)
+  # A step in plain values on later days, each level held 12 records (as a change must).
+  foreach(day RANGE 1 23)
+    if(day LESS 12)
       set(value 0.0100)
     else()
       set(value 0.0130)
     endif()
-    perfduel(record --db h.sqlite --commit c${day} --branch main --time 2026-12-0${day}T00:00:00Z
+    math(EXPR minute "${day} + 10")
+    perfduel(record --db h.sqlite --commit c${day} --branch main --time 2026-12-01T10:${minute}:00Z
              --metric wall_time --value ${value} --value ${value})
     expect_equal("record ${day}" "${rc}" "0")
   endforeach()
   perfduel(trend --db h.sqlite --metric wall_time --branch main --json trend.json)
   expect_equal("trend exit code" "${rc}" "1")
   expect_contains("direction from the report" "${out}" "lower is better (recorded)")
-  expect_contains("anomaly with commit" "${out}" "regression  at run 6 (c6")
+  expect_contains("anomaly with commit" "${out}" "regression  at run 12 (c12")
   # Every metric when none is named; PERFDUEL_HISTORY names the database.
   set(ENV{PERFDUEL_HISTORY} "${WORK_DIR}/h.sqlite")
   perfduel(trend)

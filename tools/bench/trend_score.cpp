@@ -27,9 +27,11 @@ namespace {
 namespace fs = std::filesystem;
 using perfduel::trend::ChangePoints;
 
-// The reference methods shown beside the predictions, by source.
+// The reference methods shown beside the predictions, by source. For the Firefox series:
+// Perfherder's own alerts (mozilla), MongoDB's E-divisive means (mongodb) and binseg where
+// REALISE ran them (5 of the 8 series; their means are over those), and no change (zero).
 const std::vector<std::string> k_tcpd_methods{"binseg", "pelt", "bocpd", "ecp", "zero"};
-const std::vector<std::string> k_perfherder_methods{"mozilla", "zero"};
+const std::vector<std::string> k_perfherder_methods{"mozilla", "mongodb", "binseg", "zero"};
 
 struct Series {
   std::string name;
@@ -158,10 +160,12 @@ int run(const fs::path& predictions_path, const fs::path& data, const std::optio
     }
     std::string mean =
         fmt::format("{:<20} {:>5}  {}", fmt::format("mean ({} series)", list.size()), "", mine.text());
+    std::string counted = fmt::format("{:<20} {:>5}  {:>11}", "series in the mean", "", mine.count);
     for (const Mean& m : theirs) {
       mean += "  " + m.text();
+      counted += fmt::format("  {:>11}", m.count);
     }
-    fmt::print("{}\n\n", mean);
+    fmt::print("{}\n{}\n\n", mean, counted);
   }
   const std::size_t missing = all.size() - out.size();
   if (missing > 0) {

@@ -37,7 +37,7 @@ CountedRun counted_run(const std::string& name, double iterations,
   for (double i = 1; i <= iterations; ++i) {
     instructions += per_iteration(i);
   }
-  return {{name, iterations, seconds}, CallgrindDump{k_loop_closed, {{"Ir", instructions}}, {}}};
+  return {{name, iterations, seconds}, CallgrindDump{k_loop_closed, {{"Ir", instructions}}, {}, {}}};
 }
 
 // The runs of a benchmark of `per_iteration` instructions whose framework ran 1, 10, ... 10^k
@@ -133,11 +133,11 @@ TEST_CASE("the runs Google Benchmark logs at --v=2", "[benchmark_counts]") {
 TEST_CASE("one process's dumps are split into the runs it logged", "[benchmark_counts]") {
   const std::vector<LoggedRun> logged{{"BM_a", 1, 0}, {"BM_t/threads:2", 1, 0}, {"BM_a", 10, 0}};
   const std::vector<CallgrindDump> dumps{
-      {k_loop_opened, {{"Ir", 2.9e6}}, {}},        {k_loop_closed, {{"Ir", 1300}}, {}},
-      {k_loop_opened, {{"Ir", 900}}, {}},          {k_loop_opened, {{"Ir", 40}}, {}},
-      {k_loop_closed, {{"Ir", 700}}, {}},          {k_loop_closed, {{"Ir", 800}}, {}},
-      {k_loop_opened, {{"Ir", 900}}, {}},          {k_loop_closed, {{"Ir", 10900}}, {}},
-      {"Program termination", {{"Ir", 95000}}, {}}};
+      {k_loop_opened, {{"Ir", 2.9e6}}, {}, {}},        {k_loop_closed, {{"Ir", 1300}}, {}, {}},
+      {k_loop_opened, {{"Ir", 900}}, {}, {}},          {k_loop_opened, {{"Ir", 40}}, {}, {}},
+      {k_loop_closed, {{"Ir", 700}}, {}, {}},          {k_loop_closed, {{"Ir", 800}}, {}, {}},
+      {k_loop_opened, {{"Ir", 900}}, {}, {}},          {k_loop_closed, {{"Ir", 10900}}, {}, {}},
+      {"Program termination", {{"Ir", 95000}}, {}, {}}};
   const auto split = split_runs(dumps, logged, {{"BM_t/threads:2", 2}});
   REQUIRE(split);
   REQUIRE(split->at("BM_a").size() == 2);
@@ -193,6 +193,7 @@ TEST_CASE("estimated cycles per iteration need the cache simulation", "[benchmar
                                      {"ILmr", 0},
                                      {"DLmr", factor},
                                      {"DLmw", 0}},
+                                    {},
                                     {}}};
   };
   const std::vector<CountedRun> runs{run(1, 1.5), run(10, 10.5), run(100, 100.5), run(1000, 1000.5)};
@@ -241,7 +242,7 @@ TEST_CASE("what cannot be counted per iteration says why", "[benchmark_counts]")
     std::vector<CountedRun> runs;
     for (double iterations = 1; iterations <= 1e9; iterations *= 10) {
       // As counted_run would make them, without a billion calls of an empty iteration.
-      runs.push_back({{"BM_e", iterations, 0.001}, CallgrindDump{k_loop_closed, {{"Ir", 250.0}}, {}}});
+      runs.push_back({{"BM_e", iterations, 0.001}, CallgrindDump{k_loop_closed, {{"Ir", 250.0}}, {}, {}}});
     }
     const auto count = count_from_runs("BM_e", runs, false, CacheSimulation::off);
     REQUIRE(count);

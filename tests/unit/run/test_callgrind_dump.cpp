@@ -27,7 +27,7 @@ std::string dump_text(const std::string& trigger, const std::string& totals) {
 }
 
 CallgrindDump dump(const std::string& trigger, double ir) {
-  return {trigger, {{"Ir", ir}}, {}};
+  return {trigger, {{"Ir", ir}}, {}, {}};
 }
 
 }  // namespace

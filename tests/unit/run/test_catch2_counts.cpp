@@ -37,20 +37,20 @@ const std::string k_catch2_ended =
 // `samples` stretches of `calls` calls, each call `work` instructions and each stretch 35 more
 // (the clock reads and the loop); the first call 900 more (its cold start).
 void add_benchmark(std::vector<CallgrindDump>& dumps, double work, int sizing, int samples, int calls) {
-  dumps.push_back({k_catch2_preparing, {{"Ir", 5.0e5}}, {}});
+  dumps.push_back({k_catch2_preparing, {{"Ir", 5.0e5}}, {}, {}});
   for (int i = 0; i < sizing; ++i) {
     const double count = 35 + work * (1 << i) + (i == 0 ? 900 : 0);
-    dumps.push_back({k_stretch_start, {{"Ir", 64}}, {}});
-    dumps.push_back({k_stretch_finish, {{"Ir", count}}, {}});
-    dumps.push_back({k_stretch_other, {{"Ir", 12}}, {}});
+    dumps.push_back({k_stretch_start, {{"Ir", 64}}, {}, {}});
+    dumps.push_back({k_stretch_finish, {{"Ir", count}}, {}, {}});
+    dumps.push_back({k_stretch_other, {{"Ir", 12}}, {}, {}});
   }
-  dumps.push_back({k_catch2_starting, {{"Ir", 263}}, {}});
+  dumps.push_back({k_catch2_starting, {{"Ir", 263}}, {}, {}});
   for (int i = 0; i < samples; ++i) {
-    dumps.push_back({k_stretch_start, {{"Ir", 81}}, {}});
-    dumps.push_back({k_stretch_finish, {{"Ir", 35 + work * calls}}, {}});
-    dumps.push_back({k_stretch_other, {{"Ir", 12}}, {}});
+    dumps.push_back({k_stretch_start, {{"Ir", 81}}, {}, {}});
+    dumps.push_back({k_stretch_finish, {{"Ir", 35 + work * calls}}, {}, {}});
+    dumps.push_back({k_stretch_other, {{"Ir", 12}}, {}, {}});
   }
-  dumps.push_back({k_catch2_ended, {{"Ir", 688}}, {}});
+  dumps.push_back({k_catch2_ended, {{"Ir", 688}}, {}, {}});
 }
 
 Catch2Benchmark reported(const std::string& name, double iterations) {
@@ -94,9 +94,9 @@ TEST_CASE("a Catch2 benchmark's count per call: the difference of its last two s
   std::vector<CallgrindDump> dumps;
   add_benchmark(dumps, 34748, 11, 1, 5);
   // A function's cold part, entered by a jump, is no second preparation.
-  dumps.push_back({k_catch2_preparing + " [clone .cold]", {{"Ir", 40}}, {}});
+  dumps.push_back({k_catch2_preparing + " [clone .cold]", {{"Ir", 40}}, {}, {}});
   add_benchmark(dumps, 372457, 7, 1, 1);
-  dumps.push_back({"Program termination", {{"Ir", 90000}}, {}});
+  dumps.push_back({"Program termination", {{"Ir", 90000}}, {}, {}});
   const std::vector<Catch2Benchmark> benchmarks{reported("sort 64", 5), reported("sort 512", 1)};
   const auto counts = catch2_counts_from_dumps(dumps, benchmarks, CacheSimulation::off);
   REQUIRE(counts);

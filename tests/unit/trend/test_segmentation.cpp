@@ -261,7 +261,11 @@ TEST_CASE("segments: exact series and runs", "[trend][segments]") {
   // Runs stay whole: the cut falls between runs.
   const std::vector<std::vector<double>> runs{{10, 10.1, 9.9}, {10, 10.2},       {10.1, 9.9, 10},
                                               {20, 20.1},      {19.9, 20, 20.2}, {20.1, 19.8}};
-  const auto grouped = group_runs(runs, GroupingOptions{});
+  // (Every change shown: by default a level held three runs is not yet a change.)
+  CHECK(group_runs(runs, GroupingOptions{})->groups.size() == 1);
+  GroupingOptions every_change;
+  every_change.min_magnitude = 0.0;
+  const auto grouped = group_runs(runs, every_change);
   REQUIRE(grouped);
   REQUIRE(grouped->groups.size() == 2);
   CHECK(grouped->groups[1].start == 3);

@@ -76,6 +76,8 @@ int run_analyze(const AnalyzeOptions& options) {
   outcome.elapsed_seconds = saved.elapsed_seconds;
   outcome.seed = saved.seed;
   outcome.programs = saved.programs;
+  outcome.explanations = saved.explanations;  // what the profiles showed holds under any settings
+  outcome.explain_seconds = saved.explain_seconds;
   if (reanalysis.changes.empty()) {
     // What the duel noted while it ran holds for the same settings; with others it would not.
     outcome.notes = saved.duel_notes;

@@ -16,8 +16,10 @@
 #include "history/store.hpp"
 #include "machine/facts.hpp"
 #include "report/saved_report.hpp"
+#include "report/trend_output.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/direction.hpp"
+#include "trend/history_trend.hpp"
 
 namespace perfduel::cli {
 
@@ -60,6 +62,35 @@ history::Record plain_values(const RecordOptions& options) {
   }
   record.measurements.push_back(std::move(m));
   return record;
+}
+
+// An alert for each metric of `record` whose gate history (this machine, this configuration,
+// this branch) has a regression in its newest runs that the trend's sheriff rule confirmed
+// (trend::newest_regression): one line each, empty when there is none.
+std::string newest_change_alerts(history::HistoryStore& history, const history::Record& record) {
+  std::string alerts;
+  for (const history::Measurement& m : record.measurements) {
+    const auto trended =
+        trend::gate_series_trend(history, m.metric, record.branch, record.machine_id, record.config_hash);
+    if (!trended) {
+      continue;
+    }
+    const trend::Group* change = trend::newest_regression(trended->grouping);
+    if (change == nullptr) {
+      continue;
+    }
+    const auto& groups = trended->grouping.groups;
+    const double before = trend::level_at_end(groups[groups.size() - 2]);
+    const double after = trend::level_at_start(*change);
+    alerts += fmt::format("alert: {} regressed at run {} of its history ({:.6g} -> {:.6g}, {:+.1f}%): {}\n",
+                          m.metric, change->start, before, after,
+                          before != 0.0 ? 100.0 * (after - before) / before : 0.0,
+                          evidence_text(*change->evidence));
+    if (const auto command = bisect_command(trended->series, *change)) {
+      alerts += fmt::format("  {}\n", *command);
+    }
+  }
+  return alerts;
 }
 
 int run_record(const RecordOptions& options) {
@@ -131,6 +162,7 @@ int run_record(const RecordOptions& options) {
                record.commit ? record.commit->substr(0, 12) : "(none)", record.branch.value_or("(none)"),
                record.recorded_at, record.machine_id, record.machine,
                record.config_hash ? fmt::format(", config {}", *record.config_hash) : "");
+    fmt::print("{}", newest_change_alerts(history, record));
   }
   return 0;
 }

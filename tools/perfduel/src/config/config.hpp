@@ -90,6 +90,10 @@ enum class Correction { bonferroni, holm };
 // What an inconclusive verdict does to the exit status.
 enum class InconclusivePolicy { skip, fail, pass };
 
+// When a timed metric's change is profiled afterwards by one counted run of each side
+// (duel/profiling.hpp): never, when a gated one regressed, or whenever one changed.
+enum class Explain { off, failures, always };
+
 // What a reading of 0 means for a metric whose change is a ratio.
 enum class Zeros {
   allowed,  // a measurement at its resolution: the ratio of means is used (duel/zero_readings.cpp)
@@ -185,6 +189,7 @@ struct Config {
   // configuration key: perfduel_validate turns it off to measure what it brings.
   bool uncorrected_pass = true;
   InconclusivePolicy on_inconclusive = InconclusivePolicy::skip;
+  Explain explain = Explain::failures;
 
   // Estimator settings (see stats/estimate.hpp).
   double autocorrelation_limit = 0.1;  // |lag-1 r| above this triggers batching

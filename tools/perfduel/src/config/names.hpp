@@ -29,6 +29,8 @@ inline constexpr util::NameTable<InconclusivePolicy, 3> k_inconclusive_names{
     {{InconclusivePolicy::skip, "skip"},
      {InconclusivePolicy::fail, "fail"},
      {InconclusivePolicy::pass, "pass"}}};
+inline constexpr util::NameTable<Explain, 3> k_explain_names{
+    {{Explain::off, "off"}, {Explain::failures, "failures"}, {Explain::always, "always"}}};
 inline constexpr util::NameTable<IdenticalPrograms, 2> k_identical_programs_names{
     {{IdenticalPrograms::skip, "skip"}, {IdenticalPrograms::measure, "measure"}}};
 

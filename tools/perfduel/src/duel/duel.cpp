@@ -238,6 +238,7 @@ class Duel {
         slot.simulated = std::move(run.simulated);
         slot.simulated_benchmarks = std::move(run.simulated_benchmarks);
         slot.uncountable = std::move(run.uncountable);
+        slot.profiles = std::move(run.profiles);
       } else {
         slot = std::move(run);
       }
@@ -278,11 +279,7 @@ class Duel {
     std::array<RunLimits, 2> limits{m_limits, m_limits};
     for (std::size_t i = 0; i < 2; ++i) {
       limits[i].cpus = {m_round_cpus[i]};
-      limits[i].env_padding_bytes.reset();
-      if (m_config.env_padding) {
-        limits[i].env_padding_bytes = env_padding_bytes(m_seed, m_run_index);
-      }
-      ++m_run_index;
+      limits[i].env_padding_bytes = next_padding();
     }
     // Which of the two is started first, woken first and read first is the round's order coin:
     // whatever that order does to a run falls on either side alike instead of on one.
@@ -312,11 +309,7 @@ class Duel {
       const std::size_t index = side == Side::baseline ? 0 : 1;
       RunLimits limits = m_limits;
       limits.cpus = {m_round_cpus[index]};
-      limits.env_padding_bytes.reset();
-      if (m_config.env_padding) {
-        limits.env_padding_bytes = env_padding_bytes(m_seed, m_run_index);
-      }
-      ++m_run_index;
+      limits.env_padding_bytes = next_padding();
       const auto& command = side == Side::baseline ? *m_config.baseline : *m_config.candidate;
       const RunResult run = m_executor.run(command, limits);
       if (run.status == RunStatus::interrupted || interrupt_requested()) {
@@ -338,6 +331,12 @@ class Duel {
     }
   }
 
+  // The PERFDUEL_PAD length of the next plain run (none when padding is off); counts the run.
+  std::optional<std::size_t> next_padding() {
+    const auto index = m_run_index++;
+    return m_config.env_padding ? std::optional(env_padding_bytes(m_seed, index)) : std::nullopt;
+  }
+
   // One run of `side`; a plain run gets its PERFDUEL_PAD (the layout it randomizes matters for
   // time, not for counts, so Valgrind runs get none).
   RunResult run_once(Side side, bool simulated) {
@@ -347,11 +346,7 @@ class Duel {
       limits.env_padding_bytes.reset();
       return m_simulator->run(command, limits);
     }
-    m_limits.env_padding_bytes.reset();
-    if (m_config.env_padding) {
-      m_limits.env_padding_bytes = env_padding_bytes(m_seed, m_run_index);
-    }
-    ++m_run_index;
+    m_limits.env_padding_bytes = next_padding();
     return m_executor.run(command, m_limits);
   }
 
@@ -435,6 +430,9 @@ class Duel {
       }
       m_outcome.runs.push_back({round, side, warmup, std::move(values).value(),
                                 is_duet(m_config.order) ? m_round_cpus[side == Side::baseline ? 0 : 1] : -1});
+      for (const auto& [name, profile] : result.profiles) {  // the last round's count for each
+        m_outcome.profiles[name][side == Side::baseline ? 0 : 1] = profile;
+      }
     }
   }
 
@@ -569,6 +567,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
   outcome.metrics = duel.effective().metrics;
   try {
     outcome.analysis = analyze(duel.effective(), outcome.runs, Finality::final);
+    outcome.explanations = explain_counted_metrics(outcome.analysis, outcome.profiles);
   } catch (const Error& e) {
     outcome.end = DuelEnd::benchmark_failed;
     outcome.failure = e.what();

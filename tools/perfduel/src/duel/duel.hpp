@@ -7,6 +7,7 @@
 
 #include "config/config.hpp"
 #include "duel/analysis.hpp"
+#include "duel/explanation.hpp"
 #include "duel/metric_expansion.hpp"
 #include "duel/programs.hpp"
 #include "duel/run_order.hpp"
@@ -48,6 +49,12 @@ struct DuelOutcome {
   // Notes the duel made while it ran, which the final analysis cannot make from the runs alone:
   // the early one that the budget cannot settle some metric's threshold (budget_note).
   std::vector<Note> notes;
+  // The counted benchmarks' profiles of the last round that counted them (duel/explanation.hpp).
+  SideProfiles profiles;
+  // The metrics' changes attributed to functions: counted ones from `profiles` when the duel
+  // ends, timed ones that regressed from counted runs made after it (duel/profiling.hpp).
+  std::vector<Explanation> explanations;
+  double explain_seconds = 0;  // what the counted runs of the timed explanations took, after the duel
 };
 
 // Chooses the CPUs of the measured rounds once the warm-up is over, from the warm-up's

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "duel/profiling.hpp"
 #include "duel/run_plan.hpp"
 #include "error.hpp"
 #include "run/process_executor.hpp"
@@ -125,6 +126,12 @@ LocalDuel run_local_duel(Config& config, const std::string& cpus_origin, const P
   if (!settled) {  // the duel ended in its warm-up
     duel.pinning = pinning_plan.warmup;
     duel.pinning.parallelism = duel.outcome.warmup_parallelism;
+  }
+  // Where a timed regression happened: one counted run a side, Valgrind looked up only then.
+  if (!timed_to_explain(config.explain, duel.outcome.analysis).empty()) {
+    const auto found = valgrind.empty() ? find_valgrind() : util::Expected<std::filesystem::path>(valgrind);
+    explain_timed_changes(config, duel.outcome, executor, found ? *found : std::filesystem::path(),
+                          duel.pinning.cpus);
   }
   return duel;
 }

@@ -11,6 +11,7 @@ namespace perfduel::assets {
 std::string_view chart_js();
 std::string_view page_css();
 std::string_view common_js();
+std::string_view where_js();
 std::string_view run_page_js();
 std::string_view trend_page_js();
 }  // namespace perfduel::assets
@@ -60,8 +61,10 @@ constexpr std::string_view k_error_recorder = R"(
 std::string render_html_page(const HtmlPage& page) {
   const std::string data =
       html::script_safe_json(page.data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  const std::string_view script =
-      page.kind == PageKind::run ? assets::run_page_js() : assets::trend_page_js();
+  // The run page draws where a regression happened with where.js, before its own script.
+  const std::string script = page.kind == PageKind::run
+                                 ? fmt::format("{}\n{}", assets::where_js(), assets::run_page_js())
+                                 : std::string(assets::trend_page_js());
   return fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"

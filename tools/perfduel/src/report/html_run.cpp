@@ -10,6 +10,7 @@
 #include "report/labels.hpp"
 #include "report/saved_report.hpp"
 #include "report/units.hpp"
+#include "report/where_view.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -127,6 +128,55 @@ nlohmann::json metric_page_data(const SavedReport& report, const SavedMetric& me
           {"per_round", std::move(series.change)}};
 }
 
+// Whether the page says where `explanation` happened: its metric regressed, or likely did (as the
+// Markdown comment shows them: gated or not).
+bool shown_where(const SavedReport& report, const Explanation& explanation) {
+  for (const auto& metric : report.metrics) {
+    if (metric.name == explanation.metric &&
+        (metric.verdict.value_or("") == "regression" || metric.likely_regression)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// One explanation as the page draws it: the head line and what stands instead of functions as the
+// terminal says them, the functions that carry the change (none when they do not explain it), and
+// the differential call tree as [name, parent, baseline, candidate] rows, for the icicle.
+nlohmann::json explanation_page_data(const Explanation& explanation) {
+  const Attribution& attribution = explanation.attribution;
+  nlohmann::json functions = nlohmann::json::array();
+  if (attribution.reading == ProfileReading::explained) {
+    for (const auto& function : attribution.functions) {
+      functions.push_back({{"name", function.name},
+                           {"short", short_function_name(function.name)},
+                           {"place", function_place(function)},
+                           {"change", util::name_of(k_function_change_names, function.change)},
+                           {"baseline", function.baseline},
+                           {"candidate", function.candidate},
+                           {"share", function.share}});
+    }
+  }
+  nlohmann::json tree = nlohmann::json::array();
+  // A count that does not explain the change names no function, in the table or the icicle.
+  if (attribution.reading != ProfileReading::not_by_counts) {
+    for (const auto& node : explanation.tree) {
+      tree.push_back({node.name, node.parent, node.baseline, node.candidate});
+    }
+  }
+  return {{"metric", explanation.metric},
+          {"benchmark", explanation.benchmark},
+          {"event", counted_event_word(explanation)},
+          {"per", counted_per(explanation)},
+          {"reading", util::name_of(k_reading_names, attribution.reading)},
+          {"head", where_head(explanation)},
+          {"instead", where_instead(explanation)},
+          {"baseline_total", attribution.baseline_total},
+          {"candidate_total", attribution.candidate_total},
+          {"functions", std::move(functions)},
+          {"tree", std::move(tree)}};
+}
+
 nlohmann::json gate_page_data(const GateResult& gate, nlohmann::json duel) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& metric : gate.metrics) {
@@ -174,6 +224,12 @@ nlohmann::json duel_page_data(const SavedReport& report) {
   for (const bool w : rounds.warmup) {
     warmup.push_back(w);
   }
+  nlohmann::json explanations = nlohmann::json::array();
+  for (const auto& explanation : report.explanations) {
+    if (shown_where(report, explanation)) {
+      explanations.push_back(explanation_page_data(explanation));
+    }
+  }
   return {{"baseline", fmt::format("{}", fmt::join(report.baseline_command, " "))},
           {"candidate", fmt::format("{}", fmt::join(report.candidate_command, " "))},
           {"verdict", report.verdict.value_or("?")},
@@ -184,7 +240,8 @@ nlohmann::json duel_page_data(const SavedReport& report) {
           {"measured_rounds", report.measured_rounds},
           {"warmup", std::move(warmup)},
           {"notes", report.notes},
-          {"metrics", std::move(metrics)}};
+          {"metrics", std::move(metrics)},
+          {"explanations", std::move(explanations)}};
 }
 
 HtmlPage run_page(const std::vector<GateResult>& gates) {

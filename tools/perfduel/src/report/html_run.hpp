@@ -14,12 +14,15 @@
 // the failed and undecided ones said in words), then each gate's duel: per metric every run of
 // both sides by round, and each round's change with the estimate, its interval and the
 // tolerance band (the same data as `--svg`), a suite's metrics in a table sortable by change
-// and filterable by verdict, and the duel's notes. src/report/html/run_page.js draws it.
+// and filterable by verdict, where each regression happened (an icicle of the differential call
+// tree beside the functions that carry it), and the duel's notes. src/report/html/run_page.js draws it.
 namespace perfduel {
 
 // What the page shows of one duel, from its JSON report `report` (compare --json): the
-// commands, how it ended, the notes, and per metric its result and the values by round
-// (baseline, candidate, change in percent; null where a round lacks one).
+// commands, how it ended, the notes, per metric its result and the values by round (baseline,
+// candidate, change in percent; null where a round lacks one), and per regressed (or likely
+// regressed) metric with an explanation where it got slower: the functions and the differential
+// call tree ("explanations").
 nlohmann::json duel_page_data(const SavedReport& report);
 
 // The page of a CI run's `gates`, each drawn from its JSON report (GateResult::report; a

@@ -57,6 +57,7 @@ nlohmann::json dashboard_groups(const trend::TrendResult& r) {
         {"stdev", dashboard_value(g.stats.stdev)},
         {"change", trend::to_string(g.change)},
         {"bits", g.gain_bits ? dashboard_value(*g.gain_bits) : nlohmann::json(nullptr)},
+        {"evidence", g.evidence ? nlohmann::json(evidence_text(*g.evidence)) : nlohmann::json(nullptr)},
         {"step", std::isfinite(previous) && previous != 0.0 ? dashboard_value((first - previous) / previous)
                                                             : nlohmann::json(nullptr)}};
     if (const auto range = trend::group_commit_range(r.series, g)) {

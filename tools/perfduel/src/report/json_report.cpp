@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "config/names.hpp"
 #include "error.hpp"
 #include "report/labels.hpp"
 #include "report/report_fields.hpp"
@@ -124,6 +125,55 @@ nlohmann::ordered_json runs_to_json(const Config& config, const std::vector<RunR
   return runs;
 }
 
+nlohmann::ordered_json function_to_json(const FunctionShare& function) {
+  return {{report_field::k_name, function.name},
+          {report_field::k_source_file, function.file},
+          {report_field::k_source_line, function.line},
+          {report_field::k_change, util::name_of(k_function_change_names, function.change)},
+          {report_field::k_baseline, function.baseline},
+          {report_field::k_candidate, function.candidate},
+          {report_field::k_baseline_inclusive, function.baseline_inclusive},
+          {report_field::k_candidate_inclusive, function.candidate_inclusive},
+          {report_field::k_moved, function.moved},
+          {report_field::k_share, function.share}};
+}
+
+// The functions and moves of one explanation (duel/explanation.hpp).
+nlohmann::ordered_json explanation_to_json(const Explanation& explanation) {
+  const Attribution& attribution = explanation.attribution;
+  auto functions = nlohmann::ordered_json::array();
+  for (const FunctionShare& function : attribution.functions) {
+    functions.push_back(function_to_json(function));
+  }
+  auto moves = nlohmann::ordered_json::array();
+  for (const CostMove& move : attribution.moves) {
+    moves.push_back({{report_field::k_from, move.from},
+                     {report_field::k_into, move.into},
+                     {report_field::k_amount, move.amount},
+                     {report_field::k_change, util::name_of(k_function_change_names, move.from_change)}});
+  }
+  // The call tree compactly, a node a row: name, parent's index, baseline, candidate.
+  auto tree = nlohmann::ordered_json::array();
+  for (const CallTreeNode& node : explanation.tree) {
+    tree.push_back(nlohmann::ordered_json::array({node.name, node.parent, node.baseline, node.candidate}));
+  }
+  return {{report_field::k_metric, explanation.metric},
+          {report_field::k_benchmark, explanation.benchmark},
+          {report_field::k_event, util::name_of(config::k_counted_events, explanation.event)},
+          {report_field::k_basis, util::name_of(k_profile_basis_names, explanation.basis)},
+          {report_field::k_metric_change, explanation.metric_change},
+          {report_field::k_instructions_change, explanation.instructions_change},
+          {report_field::k_cycles_change, explanation.cycles_change},
+          {report_field::k_reading, util::name_of(k_reading_names, attribution.reading)},
+          {report_field::k_baseline_total, attribution.baseline_total},
+          {report_field::k_candidate_total, attribution.candidate_total},
+          {report_field::k_culprit,
+           attribution.culprit ? function_to_json(*attribution.culprit) : nlohmann::ordered_json(nullptr)},
+          {report_field::k_functions, functions},
+          {report_field::k_moves, moves},
+          {report_field::k_tree, tree}};
+}
+
 }  // namespace
 
 std::string overall_verdict(const DuelOutcome& outcome) {
@@ -170,6 +220,12 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     metrics.push_back(metric_to_json(result, summary.environment));
   }
   json[report_field::k_metrics] = metrics;
+  auto explanations = nlohmann::ordered_json::array();
+  for (const Explanation& explanation : outcome.explanations) {
+    explanations.push_back(explanation_to_json(explanation));
+  }
+  json[report_field::k_explanations] = explanations;  // where the changes happened, by function
+  json[report_field::k_explain_seconds] = outcome.explain_seconds;
   json[report_field::k_notes] = note_texts(duel_report_notes(summary));
   // Those the duel made, apart, for a re-analysis to repeat.
   json[report_field::k_duel_notes] = note_texts(outcome.notes);

@@ -99,4 +99,31 @@ inline constexpr const char* k_lag1 = "lag1";
 inline constexpr const char* k_p_value = "p_value";
 inline constexpr const char* k_note = "note";
 
+// A metric's change attributed to functions ("explanations" items).
+inline constexpr const char* k_explanations = "explanations";
+inline constexpr const char* k_explain_seconds = "explain_seconds";
+inline constexpr const char* k_metric = "metric";
+inline constexpr const char* k_benchmark = "benchmark";
+inline constexpr const char* k_event = "event";
+inline constexpr const char* k_basis = "basis";
+inline constexpr const char* k_metric_change = "metric_change";
+inline constexpr const char* k_baseline_total = "baseline_total";
+inline constexpr const char* k_candidate_total = "candidate_total";
+inline constexpr const char* k_reading = "reading";
+inline constexpr const char* k_functions = "functions";
+inline constexpr const char* k_source_file = "source_file";
+inline constexpr const char* k_source_line = "source_line";
+inline constexpr const char* k_baseline_inclusive = "baseline_inclusive";
+inline constexpr const char* k_candidate_inclusive = "candidate_inclusive";
+inline constexpr const char* k_moved = "moved";
+inline constexpr const char* k_share = "share";
+inline constexpr const char* k_moves = "moves";
+inline constexpr const char* k_from = "from";
+inline constexpr const char* k_into = "into";
+inline constexpr const char* k_amount = "amount";
+inline constexpr const char* k_tree = "tree";
+inline constexpr const char* k_culprit = "culprit";
+inline constexpr const char* k_instructions_change = "instructions_change";
+inline constexpr const char* k_cycles_change = "cycles_change";
+
 }  // namespace perfduel::report_field

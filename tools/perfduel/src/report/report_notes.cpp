@@ -176,6 +176,14 @@ std::vector<Note> duel_report_notes(const RunSummary& summary) {
       lines.push_back({NoteWeight::detail, fmt::format("{}: {}", result.spec.name, result.estimate.note)});
     }
   }
+  const auto profiled = std::count_if(outcome.explanations.begin(), outcome.explanations.end(),
+                                      [](const Explanation& e) { return e.basis == ProfileBasis::profiled; });
+  if (profiled > 0) {
+    lines.push_back({NoteWeight::detail,
+                     fmt::format("explain: {} profiled by one counted run of each side (valgrind, cache "
+                                 "simulation) in {:.1f} s after the duel",
+                                 util::counted(profiled, "timed metric"), outcome.explain_seconds)});
+  }
   machine_notes(summary, lines);
   return lines;
 }

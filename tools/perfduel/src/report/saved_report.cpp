@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "config/names.hpp"
 #include "error.hpp"
 #include "report/report_fields.hpp"
 #include "util/file.hpp"
@@ -218,6 +219,66 @@ std::optional<std::string> gate_settings_of(const Json& config) {
   return gate.dump();
 }
 
+FunctionChange change_of(const Json& item) {
+  return util::value_of(k_function_change_names, string_at(item, report_field::k_change).value_or(""))
+      .value_or(FunctionChange::changed);
+}
+
+// A function's part in a change as recorded ("functions" items, "culprit").
+FunctionShare function_from_json(const Json& item) {
+  FunctionShare function{string_at(item, report_field::k_name).value_or(""),
+                         string_at(item, report_field::k_source_file).value_or(""),
+                         count_at<int>(item, report_field::k_source_line)};
+  function.baseline = number_at(item, report_field::k_baseline).value_or(0.0);
+  function.candidate = number_at(item, report_field::k_candidate).value_or(0.0);
+  function.baseline_inclusive = number_at(item, report_field::k_baseline_inclusive).value_or(0.0);
+  function.candidate_inclusive = number_at(item, report_field::k_candidate_inclusive).value_or(0.0);
+  function.moved = number_at(item, report_field::k_moved).value_or(0.0);
+  function.share = number_at(item, report_field::k_share).value_or(0.0);
+  function.change = change_of(item);
+  return function;
+}
+
+// An explanation as recorded ("explanations" items), leniently: what it lacks is left empty.
+Explanation explanation_from_json(const Json& json) {
+  Explanation explanation;
+  explanation.metric = string_at(json, report_field::k_metric).value_or("");
+  explanation.benchmark = string_at(json, report_field::k_benchmark).value_or("");
+  explanation.event =
+      util::value_of(config::k_counted_events, string_at(json, report_field::k_event).value_or(""))
+          .value_or(CountedEvent::instructions);
+  explanation.basis =
+      util::value_of(k_profile_basis_names, string_at(json, report_field::k_basis).value_or(""))
+          .value_or(ProfileBasis::counted);
+  explanation.metric_change = number_at(json, report_field::k_metric_change).value_or(0.0);
+  explanation.instructions_change = number_at(json, report_field::k_instructions_change).value_or(0.0);
+  explanation.cycles_change = number_at(json, report_field::k_cycles_change).value_or(0.0);
+  Attribution& attribution = explanation.attribution;
+  attribution.reading = util::value_of(k_reading_names, string_at(json, report_field::k_reading).value_or(""))
+                            .value_or(ProfileReading::explained);
+  attribution.baseline_total = number_at(json, report_field::k_baseline_total).value_or(0.0);
+  attribution.candidate_total = number_at(json, report_field::k_candidate_total).value_or(0.0);
+  for (const auto& item : items_at(json, report_field::k_functions)) {
+    attribution.functions.push_back(function_from_json(item));
+  }
+  if (const auto& culprit = member(json, report_field::k_culprit); culprit.is_object()) {
+    attribution.culprit = function_from_json(culprit);
+  }
+  for (const auto& item : items_at(json, report_field::k_moves)) {
+    attribution.moves.push_back({string_at(item, report_field::k_from).value_or(""),
+                                 string_at(item, report_field::k_into).value_or(""),
+                                 number_at(item, report_field::k_amount).value_or(0.0), change_of(item)});
+  }
+  for (const auto& row : items_at(json, report_field::k_tree)) {
+    if (row.is_array() && row.size() == 4 && row[0].is_string() && row[1].is_number_integer() &&
+        row[2].is_number() && row[3].is_number()) {
+      explanation.tree.push_back(
+          {row[0].get<std::string>(), row[1].get<int>(), row[2].get<double>(), row[3].get<double>()});
+    }
+  }
+  return explanation;
+}
+
 }  // namespace
 
 SavedReport results_from_json(const Json& json) {
@@ -242,6 +303,10 @@ SavedReport results_from_json(const Json& json) {
     report.duel_notes.push_back({NoteWeight::key, std::move(text)});
   }
   report.notes = strings_at(json, report_field::k_notes);
+  report.explain_seconds = number_at(json, report_field::k_explain_seconds).value_or(0.0);
+  for (const auto& item : items_at(json, report_field::k_explanations)) {
+    report.explanations.push_back(explanation_from_json(item));
+  }
   const auto& metrics = member(json, report_field::k_metrics);
   report.has_metrics = metrics.is_array();
   for (const auto& item : items_at(json, report_field::k_metrics)) {

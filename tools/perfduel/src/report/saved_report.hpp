@@ -77,6 +77,9 @@ struct SavedReport {
   // The notes the duel made while it ran ("duel_notes", DuelOutcome::notes), as key notes.
   std::vector<Note> duel_notes;
   std::vector<std::string> notes;  // every note of the report (duel_report_notes)
+  // The changes attributed to functions ("explanations", DuelOutcome::explanations).
+  std::vector<Explanation> explanations;
+  double explain_seconds = 0;  // what the timed explanations' counted runs took
   std::vector<SavedMetric> metrics;
   bool has_metrics = false;  // it has a "metrics" array: written by compare --json
   // The "config" section (the YAML file's keys) dumped without where the build tree is (the

@@ -10,6 +10,7 @@
 #include "report/programs_view.hpp"
 #include "report/report_notes.hpp"
 #include "report/suite_view.hpp"
+#include "report/where_view.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -235,6 +236,7 @@ std::string format_table(const RunSummary& summary, Verbosity verbosity) {
     }
     text += std::string(util::trim(line)) + "\n";
   }
+  text += format_where(summary);
   for (const auto& line : column_legend(shown_analysis(summary), summary.config->confidence)) {
     text += line + "\n";
   }
@@ -306,7 +308,7 @@ std::string format_markdown(const RunSummary& summary) {
   for (const auto& line : column_legend(shown_analysis(summary), summary.config->confidence)) {
     text += line + "  \n";  // a hard line break
   }
-  text += "\n";
+  text += "\n" + format_where_markdown(summary);
   const auto all = duel_report_notes(summary);
   std::string details;
   for (const auto& note : all) {

@@ -1,5 +1,7 @@
 #include "report/trend_output.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "util/shell_words.hpp"
@@ -11,6 +13,11 @@ namespace {
 
 std::string format_value(double value, const std::optional<std::string>& unit) {
   return unit && !unit->empty() ? fmt::format("{:.6g} {}", value, *unit) : fmt::format("{:.6g}", value);
+}
+
+// A ratio that is infinite (a step over no noise) as null: JSON has no infinity.
+nlohmann::json ratio_json(double value) {
+  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
 nlohmann::json result_json(const trend::TrendResult& r, const trend::TrendWindows& windows) {
@@ -29,6 +36,9 @@ nlohmann::json result_json(const trend::TrendResult& r, const trend::TrendWindow
         {"significance_bits", g.gain_bits ? nlohmann::json(*g.gain_bits) : nlohmann::json(nullptr)}};
     if (r.grouping.shape == trend::SegmentShape::line) {
       group["slope"] = g.slope;
+    }
+    if (g.evidence) {
+      group["evidence"] = evidence_json(*g.evidence);
     }
     if (g.start < r.series.labels.size()) {
       group["first_run"] = r.series.labels[g.start];
@@ -94,8 +104,27 @@ std::string bisect_hint(const trend::TrendSeries& series, const trend::Group& gr
 
 }  // namespace
 
+nlohmann::json evidence_json(const trend::ChangeEvidence& e) {
+  return {{"p_value", e.p_value},
+          {"step_in_noise", ratio_json(e.step_in_noise)},
+          {"noise", e.noise},
+          {"held_runs", e.held_runs}};
+}
+
+std::string evidence_text(const trend::ChangeEvidence& e) {
+  const std::string p =
+      e.p_value < 1e-4 ? fmt::format("p {:.0e}", e.p_value) : fmt::format("p {:.2g}", e.p_value);
+  const std::string size = std::isfinite(e.step_in_noise) ? fmt::format("{:.1f}× the noise", e.step_in_noise)
+                                                          : std::string("over no noise");
+  return fmt::format("{}, {}, held {} run{}", p, size, e.held_runs, e.held_runs == 1 ? "" : "s");
+}
+
 std::string significance_text(const trend::Group& group) {
-  return group.gain_bits ? fmt::format("{:.1f} bits", *group.gain_bits) : "";
+  std::string text = group.gain_bits ? fmt::format("{:.1f} bits", *group.gain_bits) : "";
+  if (group.evidence) {
+    text += (text.empty() ? "" : ", ") + evidence_text(*group.evidence);
+  }
+  return text;
 }
 
 std::optional<std::string> bisect_command(const trend::TrendSeries& series, const trend::Group& group) {

@@ -16,8 +16,17 @@
 namespace perfduel {
 
 // The significance of the change that starts `group`: "12.3 bits" (what its cut saves in
-// description length; 1 bit is odds of 2:1, 10 bits about 1000:1); empty for the first group.
+// description length; 1 bit is odds of 2:1, 10 bits about 1000:1) and, for `segments`, its
+// evidence_text; empty for the first group.
 std::string significance_text(const trend::Group& group);
+
+// A change's evidence `e` as a sheriff reads it: "p 3e-09, 4.8× the noise, held 91 runs" (the
+// rank test's p-value for the whole series, the step in robust deviations of the runs near it,
+// the runs the new level has held).
+std::string evidence_text(const trend::ChangeEvidence& e);
+
+// `e` as JSON: {"p_value", "step_in_noise" (null when the noise is 0), "noise", "held_runs"}.
+nlohmann::json evidence_json(const trend::ChangeEvidence& e);
 
 // "lower is better" or "higher is better" for `direction`.
 std::string_view direction_text(stats::Direction direction);

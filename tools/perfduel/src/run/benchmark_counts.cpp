@@ -234,6 +234,9 @@ util::Expected<BenchmarkCount> per_iteration(const std::string& name, const Coun
   for (const auto& [event, value] : *counts) {
     counted.per_iteration[event] = (value - less[event]) / iterations;
   }
+  counted.profile = smaller != nullptr
+                        ? profile_difference(larger.window->profile, smaller->window->profile, iterations)
+                        : scaled_profile(larger.window->profile, iterations);
   return counted;
 }
 
@@ -369,7 +372,7 @@ struct SuiteProgress {
 };
 
 // A benchmark to run again alone, at a longer minimum time.
-struct Retry {
+struct MinTimeRetry {
   std::string name;
   double min_time = 0;
 };
@@ -386,7 +389,7 @@ struct CountingProcess {
 // count could not be read, and `progress.result` then says why. A benchmark that needs a
 // longer minimum time is added to `retries` (without it, as uncountable).
 bool take_run(SuiteProgress& progress, const CountingProcess& process, RunResult run, bool fixed_count,
-              CacheSimulation cache, std::vector<Retry>* retries) {
+              CacheSimulation cache, std::vector<MinTimeRetry>* retries) {
   auto& result = progress.result;
   result.user_seconds += run.user_seconds;
   result.system_seconds += run.system_seconds;
@@ -440,6 +443,7 @@ bool take_run(SuiteProgress& progress, const CountingProcess& process, RunResult
       retries->push_back({name, count->needs_min_time});
     } else if (count->uncountable.empty()) {
       result.simulated_benchmarks[name] = count->per_iteration;
+      result.profiles[name] = count->profile;
     } else {
       result.uncountable[name] = count->uncountable;
     }
@@ -448,8 +452,9 @@ bool take_run(SuiteProgress& progress, const CountingProcess& process, RunResult
     progress.context = reading.results.context;
   }
   for (const GbenchEntry& entry : reading.results.entries) {
-    if (retries == nullptr || std::none_of(retries->begin(), retries->end(),
-                                           [&](const Retry& retry) { return retry.name == entry.name; })) {
+    if (retries == nullptr || std::none_of(retries->begin(), retries->end(), [&](const MinTimeRetry& retry) {
+          return retry.name == entry.name;
+        })) {
       progress.entries[entry.name].push_back(entry.json);
     }
   }
@@ -469,15 +474,15 @@ void clear_directory(const std::filesystem::path& directory) {
 // runs stopped short of a slope (under load its runs take longer). False when a run failed, as
 // take_run says.
 bool run_again_alone(Executor& executor, const CommandSpec& command, const SuiteCounting& counting,
-                     bool fixed_count, const CountingProcess& process, std::vector<Retry>& retries,
+                     bool fixed_count, const CountingProcess& process, std::vector<MinTimeRetry>& retries,
                      SuiteProgress& progress) {
-  for (Retry& retry : retries) {
+  for (MinTimeRetry& retry : retries) {
     for (int attempt = 0; attempt < 2 && retry.min_time > 0; ++attempt) {
       CountingProcess alone{{retry.name}, {}, process.files, process.limits};
       alone.command = callgrind_benchmark_command(
           *with_min_time(command, std::max(retry.min_time, 2 * k_counting_min_time)), counting, alone.files,
           alone.names);
-      std::vector<Retry> again;
+      std::vector<MinTimeRetry> again;
       const bool last = attempt == 1;
       if (!take_run(progress, alone, executor.run(alone.command, alone.limits), fixed_count, counting.cache,
                     last ? nullptr : &again)) {
@@ -538,7 +543,7 @@ RunResult count_google_benchmarks(Executor& executor, const CommandSpec& command
   } else {
     runs[0] = executor.run(suite[0].command, suite[0].limits);
   }
-  std::vector<Retry> retries;
+  std::vector<MinTimeRetry> retries;
   for (std::size_t i = 0; i < processes; ++i) {
     if (!take_run(progress, suite[i], std::move(runs[i]), fixed_count, counting.cache, &retries)) {
       progress.result.wall_seconds = elapsed();

@@ -101,6 +101,7 @@ struct BenchmarkCount {
   std::map<CountedEvent, double> per_iteration;
   std::string uncountable;    // empty when counted
   double needs_min_time = 0;  // > 0: not counted; a run at this --benchmark_min_time would be
+  Profile profile;            // where the instructions per iteration went, when counted
 };
 
 // The count of benchmark `name` from its `runs` (split_runs); `fixed_count`: whether the

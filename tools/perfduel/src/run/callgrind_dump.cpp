@@ -68,6 +68,11 @@ util::Expected<CallgrindDump> parse_callgrind_dump(std::string_view text) {
     }
     dump.totals[events[i]] = value;
   }
+  // The functions' costs only explain a change: a malformed line there leaves the profile empty
+  // rather than the count unread.
+  if (auto profile = parse_profile(text)) {
+    dump.profile = std::move(profile).value();
+  }
   return dump;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "run/profile.hpp"
 #include "util/expected.hpp"
 
 // Reading the files Valgrind's callgrind writes when a dump is triggered (--dump-before,
@@ -27,6 +28,7 @@ struct CallgrindDump {
   std::string trigger;
   EventTotals totals;
   std::set<std::string> functions;
+  Profile profile;  // each function's cost in that time (run/profile.hpp)
 };
 
 // Reads the dump file `text`. The error names the missing or malformed line.

@@ -56,6 +56,8 @@ Mark mark_of(std::string_view trigger) {
 struct Stretches {
   std::vector<EventTotals> sizing;
   std::vector<EventTotals> samples;
+  std::vector<const Profile*> sizing_profiles;  // each stretch's, as above
+  std::vector<const Profile*> sample_profiles;
   bool interrupted = false;  // another dump fell inside a stretch
 };
 
@@ -76,7 +78,9 @@ std::vector<Stretches> stretches_of(std::span<const CallgrindDump> dumps) {
     } else if (found.empty() || phase == Phase::done) {
       continue;
     } else if (mark == Mark::stretch_finish && open) {
-      (phase == Phase::sizing ? found.back().sizing : found.back().samples).push_back(dump.totals);
+      const bool sizing = phase == Phase::sizing;
+      (sizing ? found.back().sizing : found.back().samples).push_back(dump.totals);
+      (sizing ? found.back().sizing_profiles : found.back().sample_profiles).push_back(&dump.profile);
     } else if (mark != Mark::stretch_start && open) {
       found.back().interrupted = true;
     }
@@ -146,6 +150,22 @@ util::Expected<double> per_call(const Stretches& stretches, const Catch2Benchmar
   return total / (static_cast<double>(samples.size()) * benchmark.iterations);
 }
 
+// Where the instructions per call went, from the stretches per_call counted: the last two of
+// the sizing, or the samples.
+Profile profile_per_call(const Stretches& stretches, const Catch2Benchmark& benchmark) {
+  const auto& sizing = stretches.sizing_profiles;
+  if (sizing.size() >= 2) {
+    const double calls = std::ldexp(1.0, static_cast<int>(sizing.size()) - 2);
+    return profile_difference(*sizing.back(), *sizing[sizing.size() - 2], calls);
+  }
+  Profile sum;
+  for (const Profile* sample : stretches.sample_profiles) {
+    add_profile(sum, *sample);
+  }
+  return scaled_profile(std::move(sum),
+                        static_cast<double>(stretches.sample_profiles.size()) * benchmark.iterations);
+}
+
 }  // namespace
 
 std::vector<std::string> catch2_counting_arguments(std::span<const std::string> arguments) {
@@ -201,6 +221,9 @@ util::Expected<std::vector<BenchmarkCount>> catch2_counts_from_dumps(
         break;
       }
       counts[i].per_iteration[event] = *value;
+    }
+    if (counts[i].uncountable.empty()) {
+      counts[i].profile = profile_per_call(all[i], benchmark);
     }
   }
   return counts;
@@ -264,12 +287,17 @@ RunResult read_catch2_counts(RunResult run, const SuiteCounting& counting) {
     for (const auto& [event, value] : (*counts)[i].per_iteration) {
       readings[name][event].push_back(value);
     }
+    if ((*counts)[i].uncountable.empty()) {
+      run.profiles.try_emplace(name, (*counts)[i].profile);  // the first report's
+    }
   }
   for (const auto& [name, events] : readings) {
     if (!run.uncountable.contains(name)) {
       for (const auto& [event, values] : events) {
         run.simulated_benchmarks[name][event] = stats::median(values);
       }
+    } else {
+      run.profiles.erase(name);
     }
   }
   return run;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "run/profile.hpp"
 
 namespace perfduel {
 
@@ -59,6 +60,10 @@ struct RunResult {
   // time (run/benchmark_counts.hpp), and the benchmarks it could not count that way, with why.
   std::map<std::string, std::map<CountedEvent, double>> simulated_benchmarks;
   std::map<std::string, std::string> uncountable;
+  // Where a run under Valgrind spent its instructions, function by function (run/profile.hpp):
+  // per iteration of each benchmark counted one at a time, by its name; the whole process's
+  // under the empty name.
+  std::map<std::string, Profile> profiles;
 };
 
 // The seam between scheduling and process launching: the duel asks an Executor to run a

@@ -150,6 +150,7 @@ struct CachegrindOutputs {
   CachegrindCounts total;
   std::string problem;
   int outputs = 0;
+  Profile profile;  // every process's functions
 };
 
 CachegrindOutputs read_outputs(const std::filesystem::path& directory) {
@@ -175,6 +176,9 @@ CachegrindOutputs read_outputs(const std::filesystem::path& directory) {
       }
       for (const auto& [event, value] : *counts) {
         read.total[event] += value;
+      }
+      if (auto profile = parse_profile(*text)) {
+        add_profile(read.profile, *profile);
       }
     }
   }
@@ -230,7 +234,7 @@ RunResult ValgrindExecutor::finish(const Prepared& prepared, RunResult result) c
   if (m_framework == BenchmarkFramework::catch2) {
     return read_catch2_counts(std::move(result), counting_of(prepared));
   }
-  auto [log, total, problem, outputs] = read_outputs(prepared.directory);
+  auto [log, total, problem, outputs, profile] = read_outputs(prepared.directory);
   if (result.status != RunStatus::exited || result.exit_code != 0) {
     // Valgrind's own complaints (a program it cannot run, an unsupported instruction) are in its log.
     if (!log.empty()) {
@@ -253,7 +257,9 @@ RunResult ValgrindExecutor::finish(const Prepared& prepared, RunResult result) c
     }
     result.simulated[event] = *value;
   }
-  if (!problem.empty()) {
+  if (problem.empty()) {
+    result.profiles[""] = std::move(profile);
+  } else {
     result.status = RunStatus::failed_to_start;
     result.error = fmt::format("under valgrind: {}", problem);
     result.err += "\n" + util::tail_lines(log, 10);

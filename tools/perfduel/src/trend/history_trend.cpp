@@ -309,6 +309,38 @@ std::vector<TrendResult> analyse_series(std::vector<TrendSeries> series, const G
   return results;
 }
 
+const Group* newest_regression(const Grouping& grouping) {
+  if (grouping.groups.size() < 2) {
+    return nullptr;
+  }
+  const Group& last = grouping.groups.back();
+  if (last.change != Change::regression || !last.evidence) {
+    return nullptr;
+  }
+  const std::size_t held = last.evidence->held_runs;
+  return held >= k_min_held_runs && held < k_min_held_runs + k_alert_runs ? &last : nullptr;
+}
+
+std::optional<TrendResult> gate_series_trend(history::HistoryStore& store, const std::string& metric,
+                                             const std::optional<std::string>& branch,
+                                             const std::string& machine_id,
+                                             const std::optional<std::string>& config_hash) {
+  auto points = store.series(metric, branch);
+  if (!points) {
+    throw Error(points.error());
+  }
+  std::erase_if(points.value(), [&](const history::SeriesPoint& point) {
+    return point.machine_id != machine_id || point.config_hash != config_hash;
+  });
+  if (points->empty()) {
+    return std::nullopt;
+  }
+  TrendRequest request;
+  request.branch = branch;
+  TrendSeries series = series_from_points(metric, *points, request);
+  return analyse(std::move(series), GroupingOptions{}, TrendWindows{});
+}
+
 std::string series_title(const TrendSeries& series) {
   return series.config ? fmt::format("{}@{}", series.name, *series.config) : series.name;
 }

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "history/store.hpp"
 #include "trend/compliance.hpp"
 #include "trend/jumpavg.hpp"
 #include "trend/series_input.hpp"
@@ -100,5 +101,24 @@ std::string series_title(const TrendSeries& series);
 // have no commits or `group` is the first.
 std::optional<std::pair<std::string, std::string>> group_commit_range(const TrendSeries& series,
                                                                       const Group& group);
+
+// How many records after a change is confirmed (its new level held k_min_held_runs runs)
+// `perfduel record` alerts on it: a record that moves the cut by a run or two still alerts, and
+// an old change does not alert again.
+inline constexpr std::size_t k_alert_runs = k_min_held_runs;
+
+// The change in the newest runs of `grouping`, for `perfduel record`'s alert: its last group
+// when that is a regression with evidence (a `segments` change the sheriff rule kept) that has
+// held at least k_min_held_runs and fewer than k_min_held_runs + k_alert_runs runs. Nothing
+// otherwise.
+const Group* newest_regression(const Grouping& grouping);
+
+// The series of `metric` in `store` measured on `machine_id` under `config_hash` (the gate that
+// was just recorded), trended with the default options; nothing when it has no records.
+// Throws perfduel::Error when the history cannot be read or the series cannot be grouped.
+std::optional<TrendResult> gate_series_trend(history::HistoryStore& store, const std::string& metric,
+                                             const std::optional<std::string>& branch,
+                                             const std::string& machine_id,
+                                             const std::optional<std::string>& config_hash);
 
 }  // namespace perfduel::trend

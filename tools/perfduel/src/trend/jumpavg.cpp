@@ -102,7 +102,9 @@ Grouping segment_grouping(std::span<const RunStats> runs, double max_value, cons
   result.method = Method::segments;
   SegmentationOptions segmentation;
   if (options.min_magnitude) {
+    // A magnitude given is the whole rule: every step of at least that size is shown.
     segmentation.min_magnitude = *options.min_magnitude;
+    segmentation.changes = ChangeRule::all;
   } else if (!options.counted) {
     segmentation.min_magnitude = k_default_min_magnitude;
     segmentation.exact_steps_kept = true;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "stats/direction.hpp"
+#include "trend/change_evidence.hpp"
 #include "util/expected.hpp"
 #include "util/name_table.hpp"
 
@@ -68,6 +69,10 @@ struct Group {
   // What the cut before this group saves, in bits, over joining it to the group before: the
   // change's significance. None for the first group.
   std::optional<double> gain_bits;
+  // The change's evidence as a sheriff weighs it (change_evidence.hpp): its rank test, its
+  // step against the noise near it, how long it has held. `segments` only; none for the first
+  // group.
+  std::optional<ChangeEvidence> evidence;
 };
 
 // The group's fitted value at its first run, at its last run, and at run `offset` of it.

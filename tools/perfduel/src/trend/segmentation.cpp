@@ -297,6 +297,62 @@ void join_small_steps(Candidate& c, std::span<const RunStats> runs, std::span<co
   }
 }
 
+// The runs of group `g` of `groups` as its level at the cut on side `side` plus its residuals
+// (for a level, its runs): a line's slope taken out, so that a drift is not a step.
+enum class CutSide { end, start };
+
+std::vector<double> at_cut(std::span<const RunStats> runs, const Group& g, CutSide side) {
+  std::vector<double> values;
+  values.reserve(g.runs);
+  const double level = side == CutSide::end ? level_at_end(g) : level_at_start(g);
+  for (std::size_t k = 0; k < g.runs; ++k) {
+    const double offset = static_cast<double>(k);
+    values.push_back(runs[g.start + k].avg - (g.slope != 0.0 ? level_at(g, offset) - level : 0.0));
+  }
+  return values;
+}
+
+// The evidence of each change of `groups` (all but the first) over `runs`.
+std::vector<ChangeEvidence> weigh_changes(std::span<const RunStats> runs, const std::vector<Group>& groups) {
+  std::vector<ChangeEvidence> evidence(groups.size());
+  const std::size_t places = runs.size() > 1 ? runs.size() - 1 : 1;
+  for (std::size_t i = 1; i < groups.size(); ++i) {
+    evidence[i] = weigh_change(at_cut(runs, groups[i - 1], CutSide::end),
+                               at_cut(runs, groups[i], CutSide::start), places);
+  }
+  return evidence;
+}
+
+// Joins the neighbours of every change a sheriff would not accept (change_evidence.hpp), one at
+// a time and refitting, the weakest first: a level that has not held k_min_held_runs on either
+// side, then the change with the largest p-value. One join changes the evidence of the changes
+// either side of it (a short excursion joined to the level before it leaves a step back to
+// that level that is no step), so each is weighed again.
+void join_unconfirmed_changes(Candidate& c, std::span<const RunStats> runs, std::span<const double> cleaned,
+                              const Prefix& p, double min_magnitude) {
+  while (c.starts.size() > 1) {
+    const std::vector<Group> groups = make_groups(runs, cleaned, p, c);
+    const std::vector<ChangeEvidence> evidence = weigh_changes(runs, groups);
+    std::size_t weakest = 0;
+    for (std::size_t i = 1; i < groups.size(); ++i) {
+      if (accepted(evidence[i], min_magnitude)) {
+        continue;
+      }
+      const auto held = [&](std::size_t k) {
+        return std::min(evidence[k].runs_before, evidence[k].held_runs) >= k_min_held_runs;
+      };
+      if (weakest == 0 || (!held(i) && held(weakest)) ||
+          (held(i) == held(weakest) && evidence[i].p_value > evidence[weakest].p_value)) {
+        weakest = i;
+      }
+    }
+    if (weakest == 0) {
+      return;
+    }
+    c.starts.erase(c.starts.begin() + static_cast<std::ptrdiff_t>(weakest));
+  }
+}
+
 // A series longer than twice this many runs has its shape chosen on this many blocks.
 constexpr std::size_t k_shape_runs = 1000;
 
@@ -352,8 +408,16 @@ std::vector<Group> segment_runs(std::span<const RunStats> runs, const Segmentati
   const bool exact = pooled_variance(p, chosen.starts, chosen.shape) <= k_exact;
   if (options.min_magnitude > 0 && !(exact && options.exact_steps_kept)) {
     join_small_steps(chosen, runs, cleaned, p, options.min_magnitude);
+    if (options.changes == ChangeRule::sheriff && !exact) {
+      join_unconfirmed_changes(chosen, runs, cleaned, p, options.min_magnitude);
+    }
   }
-  return make_groups(runs, cleaned, p, chosen);
+  std::vector<Group> groups = make_groups(runs, cleaned, p, chosen);
+  const std::vector<ChangeEvidence> evidence = weigh_changes(runs, groups);
+  for (std::size_t i = 1; i < groups.size(); ++i) {
+    groups[i].evidence = evidence[i];
+  }
+  return groups;
 }
 
 }  // namespace perfduel::trend

@@ -22,10 +22,16 @@ namespace perfduel::trend {
 // pays ½ ln N more for its slope); `min_magnitude` joins neighbours whose step is smaller
 // than this relative size (0: none); `exact_steps_kept`: not when the segments fit the
 // series exactly (a deterministic count, whose every step is real).
+// `changes`: which changes stay once the small steps are joined (with a `min_magnitude` above 0
+// and a series that is not exact): `sheriff`, only those change_evidence.hpp accepts (the
+// default), or `all`.
+enum class ChangeRule { sheriff, all };
+
 struct SegmentationOptions {
   double change_cost = 2.0;
   double min_magnitude = 0.0;
   bool exact_steps_kept = false;
+  ChangeRule changes = ChangeRule::sheriff;
 };
 
 // The segments of `runs` (each a run of samples that stays in one segment) as groups: each

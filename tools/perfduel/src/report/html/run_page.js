@@ -288,6 +288,10 @@
                            duel.end.startsWith('identical') ? 'Identical programs: nothing to measure.' : 'No runs to draw.'));
     }
     section.append(panels);
+    // Where each regression happened (where.js), under the charts that show it happened.
+    (duel.explanations || []).forEach(function (explanation, k) {
+      section.append(PD.where(explanation, 'where-' + index + '-' + k));
+    });
     if (duel.notes.length > 0) {
       section.append(PD.el('details', {class: 'notes', open: duel.notes.length <= 6},
         PD.el('summary', {}, duel.notes.length + ' notes'),

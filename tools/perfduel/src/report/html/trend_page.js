@@ -98,7 +98,7 @@
       items.push(PD.el('li', {class: g.change === 'regression' ? 'regression' : 'progression'},
         PD.el('strong', {}, g.change), ' at run ' + g.start + ' (' + short(runTable.commit[series.runIndex[g.start]]) +
           '): ' + valueText(previous.last, series) + ' → ' + valueText(g.first, series) + ' (' + changeText(g.step) + '), ' +
-          (g.bits !== null ? PD.number(g.bits) + ' bits, ' : '') + range,
+          (g.bits !== null ? PD.number(g.bits) + ' bits, ' : '') + (g.evidence ? g.evidence + ', ' : '') + range,
         g.bisect ? [' · ', PD.el('code', {class: 'bisect', title: 'the command that finds the commit' +
                                           (data.gate_note ? ' (' + data.gate_note + ')' : '')}, g.bisect)]
                  : (g.good && g.good === g.bad ? ' · both runs measured one commit: not the code (machine, load?)' : '')));
