@@ -19,6 +19,24 @@ if(NOT changelog MATCHES "\n## \\[?${VERSION}\\]?")
   string(APPEND failures "\n  - CHANGELOG.md has no section for ${VERSION}")
 endif()
 
+# Until the release is tagged, its section is where the changes go: [VERSION] without a date
+# (Keep a Changelog dates a section when it is released, `## [0.2.0] - 2026-12-01`) is the
+# release the pins name, so an entry under [Unreleased] would be shipped by it yet not listed in
+# it. Once [VERSION] is dated, new entries go under [Unreleased] until project() names the next.
+string(FIND "${changelog}" "\n## [Unreleased]\n" unreleased_at)
+if(unreleased_at GREATER -1)
+  math(EXPR unreleased_at "${unreleased_at} + 17")
+  string(SUBSTRING "${changelog}" ${unreleased_at} -1 unreleased)
+  string(FIND "${unreleased}" "\n## [" next_at)
+  if(next_at GREATER -1)
+    string(SUBSTRING "${unreleased}" 0 ${next_at} unreleased)
+  endif()
+  if(unreleased MATCHES "(^|\n)(- |### )" AND NOT changelog MATCHES "\n## \\[${VERSION}\\] - [0-9]")
+    string(APPEND failures "\n  - CHANGELOG.md: [Unreleased] has entries while [${VERSION}] is not released "
+      "(no date): they ship with v${VERSION}, which the pins name; move them into [${VERSION}]")
+  endif()
+endif()
+
 # The release a pin names ships what the templates use: each input of the composite action and
 # each PERFDUEL_* variable of the GitLab include file is named in CHANGELOG.md at or below the
 # section [VERSION], not only under [Unreleased].

@@ -334,24 +334,34 @@ gh_action_case() {
     fail "action: a failing gate's output has more than one line of CTest measurements"
   check_shards action $(gh_junits action)
 
+  # The README's quick-start workflow, as written (the block after its marker, taken as .ci/run
+  # takes the test command): the two checks below run it, up to where each stops.
+  local quick_start=$work/quick-start.yml
+  awk '/<!-- quick-start-workflow -->/ { getline; found = 1; next } found && /^```/ { exit } found' \
+    "$source_dir/README.md" >"$quick_start"
+  grep -q '^      - uses: ./.github/actions/perfduel' "$quick_start" ||
+    fail "README.md: the quick-start workflow does not use ./.github/actions/perfduel: $(cat "$quick_start")"
+  [ "$("$ci_local" github-matrix "$quick_start" perf)" = "" ] ||
+    fail "README.md: the quick-start workflow's job perf has a matrix"
+
   # A tampered archive: the store's archive one byte longer than SHA256SUMS says.
   local tampered=$work/tampered-store
   rm -rf "$tampered"
   cp -R "$PERFDUEL_TEST_ARCHIVE_STORE" "$tampered"
   printf 'x' >>"$(ls "$tampered"/perfduel-*-linux-x86_64.tar.gz)"
-  rc=$(PERFDUEL_TEST_ARCHIVE_STORE=$tampered template=$source_dir/templates/github-gate.yml gh_job tampered perf \
-    --matrix shard=1 --action ./.github/actions/perfduel="$source_dir/templates/gate" "$@")
-  log=$work/tampered/perf-1.log
+  rc=$(PERFDUEL_TEST_ARCHIVE_STORE=$tampered template=$quick_start gh_job tampered perf \
+    --action ./.github/actions/perfduel="$source_dir/templates/gate" "$@")
+  log=$work/tampered/perf.log
   [ "$rc" = 1 ] || fail "tampered: the job exited $rc, expected 1"
   grep -q '^::error title=perfduel archive refused::perfduel-[0-9.]*-linux-x86_64.tar.gz does not match the SHA-256' "$log" ||
     fail "tampered: the archive was not refused by its checksum: $(grep -m3 -i 'sha\|error' "$log")"
   grep -q 'Configuring done\|Build files have been written' "$log" && fail "tampered: the job went on past the refused download"
 
   # No repository variable: the job stops at once and says how to set it.
-  rc=$(template=$source_dir/templates/github-gate.yml gh_job no-repository perf --matrix shard=1 \
+  rc=$(template=$quick_start gh_job no-repository perf \
     --action ./.github/actions/perfduel="$source_dir/templates/gate" --ctx vars.perfduel_repository= "$@")
   [ "$rc" = 1 ] && grep -q "^::error title=where are perfduel's releases?::set the repository variable PERFDUEL_REPOSITORY" \
-    "$work/no-repository/perf-1.log" || fail "no-repository: exit $rc, no message naming PERFDUEL_REPOSITORY"
+    "$work/no-repository/perf.log" || fail "no-repository: exit $rc, no message naming PERFDUEL_REPOSITORY"
 }
 
 # gh_undecided_case [ci_local options...]: the shard of templates/github-gate.yml that runs

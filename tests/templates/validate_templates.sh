@@ -71,7 +71,14 @@ case "$mode" in
         "$validator" "$source_dir/templates/$file" >"$work/github-short.txt" 2>&1 ||
           fail "templates/$file does not validate: $(head -c 3000 "$work/github-short.txt")"
       done
-      [ "$failures" != "$before" ] || echo "github-actions.yml, github-gate.yml, gate/action.yml, github-release.yml: valid (action-validator)"
+      # The README's quick-start workflow, as written (the block after its marker).
+      awk '/<!-- quick-start-workflow -->/ { getline; found = 1; next } found && /^```/ { exit } found' \
+        "$source_dir/README.md" >"$work/quick-start.yml"
+      grep -q '^jobs:' "$work/quick-start.yml" || fail "README.md: no workflow after <!-- quick-start-workflow -->"
+      "$validator" "$work/quick-start.yml" >"$work/github-short.txt" 2>&1 ||
+        fail "README.md's quick-start workflow does not validate: $(head -c 3000 "$work/github-short.txt")"
+      [ "$failures" != "$before" ] ||
+        echo "github-actions.yml, github-gate.yml, gate/action.yml, github-release.yml, README.md's quick start: valid (action-validator)"
     else
       missing+=("action-validator (npm @action-validator/cli)")
     fi
