@@ -26,9 +26,12 @@
 #               the include file templates/gitlab-perfduel.yml: both shards pass, perfduel taken
 #               from its release archive (cpack -G TGZ of the build under test stands in for the
 #               download: local/download-perfduel-archive.sh, local/gitlab-perfduel-archive.sh);
+#               the README's quick-start workflow, as written, refuses a tampered archive and
+#               says how to set a missing PERFDUEL_REPOSITORY;
 #   undecided   (after pr-same) a pull request whose perf/sort.yaml cannot decide within its
 #               budget (undecided_branch, below): the action's job warns (an annotation, a line
-#               in the job summary) and passes, and fails with fail-on-inconclusive: true; the
+#               in the job summary) and passes, and fails with fail-on-inconclusive: true (on the
+#               caches the push to main saved: no download, compiler-cache hits); the
 #               include's job ends "passed with warnings" (exit 77, allow_failure);
 #   cache-*     (after main) the pull request's shard 1 cold, warm and after main moved, caches
 #               kept between the runs (cold_warm, below);
@@ -306,9 +309,12 @@ gh_action_case() {
     perf_rc="$perf_rc $rc"
   done
   say "action: perf exit codes:$perf_rc"
+  # The shard with perf.sort_instructions fails (counted: exact); the other's timed gates may
+  # fail too, since the cutoff of 1024 really makes the sort slower (about +100 % wall time, at a
+  # tolerance of 100 %): 0 or 1, nothing else.
   case "$(echo $perf_rc)" in
-    "0 1"|"1 0") ;;
-    *) fail "action: a push carrying the regression: shards exited$perf_rc, expected one 1 (the regression) and one 0"; tail -20 "$work/$case/perf-1.log" ;;
+    "0 1"|"1 0"|"1 1") ;;
+    *) fail "action: a push carrying the regression: shards exited$perf_rc, expected 1 for the regression, 0 or 1 for the other"; tail -20 "$work/$case/perf-1.log" ;;
   esac
   cat "$work/$case"/perf-*.log | grep -Eq 'perf\.sort_instructions .*\*\*\*Failed' ||
     fail "action: the push's perf.sort_instructions did not fail"
@@ -330,8 +336,11 @@ gh_action_case() {
     fail "action: perfduel was built, not installed from its archive"
   grep -q "PerfDuel_DIR:PATH=.*/.perfduel-cache/perfduel-[0-9.]*-linux-x86_64/lib/cmake/PerfDuel" \
     "$work/$case/perf-2/workspace/build/CMakeCache.txt" || fail "action: the project did not find the archive's CMake package"
-  grep -c '<CTestMeasurement' "$work/$case"/perf-*.log | grep -qv ':[01]$' &&
-    fail "action: a failing gate's output has more than one line of CTest measurements"
+  # A failing gate's output: its CTest measurements on one line, the next one CTEST_FULL_OUTPUT.
+  awk '/<CTestMeasurement/ { if (tags) bad = 1; tags = 1; next } tags && !/^CTEST_FULL_OUTPUT$/ { bad = 1 } { tags = 0 }
+       END { exit !bad }' "$work/$case"/perf-*.log &&
+    fail "action: a failing gate's CTest measurements are not one line before CTEST_FULL_OUTPUT"
+  grep -q '<CTestMeasurement' "$work/$case"/perf-*.log || fail "action: no failing gate printed its CTest measurements"
   check_shards action $(gh_junits action)
 
   # The README's quick-start workflow, as written (the block after its marker, taken as .ci/run
@@ -362,13 +371,15 @@ gh_action_case() {
     --action ./.github/actions/perfduel="$source_dir/templates/gate" --ctx vars.perfduel_repository= "$@")
   [ "$rc" = 1 ] && grep -q "^::error title=where are perfduel's releases?::set the repository variable PERFDUEL_REPOSITORY" \
     "$work/no-repository/perf.log" || fail "no-repository: exit $rc, no message naming PERFDUEL_REPOSITORY"
+  grep -qF 'pass it as `repository: ${{ vars.PERFDUEL_REPOSITORY }}`;' "$work/no-repository/perf.log" ||
+    fail "no-repository: the message does not show the line to add: $(grep -m1 'PERFDUEL_REPOSITORY' "$work/no-repository/perf.log")"
 }
 
 # gh_undecided_case [ci_local options...]: the shard of templates/github-gate.yml that runs
 # perf.sort_speed, on undecided_branch's commit: the job passes with a warning annotation and a line in
 # its job summary; with `fail-on-inconclusive: true` the same job fails.
 gh_undecided_case() {
-  local case=undecided rc log summary short=$work/undecided-gate.yml
+  local case=undecided rc log summary hits short=$work/undecided-gate.yml
   mkdir -p "$work/$case/artifacts"
   for mode in warn fail; do
     if [ "$mode" = fail ]; then
@@ -379,11 +390,20 @@ gh_undecided_case() {
       sed 's|^\(  *\)shard: \(\${{ matrix.shard }}.*\)$|\1shard: \2\n\1cmake-args: -DPERFDUEL_REPORT_DIR=custom-reports|' \
         "$source_dir/templates/github-gate.yml" >"$short"
     fi
-    rc=$(template=$short gh_job "$case-$mode" perf --matrix shard="$sort_shard" \
+    # On the caches the push (gh_action_case) saved: the short form warm.
+    rc=$(CACHE=$work/action-cache template=$short gh_job "$case-$mode" perf --matrix shard="$sort_shard" \
       --action ./.github/actions/perfduel="$source_dir/templates/gate" "$@")
     log=$work/$case-$mode/perf-$sort_shard.log
     summary=$work/$case-$mode/perf-$sort_shard/temp/step_summary.md
     say "undecided ($mode): perf shard $sort_shard exited $rc"
+    if [ "$mode" = warn ]; then
+      grep -q 'downloaded the perfduel under test' "$log" &&
+        fail "undecided (warm): perfduel was downloaded again, not taken from the cache the push saved"
+      grep -q "cache-restore: restored perfduel-build-$sort_shard-" "$log" ||
+        fail "undecided (warm): the build cache the push saved was not restored: $(grep -m2 'cache-restore' "$log")"
+      hits=$(sed -n 's/^ *Hits: *\([0-9][0-9]*\) .*/\1/p' "$log" | head -1)
+      [ "${hits:-0}" -gt 0 ] || fail "undecided (warm): no compiler-cache hit: $(grep -A8 'Cacheable calls' "$log")"
+    fi
     grep -q '^::warning title=perf gate undecided::1 perf gate(s) of shard' "$log" ||
       fail "undecided ($mode): no warning annotation: $(grep -m3 -i 'undecided\|warning' "$log")"
     grep -q '^\*\*perfduel: 1 gate(s) of shard .* undecided\*\*' "$summary" ||
@@ -580,12 +600,15 @@ gl_include_case() {
   grep -q '^perfduel [0-9.]* (commit ' "$work/$case/perf-1.log" || fail "include: the perf job did not run the archive's perfduel"
   grep -q 'installed perfduel_' "$work/$case/perf-1.log" && fail "include: the perf job installed the Debian package"
   say "include: perfduel-package, then perf exit codes:$perf_rc"
-  # A push carrying the regression: the job with perf.sort_instructions fails, the other passes
-  # (or, a timed gate inconclusive on a starved machine, passes with warnings: 2).
+  # A push carrying the regression: the job with perf.sort_instructions fails, the other passes,
+  # or passes with warnings (2: a timed gate inconclusive on a starved machine), or fails too
+  # (the slower sort is slower in time as well, as in gh_action_case).
   case "$(echo $perf_rc)" in
-    "0 1"|"1 0"|"2 1"|"1 2") ;;
+    "0 1"|"1 0"|"2 1"|"1 2"|"1 1") ;;
     *) fail "include: a push carrying the regression: perf jobs exited$perf_rc, expected one 1"; tail -20 "$work/$case/perf-1.log" ;;
   esac
+  cat "$work/$case"/perf-*.log | grep -Eq 'perf\.sort_instructions .*\*\*\*Failed' ||
+    fail "include: the push's perf.sort_instructions did not fail"
   grep -q "perfduel: push: the baseline is $c_main " "$work/$case/perf-1.log" ||
     fail "include: the push's baseline is not the commit it replaced: $(grep -m1 'the baseline is' "$work/$case/perf-1.log")"
   check_baseline "$case" "$c_main"
