@@ -30,9 +30,9 @@
 #               says how to set a missing PERFDUEL_REPOSITORY;
 #   undecided   (after pr-same) a pull request whose perf/sort.yaml cannot decide within its
 #               budget (undecided_branch, below): the action's job warns (an annotation, a line
-#               in the job summary) and passes, and fails with fail-on-inconclusive: true (on the
-#               caches the push to main saved: no download, compiler-cache hits); the
-#               include's job ends "passed with warnings" (exit 77, allow_failure);
+#               in the job summary) and passes, and fails with fail-on-inconclusive: true; the
+#               include's job ends "passed with warnings" (exit 77, allow_failure); both on the
+#               caches the push to main left (warm: no download, compiler-cache hits);
 #   cache-*     (after main) the pull request's shard 1 cold, warm and after main moved, caches
 #               kept between the runs (cold_warm, below);
 #   nightly     the schedule: only the trend job runs, over that history.
@@ -627,14 +627,22 @@ gl_include_case() {
 # gl_undecided_case [ci_local options...]: the include's parallel job that runs perf.sort_speed, on
 # undecided_branch's commit, ends "passed with warnings" (exit 77, allowed to fail).
 gl_undecided_case() {
-  local case=undecided rc short=$source_dir/templates/gitlab-gate.yml url log
+  local case=undecided rc short=$source_dir/templates/gitlab-gate.yml url log hits
   url=$(sed -n 's/^  - local: \(.*perfduel.yml\)$/\1/p' "$short")
   local include=(--include "$url=$source_dir/templates/gitlab-perfduel.yml")
   mkdir -p "$work/$case/artifacts"
-  GL_ARCHIVE=1 template=$short gl_package "$case" "${include[@]}" "$@"
-  rc=$(GL_ARCHIVE=1 template=$short gl_job "$case" perf --node-index "$sort_shard" "${package_in[@]}" "${include[@]}" "$@")
+  # On the runner's cache the push to main (gl_include_case) left: the include warm.
+  CACHE=$work/include/cache GL_ARCHIVE=1 template=$short gl_package "$case" "${include[@]}" "$@"
+  rc=$(CACHE=$work/include/cache GL_ARCHIVE=1 template=$short gl_job "$case" perf --node-index "$sort_shard" \
+    "${package_in[@]}" "${include[@]}" "$@")
   log=$work/$case/perf-$sort_shard.log
   say "undecided: perf job $sort_shard exited $rc"
+  grep -q 'downloaded the perfduel under test' "$work/$case/perfduel-package.log" &&
+    fail "undecided (warm): perfduel-package downloaded the archive again, not taken from the cache"
+  grep -q "^ci_local: cache perfduel-build-perf-$sort_shard-2-main: restored" "$log" ||
+    fail "undecided (warm): the new branch's job did not restore the default branch's cache: $(grep '^ci_local: cache' "$log")"
+  hits=$(sed -n 's/^ *Hits: *\([0-9][0-9]*\) .*/\1/p' "$log" | head -1)
+  [ "${hits:-0}" -gt 0 ] || fail "undecided (warm): no compiler-cache hit: $(grep -A8 'Cacheable calls' "$log")"
   [ "$rc" = 2 ] || { fail "undecided: the include's perf job exited $rc, expected 2 (passed with warnings)"; tail -20 "$log"; }
   grep -q 'passed with warnings (exit code 77)' "$log" || fail "undecided: the job did not pass with warnings"
   grep -q '^sort_speed  *inconclusive' "$log" || fail "undecided: the job's table has no inconclusive sort_speed: $(grep '^sort_speed ' "$log")"
