@@ -15,9 +15,11 @@
 # "install the dependencies" checks that the root has them (cmake, g++, git, ninja, ccache,
 # valgrind; nothing is installed, there is no sudo).
 #
-#   GitHub   templates/github-gate.yml (the composite action templates/gate at the tag its
-#            `uses:` names), the shard that runs perf.sort_instructions, pull request #7:
-#   GitLab   templates/gitlab-gate.yml with the include file templates/gitlab-perfduel.yml:
+#   GitHub   templates/github-gate.yml (the composite action templates/gate, where its
+#            `uses: ./.github/actions/perfduel` finds the copy), the shard that runs
+#            perf.sort_instructions, pull request #7:
+#   GitLab   templates/gitlab-gate.yml with the include file templates/gitlab-perfduel.yml (its
+#            `include: local: .gitlab/perfduel.yml`):
 #            perfduel-package, then the parallel perf job with perf.sort_instructions, merge
 #            request !7:
 #     cold   empty caches, first push (the insertion-sort cutoff raised to 1024): the archive
@@ -180,8 +182,8 @@ check_verdict github warm "$rc" "$work/github-warm"
 
 # --- GitLab: templates/gitlab-gate.yml with the include file ------------------------------------
 short=$src/templates/gitlab-gate.yml
-url=$(sed -n 's/^  - remote: \(.*gitlab-perfduel.yml\)$/\1/p' "$short")
-[ -n "$url" ] || { fail "gitlab: gitlab-gate.yml includes no gitlab-perfduel.yml"; }
+url=$(sed -n 's/^  - local: \(.*perfduel.yml\)$/\1/p' "$short")  # .gitlab/perfduel.yml
+[ -n "$url" ] || { fail "gitlab: gitlab-gate.yml includes no .gitlab/perfduel.yml"; }
 include=(--include "$url=$src/templates/gitlab-perfduel.yml")
 mr=(--var CI_PIPELINE_SOURCE=merge_request_event --var CI_MERGE_REQUEST_IID=7
     --var CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main --var CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=slower
