@@ -408,6 +408,12 @@ function(_perfduel_resolve_baseline ref_var executable_var new_target_var name t
     set(ref "${given_ref}")
     if(ref STREQUAL "")
       set(ref "${_baseline_DEFAULT_REF}")
+    elseif(NOT _baseline_DEFAULT_REF STREQUAL "origin/main" AND NOT _baseline_DEFAULT_REF STREQUAL ref)
+      # CI chose the baseline for this event (-DPERFDUEL_BASELINE_REF): a pull request's target
+      # branch, the commit a push replaced. The gate's own ref would compare with something else.
+      message(WARNING "add_perf_gate(NAME ${name}): BASELINE_REF \"${ref}\" overrides "
+        "PERFDUEL_BASELINE_REF \"${_baseline_DEFAULT_REF}\", which CI sets per event; drop "
+        "BASELINE_REF to compare with what CI chose")
     endif()
     if(ref STREQUAL "" OR ref MATCHES "^-|[ \t\n]")
       message(FATAL_ERROR "add_perf_gate(NAME ${name}): BASELINE_REF \"${ref}\" is "

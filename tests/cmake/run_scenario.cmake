@@ -454,6 +454,16 @@ add_perf_gate(NAME strict TARGET spin NEW_TARGET FAIL CPUS 2)
   file(READ "${b}/perfduel/gates/spin.cmake" gate_file)
   expect_text("${gate_file}" "set(PERFDUEL_BASELINE_REF [==[origin/main]==])"
     "set(PERFDUEL_NEW_TARGET [==[SKIP]==])")
+  # CI passes the baseline it chose for the event: the gate with its own BASELINE_REF says
+  # that it compares with something else (the gates without one take CI's).
+  if(cfg_out MATCHES "CMake Warning")
+    fail("configuring with the default PERFDUEL_BASELINE_REF warns:\n${cfg_out}")
+  endif()
+  configure(ci "${work}/project" "${b}" -DPERFDUEL_BASELINE_REF=0123abc)
+  expect_rc("configure with -DPERFDUEL_BASELINE_REF" "${ci_rc}" 0 "${ci_out}")
+  expect_text("${ci_out}" [=[add_perf_gate(NAME defaults): BASELINE_REF "release" overrides PERFDUEL_BASELINE_REF "0123abc", which CI sets per event; drop BASELINE_REF to compare with what CI chose]=])
+  file(READ "${b}/perfduel/gates/spin.cmake" gate_file)
+  expect_text("${gate_file}" "set(PERFDUEL_BASELINE_REF [==[0123abc]==])")
 
   # NEW_TARGET FAIL: no --skip-if; the baseline fixture fails on a new target.
   test_property(command perf.strict COMMAND)
@@ -793,6 +803,81 @@ elseif(scenario STREQUAL "baseline_build_failure")
   file(GLOB used "${work}/repo/build/perfduel/baselines/*/last-used")
   list(LENGTH used used_count)
   expect_equal("the failed baseline has a last-used mark" "${used_count}" "1")
+
+elseif(scenario STREQUAL "readme_quick_start")
+  # The README's quick start as written: its CMake lines (the block after the marker
+  # quick-start-cmake) and perf/sort.yaml (after quick-start-config), taken from README.md as
+  # .ci/run takes the test command, in a repository whose benchmark target is bench_sort. With
+  # perfduel and the baseline CI passes per event (-DPERFDUEL_BASELINE_REF, a commit): the gate
+  # is registered with the README's arguments and configuration, no warning; it builds its
+  # baseline at that commit, reads the configuration and passes at once (the same program, 0
+  # rounds). Without perfduel the same lines configure, with no gate.
+  function(readme_block out_var marker)
+    file(READ "${PERFDUEL_SOURCE_DIR}/README.md" readme)
+    string(FIND "${readme}" "<!-- ${marker} -->\n```" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "scenario ${SCENARIO}: README.md has no code block after <!-- ${marker} -->")
+    endif()
+    string(SUBSTRING "${readme}" ${at} -1 rest)
+    string(FIND "${rest}" "\n" eol)            # the marker's line
+    math(EXPR eol "${eol} + 1")
+    string(SUBSTRING "${rest}" ${eol} -1 rest)
+    string(FIND "${rest}" "\n" eol)            # the fence's line
+    math(EXPR eol "${eol} + 1")
+    string(SUBSTRING "${rest}" ${eol} -1 rest)
+    string(FIND "${rest}" "\n```" end)
+    string(SUBSTRING "${rest}" 0 ${end} block)
+    set(${out_var} "${block}\n" PARENT_SCOPE)
+  endfunction()
+  readme_block(cmake_lines quick-start-cmake)
+  readme_block(config quick-start-config)
+  set(repo "${work}/repo")
+  file(MAKE_DIRECTORY "${repo}/perf")
+  file(COPY "${consumer_template}/spin.cpp" DESTINATION "${repo}")
+  file(WRITE "${repo}/CMakeLists.txt" "cmake_minimum_required(VERSION 3.25)
+project(quick_start LANGUAGES CXX)
+add_executable(bench_sort spin.cpp)
+${cmake_lines}")
+  file(WRITE "${repo}/perf/sort.yaml" "${config}")
+  git("${work}" init -q -b main "${repo}")
+  commit("${repo}" "the README's quick start")
+  git("${repo}" rev-parse HEAD)
+  string(STRIP "${git_out}" head)
+
+  configure(cfg "${repo}" "${repo}/build" "-DPERFDUEL_BASELINE_REF=${head}")
+  expect_rc("configure with perfduel" "${cfg_rc}" 0 "${cfg_out}")
+  if(cfg_out MATCHES "CMake Warning")
+    fail("configuring the README's lines warns:\n${cfg_out}")
+  endif()
+  show_tests("${repo}/build")
+  test_names(names)
+  expect_equal("tests registered" "${names}" "perf.sort_speed;perf.sort_speed.baseline")
+  test_property(command perf.sort_speed COMMAND)
+  list(FIND command "${repo}/perf/sort.yaml" at)
+  if(at EQUAL -1)
+    fail("perf.sort_speed does not read ${repo}/perf/sort.yaml: ${command}")
+  endif()
+  list(FIND command "'${repo}/build/bench_sort' '--size' '100000'" at)
+  if(at EQUAL -1)
+    fail("perf.sort_speed does not run bench_sort --size 100000: ${command}")
+  endif()
+  run_checked(build cmake --build "${repo}/build" ${build_config_args})
+  ctest_perf(perf "${repo}/build")
+  expect_rc("ctest -L perf" "${perf_rc}" 0 "${perf_out}")
+  file(READ "${repo}/build/perfduel/reports/sort_speed.json" report)
+  string(JSON end GET "${report}" end)
+  expect_equal("the gate's end" "${end}" "identical-programs")
+  string(SUBSTRING "${head}" 0 12 short_head)
+  file(GLOB baselines RELATIVE "${repo}/build/perfduel/baselines" "${repo}/build/perfduel/baselines/*-*")
+  if(NOT baselines MATCHES "^${short_head}-[^;]*$")
+    fail("the baseline was not built at ${short_head} (-DPERFDUEL_BASELINE_REF): ${baselines}")
+  endif()
+
+  configure(without "${repo}" "${work}/without" -DCMAKE_DISABLE_FIND_PACKAGE_PerfDuel=ON)
+  expect_rc("configure without perfduel" "${without_rc}" 0 "${without_out}")
+  show_tests("${work}/without")
+  test_names(names)
+  expect_equal("tests registered without perfduel" "${names}" "")
 
 elseif(scenario STREQUAL "identical")
   # Commit 3 changes a comment only: the baseline, built in a worktree under the build tree, is

@@ -15,9 +15,11 @@
 # "install the dependencies" checks that the root has them (cmake, g++, git, ninja, ccache,
 # valgrind; nothing is installed, there is no sudo).
 #
-#   GitHub   templates/github-gate.yml (the composite action templates/gate at the tag its
-#            `uses:` names), the shard that runs perf.sort_instructions, pull request #7:
-#   GitLab   templates/gitlab-gate.yml with the include file templates/gitlab-perfduel.yml:
+#   GitHub   templates/github-gate.yml (the composite action templates/gate, where its
+#            `uses: ./.github/actions/perfduel` finds the copy), the shard that runs
+#            perf.sort_instructions, pull request #7:
+#   GitLab   templates/gitlab-gate.yml with the include file templates/gitlab-perfduel.yml (its
+#            `include: local: .gitlab/perfduel.yml`):
 #            perfduel-package, then the parallel perf job with perf.sort_instructions, merge
 #            request !7:
 #     cold   empty caches, first push (the insertion-sort cutoff raised to 1024): the archive
@@ -122,9 +124,9 @@ keep() {
 times=()
 
 # --- GitHub: templates/github-gate.yml, the composite action -----------------------------------
-action_ref=$(sed -n 's|^ *- uses: OWNER/perfduel/templates/gate@\([^ ]*\).*|\1|p' "$src/templates/github-gate.yml")
-[ "$action_ref" = "v$version" ] ||
-  fail "github: github-gate.yml uses the action at \"$action_ref\", the archive is $version"
+action_version=$(sed -n 's|^    default: v\([0-9][0-9.]*\)$|\1|p' "$src/templates/gate/action.yml")
+[ "$action_version" = "$version" ] ||
+  fail "github: the action installs perfduel \"$action_version\", the archive is $version"
 # gh_run RUN SHA: shard $shard of the pull request's perf job, on a fresh runner (the same
 # workspace path, nothing kept but the cache store); its exit code in rc.
 gh_run() {
@@ -137,13 +139,13 @@ gh_run() {
     "$ci_local" github "$src/templates/github-gate.yml" perf --matrix shard="$shard" \
     --event pull_request --ctx github.ref=refs/pull/7/merge --ctx github.base_ref=main \
     --ctx github.head_ref=slower --ctx github.event.pull_request.number=7 --ctx github.sha="$sha" \
-    --ctx github.action_ref="$action_ref" --ctx github.action_repository=OWNER/perfduel \
+    --ctx vars.perfduel_repository=releases/perfduel \
     --workspace "$runner/workspace" --temp "$runner/temp" \
     --action actions/checkout="$local_dir/checkout.sh" \
     --action actions/upload-artifact="$local_dir/upload-artifact.sh" \
     --action actions/cache/restore="$local_dir/cache-restore.sh" \
     --action actions/cache/save="$local_dir/cache-save.sh" \
-    --action OWNER/perfduel/templates/gate="$src/templates/gate" \
+    --action ./.github/actions/perfduel="$src/templates/gate" \
     --replace "Install dependencies=$local_dir/install-dependencies.sh" \
     --replace "Download perfduel=$local_dir/download-perfduel-archive.sh" \
     >"$work/github-$run.log" 2>&1
@@ -173,15 +175,15 @@ log=$work/github-warm.log
 grep -q "cache-restore: restored perfduel-Linux-x86_64-$version " "$log" || fail "github, warm: perfduel was not restored from the cache"
 grep -q '^ci_local: step "Download perfduel": skipped$' "$log" || fail "github, warm: the download step was not skipped"
 grep -q 'downloaded the perfduel under test' "$log" && fail "github, warm: the archive was downloaded again"
-grep -q "cache-restore: restored perfduel-build-$shard-$c_main-" "$log" || fail "github, warm: the baseline's build was not restored"
+grep -q "cache-restore: restored perfduel-build-$shard-$c_main " "$log" || fail "github, warm: the baseline's build was not restored"
 grep -q '100% tests passed' "$log" || fail "github, warm: ctest -L perf did not pass: $(grep -m3 'tests passed\|Failed' "$log")"
 check_common github warm "$log" "$work/github-warm" "$work/runner/workspace"
 check_verdict github warm "$rc" "$work/github-warm"
 
 # --- GitLab: templates/gitlab-gate.yml with the include file ------------------------------------
 short=$src/templates/gitlab-gate.yml
-url=$(sed -n 's/^  - remote: \(.*gitlab-perfduel.yml\)$/\1/p' "$short")
-[ -n "$url" ] || { fail "gitlab: gitlab-gate.yml includes no gitlab-perfduel.yml"; }
+url=$(sed -n 's/^  - local: \(.*perfduel.yml\)$/\1/p' "$short")  # .gitlab/perfduel.yml
+[ -n "$url" ] || { fail "gitlab: gitlab-gate.yml includes no .gitlab/perfduel.yml"; }
 include=(--include "$url=$src/templates/gitlab-perfduel.yml")
 mr=(--var CI_PIPELINE_SOURCE=merge_request_event --var CI_MERGE_REQUEST_IID=7
     --var CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main --var CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=slower
@@ -236,7 +238,7 @@ grep -q "^perfduel: the cached archive $name.tar.gz" "$work/gitlab-warm-package.
   fail "gitlab, warm: perfduel-package did not take the cached archive"
 grep -q 'downloaded the perfduel under test' "$work/gitlab-warm-package.log" && fail "gitlab, warm: the archive was downloaded again"
 grep -q "^perfduel $version (commit " "$log" || fail "gitlab, warm: no \`perfduel --version\` of the unpacked archive"
-grep -q "^ci_local: cache perfduel-baselines-.*: restored" "$log" || fail "gitlab, warm: the baseline's build was not restored"
+grep -q "^ci_local: cache perfduel-build-.*: restored" "$log" || fail "gitlab, warm: the baseline's build was not restored"
 grep -q '100% tests passed' "$log" || fail "gitlab, warm: ctest -L perf did not pass: $(grep -m3 'tests passed\|Failed' "$log")"
 check_common gitlab warm "$log" "$work/gitlab-warm" "$work/runner/workspace"
 check_verdict gitlab warm "$rc" "$work/gitlab-warm"

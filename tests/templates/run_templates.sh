@@ -26,10 +26,13 @@
 #               the include file templates/gitlab-perfduel.yml: both shards pass, perfduel taken
 #               from its release archive (cpack -G TGZ of the build under test stands in for the
 #               download: local/download-perfduel-archive.sh, local/gitlab-perfduel-archive.sh);
+#               the README's quick-start workflow, as written, refuses a tampered archive and
+#               says how to set a missing PERFDUEL_REPOSITORY;
 #   undecided   (after pr-same) a pull request whose perf/sort.yaml cannot decide within its
 #               budget (undecided_branch, below): the action's job warns (an annotation, a line
 #               in the job summary) and passes, and fails with fail-on-inconclusive: true; the
-#               include's job ends "passed with warnings" (exit 77, allow_failure);
+#               include's job ends "passed with warnings" (exit 77, allow_failure); both on the
+#               caches the push to main left (warm: no download, compiler-cache hits);
 #   cache-*     (after main) the pull request's shard 1 cold, warm and after main moved, caches
 #               kept between the runs (cold_warm, below);
 #   nightly     the schedule: only the trend job runs, over that history.
@@ -86,6 +89,7 @@ export PATH=$work/bin:$PATH
 export CMAKE_BUILD_PARALLEL_LEVEL=2
 perfduel=$build_dir/tools/perfduel/perfduel
 token=test-token-$$
+releases=releases/perfduel   # the repository variable PERFDUEL_REPOSITORY (fake_curl.sh serves any)
 
 # --- the example project as a repository ------------------------------------------------------
 project=$work/project
@@ -169,7 +173,19 @@ moved_branch() {
   git push -q "$origin" moved
 }
 
-# undecided_branch: a branch from c_same (c_undecided) whose perf.sort_speed cannot decide: 3 rounds of
+# release_branch: a branch `release` from c_main with a commit of its own (c_release, a comment
+# reworded), not on main: a pull request into it must be compared with it, not with main.
+release_branch() {
+  cd "$project" || exit 1
+  git_ checkout -q -b release "$c_main"
+  sed -i 's|^// Ranges up to this size|// Ranges (release) up to this size|' src/sort.cpp
+  git_ commit -q -am "sort: a comment reworded on the release branch"
+  c_release=$(git rev-parse HEAD)
+  git_ checkout -q main
+  git push -q "$origin" release
+}
+
+# undecided_branch: a branch from c_release (c_undecided) whose perf.sort_speed cannot decide: 3 rounds of
 # wall time against a 0.01 % threshold, as tests/cmake's `inconclusive` scenario. Inconclusive
 # whatever the machine's load: a verdict needs the 99.99 % interval (2 degrees of freedom: t is
 # about 100) narrower than 0.01 %, or wholly outside the ±50 % band, which for two programs that
@@ -178,7 +194,8 @@ moved_branch() {
 # K/2 that runs perf.sort_speed.
 undecided_branch() {
   cd "$project" || exit 1
-  git_ checkout -q -b undecided "$c_same"
+  release_branch
+  git_ checkout -q -b undecided "$c_release"
   cat >perf/sort.yaml <<'YAML'
 confidence: 0.9999
 warmup: 0
@@ -248,7 +265,7 @@ gh_job() {  # gh_job CASE JOB [ci_local options...]: runs one job, its log in CA
     --replace "Which perfduel=$local_dir/perfduel-commit.sh" \
     --replace "Build the perfduel package=$local_dir/build-perfduel-deb.sh" \
     --replace "Install perfduel=$local_dir/install-perfduel-deb.sh" \
-    --replace "Download perfduel=$local_dir/download-perfduel-archive.sh" \
+    --ctx vars.perfduel_repository="$releases" \
     "$@" >"$work/$case/$tag.log" 2>&1
   local rc=$?
   rm -rf "$dir/root"
@@ -274,59 +291,129 @@ gh_pipeline() {  # gh_pipeline CASE [ci_local options...]: perf (every shard), p
 }
 
 # gh_action_case [ci_local options...]: both shards of templates/github-gate.yml, whose one
-# step is the composite action templates/gate (ci_local runs its steps, their local stand-ins
-# replacing the same steps as in the long template): both pass, and every gate runs in exactly
-# one shard, by the reports the action uploads.
+# step is the composite action templates/gate (the `uses: ./.github/actions/perfduel` of a
+# project that copied it), on a push to main that carries the regression (the options): the
+# baseline is the commit the push replaced, the shard with perf.sort_instructions fails, the
+# other passes; every gate runs in exactly one shard; each shard saves its build cache under the
+# commit pushed, which the next pull request's merge-base is. perfduel comes from the release
+# archive, downloaded and checked against SHA256SUMS by the action's own step (fake_curl.sh
+# serves the release). Then, cheaply (each stops before any build): an archive that does not
+# match SHA256SUMS is refused, and without the repository variable the job says how to set it.
 gh_action_case() {
   local case=action shard rc
   mkdir -p "$work/$case/artifacts"
   perf_rc=""
   for shard in 1 2; do
-    rc=$(template=$source_dir/templates/github-gate.yml gh_job "$case" perf --matrix shard="$shard" \
-      --action OWNER/perfduel/templates/gate="$source_dir/templates/gate" "$@")
+    rc=$(template=$source_dir/templates/github-gate.yml CACHE=$work/action-cache gh_job "$case" perf --matrix shard="$shard" \
+      --action ./.github/actions/perfduel="$source_dir/templates/gate" "$@")
     perf_rc="$perf_rc $rc"
   done
   say "action: perf exit codes:$perf_rc"
-  [ "$(echo $perf_rc)" = "0 0" ] || { fail "action: perf shards exited$perf_rc, expected 0 0"; tail -20 "$work/$case/perf-1.log"; }
+  # The shard with perf.sort_instructions fails (counted: exact); the other's timed gates may
+  # fail too, since the cutoff of 1024 really makes the sort slower (about +100 % wall time, at a
+  # tolerance of 100 %): 0 or 1, nothing else.
+  case "$(echo $perf_rc)" in
+    "0 1"|"1 0"|"1 1") ;;
+    *) fail "action: a push carrying the regression: shards exited$perf_rc, expected 1 for the regression, 0 or 1 for the other"; tail -20 "$work/$case/perf-1.log" ;;
+  esac
+  cat "$work/$case"/perf-*.log | grep -Eq 'perf\.sort_instructions .*\*\*\*Failed' ||
+    fail "action: the push's perf.sort_instructions did not fail"
+  grep -q "perfduel: push: the baseline is $c_main " "$work/$case/perf-1.log" ||
+    fail "action: the push's baseline is not the commit it replaced: $(grep -m1 'the baseline is' "$work/$case/perf-1.log")"
+  check_baseline "$case" "$c_main"
+  for shard in 1 2; do
+    grep -q "cache-save: saved perfduel-build-$shard-$c_slower " "$work/$case/perf-$shard.log" ||
+      fail "action: shard $shard did not save its build cache under the commit pushed ($c_slower)"
+  done
   grep -q 'the composite action in' "$work/$case/perf-1.log" || fail "action: the composite action's steps did not run"
-  # perfduel from the release archive, no container and no package: shard 1 downloads it, shard 2
-  # (the same runner's cache, as a second job of the workflow) restores it; neither builds it.
   grep -q 'downloaded the perfduel under test: perfduel-[0-9.]*-linux-x86_64.tar.gz' "$work/$case/perf-1.log" ||
     fail "action: shard 1 did not download perfduel's release archive: $(grep -m3 -i perfduel "$work/$case/perf-1.log")"
+  grep -q 'perfduel-[0-9.]*-linux-x86_64.tar.gz: OK' "$work/$case/perf-1.log" ||
+    fail "action: shard 1 did not check the archive against SHA256SUMS"
   grep -q 'downloaded the perfduel under test' "$work/$case/perf-2.log" &&
     fail "action: shard 2 downloaded perfduel again, not from the cache"
   grep -q 'packaged the perfduel under test\|perfduel_core' "$work/$case/perf-1.log" "$work/$case/perf-2.log" &&
     fail "action: perfduel was built, not installed from its archive"
   grep -q "PerfDuel_DIR:PATH=.*/.perfduel-cache/perfduel-[0-9.]*-linux-x86_64/lib/cmake/PerfDuel" \
     "$work/$case/perf-2/workspace/build/CMakeCache.txt" || fail "action: the project did not find the archive's CMake package"
+  # A failing gate's output: its CTest measurements on one line, the next one CTEST_FULL_OUTPUT.
+  awk '/<CTestMeasurement/ { if (tags) bad = 1; tags = 1; next } tags && !/^CTEST_FULL_OUTPUT$/ { bad = 1 } { tags = 0 }
+       END { exit !bad }' "$work/$case"/perf-*.log &&
+    fail "action: a failing gate's CTest measurements are not one line before CTEST_FULL_OUTPUT"
+  grep -q '<CTestMeasurement' "$work/$case"/perf-*.log || fail "action: no failing gate printed its CTest measurements"
   check_shards action $(gh_junits action)
+
+  # The README's quick-start workflow, as written (the block after its marker, taken as .ci/run
+  # takes the test command): the two checks below run it, up to where each stops.
+  local quick_start=$work/quick-start.yml
+  awk '/<!-- quick-start-workflow -->/ { getline; found = 1; next } found && /^```/ { exit } found' \
+    "$source_dir/README.md" >"$quick_start"
+  grep -q '^      - uses: ./.github/actions/perfduel' "$quick_start" ||
+    fail "README.md: the quick-start workflow does not use ./.github/actions/perfduel: $(cat "$quick_start")"
+  [ "$("$ci_local" github-matrix "$quick_start" perf)" = "" ] ||
+    fail "README.md: the quick-start workflow's job perf has a matrix"
+
+  # A tampered archive: the store's archive one byte longer than SHA256SUMS says.
+  local tampered=$work/tampered-store
+  rm -rf "$tampered"
+  cp -R "$PERFDUEL_TEST_ARCHIVE_STORE" "$tampered"
+  printf 'x' >>"$(ls "$tampered"/perfduel-*-linux-x86_64.tar.gz)"
+  rc=$(PERFDUEL_TEST_ARCHIVE_STORE=$tampered template=$quick_start gh_job tampered perf \
+    --action ./.github/actions/perfduel="$source_dir/templates/gate" "$@")
+  log=$work/tampered/perf.log
+  [ "$rc" = 1 ] || fail "tampered: the job exited $rc, expected 1"
+  grep -q '^::error title=perfduel archive refused::perfduel-[0-9.]*-linux-x86_64.tar.gz does not match the SHA-256' "$log" ||
+    fail "tampered: the archive was not refused by its checksum: $(grep -m3 -i 'sha\|error' "$log")"
+  grep -q 'Configuring done\|Build files have been written' "$log" && fail "tampered: the job went on past the refused download"
+
+  # No repository variable: the job stops at once and says how to set it.
+  rc=$(template=$quick_start gh_job no-repository perf \
+    --action ./.github/actions/perfduel="$source_dir/templates/gate" --ctx vars.perfduel_repository= "$@")
+  [ "$rc" = 1 ] && grep -q "^::error title=where are perfduel's releases?::set the repository variable PERFDUEL_REPOSITORY" \
+    "$work/no-repository/perf.log" || fail "no-repository: exit $rc, no message naming PERFDUEL_REPOSITORY"
+  grep -qF 'pass it as `repository: ${{ vars.PERFDUEL_REPOSITORY }}`;' "$work/no-repository/perf.log" ||
+    fail "no-repository: the message does not show the line to add: $(grep -m1 'PERFDUEL_REPOSITORY' "$work/no-repository/perf.log")"
 }
 
 # gh_undecided_case [ci_local options...]: the shard of templates/github-gate.yml that runs
 # perf.sort_speed, on undecided_branch's commit: the job passes with a warning annotation and a line in
 # its job summary; with `fail-on-inconclusive: true` the same job fails.
 gh_undecided_case() {
-  local case=undecided rc log summary short=$work/undecided-gate.yml
+  local case=undecided rc log summary hits short=$work/undecided-gate.yml
   mkdir -p "$work/$case/artifacts"
   for mode in warn fail; do
     if [ "$mode" = fail ]; then
-      sed 's|^\(  *\)shard: \(\${{ matrix.shard }}.*\)$|\1shard: \2\n\1fail-on-inconclusive: true|' \
+      sed 's|^\(  *\)shard: \(\${{ matrix.shard }}.*\)$|\1shard: \2\n\1fail-on-inconclusive: true\n\1cmake-args: -DPERFDUEL_REPORT_DIR=custom-reports|' \
         "$source_dir/templates/github-gate.yml" >"$short"
       grep -q 'fail-on-inconclusive: true' "$short" || fail "undecided: github-gate.yml has no shard input to add to"
     else
-      cp "$source_dir/templates/github-gate.yml" "$short"
+      sed 's|^\(  *\)shard: \(\${{ matrix.shard }}.*\)$|\1shard: \2\n\1cmake-args: -DPERFDUEL_REPORT_DIR=custom-reports|' \
+        "$source_dir/templates/github-gate.yml" >"$short"
     fi
-    rc=$(template=$short gh_job "$case-$mode" perf --matrix shard="$sort_shard" \
-      --action OWNER/perfduel/templates/gate="$source_dir/templates/gate" "$@")
+    # On the caches the push (gh_action_case) saved: the short form warm.
+    rc=$(CACHE=$work/action-cache template=$short gh_job "$case-$mode" perf --matrix shard="$sort_shard" \
+      --action ./.github/actions/perfduel="$source_dir/templates/gate" "$@")
     log=$work/$case-$mode/perf-$sort_shard.log
     summary=$work/$case-$mode/perf-$sort_shard/temp/step_summary.md
     say "undecided ($mode): perf shard $sort_shard exited $rc"
+    if [ "$mode" = warn ]; then
+      grep -q 'downloaded the perfduel under test' "$log" &&
+        fail "undecided (warm): perfduel was downloaded again, not taken from the cache the push saved"
+      grep -q "cache-restore: restored perfduel-build-$sort_shard-" "$log" ||
+        fail "undecided (warm): the build cache the push saved was not restored: $(grep -m2 'cache-restore' "$log")"
+      hits=$(sed -n 's/^ *Hits: *\([0-9][0-9]*\) .*/\1/p' "$log" | head -1)
+      [ "${hits:-0}" -gt 0 ] || fail "undecided (warm): no compiler-cache hit: $(grep -A8 'Cacheable calls' "$log")"
+    fi
     grep -q '^::warning title=perf gate undecided::1 perf gate(s) of shard' "$log" ||
       fail "undecided ($mode): no warning annotation: $(grep -m3 -i 'undecided\|warning' "$log")"
     grep -q '^\*\*perfduel: 1 gate(s) of shard .* undecided\*\*' "$summary" ||
       fail "undecided ($mode): the job summary has no line for the undecided gate"
     grep -q '| sort_speed | \*\*inconclusive\*\* |' "$summary" ||
       fail "undecided ($mode): the job summary's table has no inconclusive row for sort_speed: $(grep '| sort_speed |' "$summary")"
+    [ -f "$work/$case-$mode/perf-$sort_shard/workspace/build/custom-reports/sort_speed.json" ] ||
+      fail "undecided ($mode): the report is not in the custom folder build/custom-reports"
+    grep -q "perfduel: pull_request: the baseline is $c_release " "$log" ||
+      fail "undecided ($mode): a pull request into release is not compared with release: $(grep -m1 'the baseline is' "$log")"
     case "$mode" in
       warn) [ "$rc" = 0 ] || { fail "undecided: the job exited $rc, expected 0 (a warning)"; tail -20 "$log"; } ;;
       fail) [ "$rc" = 1 ] || { fail "undecided: with fail-on-inconclusive the job exited $rc, expected 1"; tail -20 "$log"; } ;;
@@ -367,12 +454,13 @@ run_github() {
     fail "pr-same: the comment was not updated in place: $(cat "$FAKE_API/log")"
   check_updated_comment pr-same "$c_same"
 
-  say "GitHub: the same push, by the short workflow of the composite action (templates/gate)"
-  gh_action_case "${pr[@]}" --ctx github.sha="$m_same" --ctx github.event.pull_request.head.sha="$c_same"
+  say "GitHub: a push to main carrying the regression, by the short workflow of the composite action (templates/gate)"
+  gh_action_case --event push --ctx github.ref=refs/heads/main --ctx github.sha="$c_slower" \
+    --ctx github.event.before="$c_main"
 
   say "GitHub: a pull request whose gate cannot decide, by the composite action"
   undecided_branch
-  gh_undecided_case "${pr[@]}" --ctx github.ref=refs/heads/undecided --ctx github.head_ref=undecided \
+  gh_undecided_case "${pr[@]}" --ctx github.base_ref=release --ctx github.ref=refs/heads/undecided --ctx github.head_ref=undecided \
     --ctx github.sha="$c_undecided" --ctx github.event.pull_request.head.sha="$c_undecided"
 
   say "GitHub: push to main"
@@ -414,21 +502,21 @@ gl_job() {  # gl_job CASE JOB [ci_local options...]: runs one job in a fresh clo
   # GL_ARCHIVE=1: the include file's jobs, which take perfduel's release archive, not its package.
   local install_perfduel="bash -e \"$local_dir/install-perfduel-deb.sh\"" package_script=$local_dir/gitlab-perfduel-package.sh
   if [ -n "${GL_ARCHIVE:-}" ]; then
-    install_perfduel="" package_script=$local_dir/gitlab-perfduel-archive.sh
+    install_perfduel="" package_script=""
   fi
   cat >"$dir/before_script.sh" <<SCRIPT
 bash -e "$local_dir/install-dependencies.sh"
 $install_perfduel
 SCRIPT
   local replace=(--replace-before-script "$dir/before_script.sh")
-  [ "$job" != perfduel-package ] || replace=(--replace-script "$package_script")
+  [ "$job" != perfduel-package ] || replace=(${package_script:+--replace-script "$package_script"})
   # The runner's cache (this case's, or the store CACHE names); perfduel-package's artifact, the
   # package, goes to every later job, unpacked into a scratch root whose usr/ is PERFDUEL_PREFIX.
   "$ci_local" gitlab "$template" "$job" --workspace "$dir/workspace" \
     --cache-dir "${CACHE:-$work/$case/cache}" \
     --project-var PERFDUEL_PREFIX="$dir/root/usr" \
     --project-var PERFDUEL_HISTORY="$PERFDUEL_TEST_PG_URI" \
-    --project-var PERFDUEL_GITLAB_TOKEN="$token" \
+    --project-var PERFDUEL_GITLAB_TOKEN="$token" --project-var PERFDUEL_REPOSITORY="$releases" \
     "${replace[@]}" \
     --var CI_DEFAULT_BRANCH=main --var CI_PROJECT_ID=42 --var CI_API_V4_URL=https://gitlab.example.com/api/v4 \
     --var CI_PIPELINE_ID=1 --var CI_PIPELINE_URL=https://gitlab.example.com/project/-/pipelines/1 \
@@ -493,7 +581,7 @@ gl_pipeline() {  # gl_pipeline CASE [ci_local options...]: perf (every parallel 
 # both parallel perf jobs pass, and every gate runs in exactly one of them.
 gl_include_case() {
   local case=include k rc short=$source_dir/templates/gitlab-gate.yml url
-  url=$(sed -n 's/^  - remote: \(.*gitlab-perfduel.yml\)$/\1/p' "$short")
+  url=$(sed -n 's/^  - local: \(.*perfduel.yml\)$/\1/p' "$short")
   [ -n "$url" ] || { fail "include: gitlab-gate.yml includes no gitlab-perfduel.yml"; return; }
   local include=(--include "$url=$source_dir/templates/gitlab-perfduel.yml")
   mkdir -p "$work/$case/artifacts"
@@ -504,34 +592,64 @@ gl_include_case() {
       "${package_in[@]}" "${include[@]}" "$@")
     perf_rc="$perf_rc $rc"
   done
-  # perfduel from the release archive perfduel-package handed on, unpacked: no package installed.
+  # perfduel from the release archive perfduel-package downloaded, checked and handed on.
   grep -q 'downloaded the perfduel under test: perfduel-[0-9.]*-linux-x86_64.tar.gz' "$work/$case/perfduel-package.log" ||
     fail "include: perfduel-package did not fetch the release archive"
+  grep -q 'perfduel-[0-9.]*-linux-x86_64.tar.gz: OK' "$work/$case/perfduel-package.log" ||
+    fail "include: perfduel-package did not check the archive against SHA256SUMS"
   grep -q '^perfduel [0-9.]* (commit ' "$work/$case/perf-1.log" || fail "include: the perf job did not run the archive's perfduel"
   grep -q 'installed perfduel_' "$work/$case/perf-1.log" && fail "include: the perf job installed the Debian package"
   say "include: perfduel-package, then perf exit codes:$perf_rc"
-  # 2, "passed with warnings": a timed gate inconclusive on a starved machine (the header).
+  # A push carrying the regression: the job with perf.sort_instructions fails, the other passes,
+  # or passes with warnings (2: a timed gate inconclusive on a starved machine), or fails too
+  # (the slower sort is slower in time as well, as in gh_action_case).
   case "$(echo $perf_rc)" in
-    "0 0"|"0 2"|"2 0"|"2 2") ;;
-    *) fail "include: perf jobs exited$perf_rc, expected 0 0 (or 2, passed with warnings)"; tail -20 "$work/$case/perf-1.log" ;;
+    "0 1"|"1 0"|"2 1"|"1 2"|"1 1") ;;
+    *) fail "include: a push carrying the regression: perf jobs exited$perf_rc, expected one 1"; tail -20 "$work/$case/perf-1.log" ;;
   esac
+  cat "$work/$case"/perf-*.log | grep -Eq 'perf\.sort_instructions .*\*\*\*Failed' ||
+    fail "include: the push's perf.sort_instructions did not fail"
+  grep -q "perfduel: push: the baseline is $c_main " "$work/$case/perf-1.log" ||
+    fail "include: the push's baseline is not the commit it replaced: $(grep -m1 'the baseline is' "$work/$case/perf-1.log")"
+  check_baseline "$case" "$c_main"
+
+  # A tampered archive: perfduel-package refuses it.
+  local tampered=$work/tampered-store
+  rm -rf "$tampered"
+  cp -R "$PERFDUEL_TEST_ARCHIVE_STORE" "$tampered"
+  printf 'x' >>"$(ls "$tampered"/perfduel-*-linux-x86_64.tar.gz)"
+  rc=$(PERFDUEL_TEST_ARCHIVE_STORE=$tampered GL_ARCHIVE=1 template=$short gl_job tampered perfduel-package "${include[@]}" "$@")
+  [ "$rc" = 1 ] && grep -q 'perfduel: error: perfduel-[0-9.]*-linux-x86_64.tar.gz does not match the SHA-256' \
+    "$work/tampered/perfduel-package.log" || fail "tampered: perfduel-package exited $rc and did not refuse the archive"
   gl_check_shards include
 }
 
 # gl_undecided_case [ci_local options...]: the include's parallel job that runs perf.sort_speed, on
 # undecided_branch's commit, ends "passed with warnings" (exit 77, allowed to fail).
 gl_undecided_case() {
-  local case=undecided rc short=$source_dir/templates/gitlab-gate.yml url log
-  url=$(sed -n 's/^  - remote: \(.*gitlab-perfduel.yml\)$/\1/p' "$short")
+  local case=undecided rc short=$source_dir/templates/gitlab-gate.yml url log hits
+  url=$(sed -n 's/^  - local: \(.*perfduel.yml\)$/\1/p' "$short")
   local include=(--include "$url=$source_dir/templates/gitlab-perfduel.yml")
   mkdir -p "$work/$case/artifacts"
-  GL_ARCHIVE=1 template=$short gl_package "$case" "${include[@]}" "$@"
-  rc=$(GL_ARCHIVE=1 template=$short gl_job "$case" perf --node-index "$sort_shard" "${package_in[@]}" "${include[@]}" "$@")
+  # On the runner's cache the push to main (gl_include_case) left: the include warm.
+  CACHE=$work/include/cache GL_ARCHIVE=1 template=$short gl_package "$case" "${include[@]}" "$@"
+  rc=$(CACHE=$work/include/cache GL_ARCHIVE=1 template=$short gl_job "$case" perf --node-index "$sort_shard" \
+    "${package_in[@]}" "${include[@]}" "$@")
   log=$work/$case/perf-$sort_shard.log
   say "undecided: perf job $sort_shard exited $rc"
+  grep -q 'downloaded the perfduel under test' "$work/$case/perfduel-package.log" &&
+    fail "undecided (warm): perfduel-package downloaded the archive again, not taken from the cache"
+  grep -q "^ci_local: cache perfduel-build-perf-$sort_shard-2-main: restored" "$log" ||
+    fail "undecided (warm): the new branch's job did not restore the default branch's cache: $(grep '^ci_local: cache' "$log")"
+  hits=$(sed -n 's/^ *Hits: *\([0-9][0-9]*\) .*/\1/p' "$log" | head -1)
+  [ "${hits:-0}" -gt 0 ] || fail "undecided (warm): no compiler-cache hit: $(grep -A8 'Cacheable calls' "$log")"
   [ "$rc" = 2 ] || { fail "undecided: the include's perf job exited $rc, expected 2 (passed with warnings)"; tail -20 "$log"; }
   grep -q 'passed with warnings (exit code 77)' "$log" || fail "undecided: the job did not pass with warnings"
   grep -q '^sort_speed  *inconclusive' "$log" || fail "undecided: the job's table has no inconclusive sort_speed: $(grep '^sort_speed ' "$log")"
+  [ -f "$work/$case/perf-$sort_shard/workspace/build/custom-reports/sort_speed.json" ] ||
+    fail "undecided: the report is not in the custom folder build/custom-reports"
+  grep -q "perfduel: merge_request_event: the baseline is $c_release " "$log" ||
+    fail "undecided: a merge request into release is not compared with release: $(grep -m1 'the baseline is' "$log")"
 }
 
 gl_junits() { ls "$work/$1"/artifacts/perf-*/build/perf-junit-*.xml 2>/dev/null; }
@@ -568,12 +686,14 @@ run_gitlab() {
     fail "pr-same: the note was not updated in place: $(cat "$FAKE_API/log")"
   check_updated_comment pr-same "$c_same"
 
-  say "GitLab: the same push, by the short .gitlab-ci.yml of the include file (templates/gitlab-perfduel.yml)"
-  gl_include_case "${mr[@]}" --var CI_COMMIT_SHA="$c_same"
+  say "GitLab: a push to main carrying the regression, by the short .gitlab-ci.yml of the include file"
+  gl_include_case --var CI_PIPELINE_SOURCE=push --var CI_COMMIT_BRANCH=main --var CI_COMMIT_REF_NAME=main \
+    --var CI_COMMIT_SHA="$c_slower" --var CI_COMMIT_BEFORE_SHA="$c_main"
 
   say "GitLab: a merge request whose gate cannot decide, by the include file"
   undecided_branch
   gl_undecided_case "${mr[@]}" --var CI_COMMIT_REF_NAME=undecided --var CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=undecided \
+    --var CI_MERGE_REQUEST_TARGET_BRANCH_NAME=release --project-var PERFDUEL_CMAKE_ARGS=-DPERFDUEL_REPORT_DIR=custom-reports \
     --var CI_COMMIT_SHA="$c_undecided"
 
   say "GitLab: push to the default branch"

@@ -71,7 +71,14 @@ case "$mode" in
         "$validator" "$source_dir/templates/$file" >"$work/github-short.txt" 2>&1 ||
           fail "templates/$file does not validate: $(head -c 3000 "$work/github-short.txt")"
       done
-      [ "$failures" != "$before" ] || echo "github-actions.yml, github-gate.yml, gate/action.yml, github-release.yml: valid (action-validator)"
+      # The README's quick-start workflow, as written (the block after its marker).
+      awk '/<!-- quick-start-workflow -->/ { getline; found = 1; next } found && /^```/ { exit } found' \
+        "$source_dir/README.md" >"$work/quick-start.yml"
+      grep -q '^jobs:' "$work/quick-start.yml" || fail "README.md: no workflow after <!-- quick-start-workflow -->"
+      "$validator" "$work/quick-start.yml" >"$work/github-short.txt" 2>&1 ||
+        fail "README.md's quick-start workflow does not validate: $(head -c 3000 "$work/github-short.txt")"
+      [ "$failures" != "$before" ] ||
+        echo "github-actions.yml, github-gate.yml, gate/action.yml, github-release.yml, README.md's quick start: valid (action-validator)"
     else
       missing+=("action-validator (npm @action-validator/cli)")
     fi
@@ -98,13 +105,13 @@ case "$mode" in
         grep -q "^$job " "$work/gitlab-real/out.txt" || fail "gitlab-ci-local does not list the job $job"
       done
       [ "$(cat "$work/gitlab-broken/rc")" != 0 ] || fail "gitlab-ci-local accepts allow_failure: {exit_code: ...}"
-      # The short .gitlab-ci.yml with the include file (a local include here, not the remote one).
+      # The short .gitlab-ci.yml with the include file where it says to copy it.
       dir=$work/gitlab-short
       mkdir -p "$dir"
-      cp "$source_dir/templates/gitlab-perfduel.yml" "$dir/gitlab-perfduel.yml"
-      sed 's|^  - remote: .*/templates/gitlab-perfduel.yml$|  - local: gitlab-perfduel.yml|' \
-        "$source_dir/templates/gitlab-gate.yml" >"$dir/.gitlab-ci.yml"
-      grep -q '^  - local: gitlab-perfduel.yml$' "$dir/.gitlab-ci.yml" || fail "gitlab-gate.yml: no include of gitlab-perfduel.yml"
+      mkdir -p "$dir/.gitlab"
+      cp "$source_dir/templates/gitlab-perfduel.yml" "$dir/.gitlab/perfduel.yml"  # as copied from the archive
+      cp "$source_dir/templates/gitlab-gate.yml" "$dir/.gitlab-ci.yml"
+      grep -q '^  - local: .gitlab/perfduel.yml$' "$dir/.gitlab-ci.yml" || fail "gitlab-gate.yml: no include of .gitlab/perfduel.yml"
       git -C "$dir" init -q -b main  # gitlab-ci-local finds a local include in the repository's HEAD
       git -C "$dir" add -A && git -C "$dir" -c user.name=test -c user.email=test@perfduel.invalid commit -q -m include
       (cd "$dir" && "$gitlab" --list >"$dir/out.txt" 2>&1) && grep -q 'json schema validated' "$dir/out.txt" ||

@@ -32,7 +32,7 @@ std::vector<GitlabCache> gitlab_caches(const YAML::Node& cache, const Env& varia
                                        const std::string& where) {
   std::vector<GitlabCache> caches;
   const auto add = [&](const YAML::Node& entry) {
-    check_keys(entry, {"key", "paths", "when", "policy", "fallback_keys"}, where + ": cache");
+    check_keys(entry, {"key", "paths", "when", "policy", "fallback_keys", "unprotect"}, where + ": cache");
     if (entry["key"] && !entry["key"].IsScalar()) {
       throw Unsupported(fmt::format("{}: cache: key: files/prefix is not supported by ci_local", where));
     }

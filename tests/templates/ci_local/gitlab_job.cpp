@@ -56,11 +56,17 @@ Env gitlab_variables(const YAML::Node& pipeline, YAML::Node& job, const GitlabOp
     variables["CI_JOB_NAME"] = fmt::format("{} {}/{}", options.job, options.node_index, parallel);
   }
   // GitLab's slug: lowercased, every other character than a-z and 0-9 a dash, 63 at most.
-  std::string slug;
-  for (const char c : lower(variables["CI_JOB_NAME"])) {
-    slug += std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '-';
+  const auto slug = [](const std::string& text) {
+    std::string result;
+    for (const char c : lower(text)) {
+      result += std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '-';
+    }
+    return result.substr(0, 63);
+  };
+  variables["CI_JOB_NAME_SLUG"] = slug(variables["CI_JOB_NAME"]);
+  if (variables.contains("CI_COMMIT_REF_NAME") && !variables.contains("CI_COMMIT_REF_SLUG")) {
+    variables["CI_COMMIT_REF_SLUG"] = slug(variables["CI_COMMIT_REF_NAME"]);
   }
-  variables["CI_JOB_NAME_SLUG"] = slug.substr(0, 63);
   Env yaml_variables;
   for (const auto& source : {pipeline["variables"], job["variables"]}) {
     if (source) {

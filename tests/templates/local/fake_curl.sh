@@ -5,11 +5,17 @@
 # logs each call ("METHOD path-and-query token=...") in $FAKE_API/log with the request body in
 # $FAKE_API/request-<n>.json. An option or a URL it does not know fails loudly (exit 2), so a
 # template change shows here rather than against the real API.
+#
+# A release's download (https://github.com/<owner>/<name>/releases/download/<tag>/<file>) is served from
+# $PERFDUEL_TEST_ARCHIVE_STORE: the release archive (`cpack -G TGZ` of the perfduel under test in
+# $PERFDUEL_TEST_BUILD, made on first use) and its SHA256SUMS, as templates/github-release.yml
+# publishes them; a file the store lacks is a 404. The templates' own steps download and check it.
 set -euo pipefail
 method=GET out=/dev/stdout data='' url='' fail=false token=''
 while [ $# -gt 0 ]; do
   case "$1" in
     -fsS|-fsSL|-sSf|-fSs) fail=true ;;
+    --retry) shift ;;
     -f|--fail) fail=true ;;
     -s|-S|-sS|-L) ;;
     -o) out=$2; shift ;;
@@ -31,6 +37,21 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -n "$url" ] || { echo "fake curl: no URL" >&2; exit 2; }
+case "$url" in
+  https://github.com/*/*/releases/download/v*/*)
+    store=${PERFDUEL_TEST_ARCHIVE_STORE:?fake curl: no PERFDUEL_TEST_ARCHIVE_STORE to serve releases from}
+    file=${url##*/}
+    if ! ls "$store"/perfduel-*-linux-x86_64.tar.gz >/dev/null 2>&1 && [ -n "${PERFDUEL_TEST_BUILD:-}" ]; then
+      mkdir -p "$store"
+      cpack -G TGZ -B "$store" --config "$PERFDUEL_TEST_BUILD/CPackConfig.cmake" >/dev/null
+      rm -rf "$store/_CPack_Packages"
+    fi
+    [ -f "$store/SHA256SUMS" ] || (cd "$store" && sha256sum perfduel-*-linux-x86_64.tar.gz >SHA256SUMS)
+    [ -f "$store/$file" ] || { echo "curl: (22) The requested URL returned error: 404 ($url)" >&2; exit 22; }
+    cp "$store/$file" "$out"
+    case "$file" in *.tar.gz) echo "downloaded the perfduel under test: $file" >&2 ;; esac
+    exit 0 ;;
+esac
 store=$FAKE_API/comments.json
 [ -f "$store" ] || echo '[]' >"$store"
 path=${url#*://*/}

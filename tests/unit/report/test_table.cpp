@@ -188,15 +188,15 @@ TEST_CASE("the Markdown table has the same rows", "[report]") {
   CHECK_THAT(text, Catch::Contains("| system_time | 0 s | 0 s | n/a | n/a | n/a (info) |\n"));
 }
 
-TEST_CASE("CTest measurements only for metrics with an interval", "[report]") {
+TEST_CASE("CTest measurements only for metrics with an interval, on one line", "[report]") {
   const Fixture fixture;
   const auto text = format_ctest_measurements(fixture.summary);
-  CHECK_THAT(
-      text,
-      Catch::Contains(
-          "<CTestMeasurement type=\"numeric/double\" name=\"wall_time.change\">0.1</CTestMeasurement>\n"));
+  CHECK_THAT(text, Catch::StartsWith("<CTestMeasurement type=\"numeric/double\" name=\"wall_time.change\">0.1"
+                                     "</CTestMeasurement><CTestMeasurement type=\"numeric/double\" "
+                                     "name=\"wall_time.ci_lo\">"));
   CHECK_THAT(text, !Catch::Contains("system_time"));
-  CHECK(text.ends_with("CTEST_FULL_OUTPUT\n"));
+  CHECK(std::count(text.begin(), text.end(), '\n') == 2);
+  CHECK(text.ends_with("</CTestMeasurement>\nCTEST_FULL_OUTPUT\n"));
 }
 
 TEST_CASE("format_value gives times, sizes, rates and counts human units", "[report]") {

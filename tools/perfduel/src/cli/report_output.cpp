@@ -58,10 +58,11 @@ void write_outputs(const RunSummary& summary, const ReportOutputs& outputs) {
   if (!outputs.json.empty()) {
     write_json_file(outputs.json, report_to_json(summary));
   }
-  fmt::print("{}", format_table(summary, outputs.verbose ? Verbosity::verbose : Verbosity::normal));
+  // The measurements first: what ctest --output-on-failure shows last is the table and the verdict.
   if (outputs.ctest_measurements) {
     fmt::print("{}", format_ctest_measurements(summary));
   }
+  fmt::print("{}", format_table(summary, outputs.verbose ? Verbosity::verbose : Verbosity::normal));
   std::fflush(stdout);
   if (!outputs.markdown.empty() &&
       !util::write_file_atomically(outputs.markdown, format_markdown(summary)).empty()) {

@@ -17,7 +17,9 @@ std::string format_table(const RunSummary& summary, Verbosity verbosity = Verbos
 // The same content as GitHub-flavoured Markdown, for a pull-request comment or job summary.
 std::string format_markdown(const RunSummary& summary);
 
-// CTest measurement tags (change, ci_lo, ci_hi, rounds per metric) that CDash shows.
+// CTest measurement tags (change, ci_lo, ci_hi, rounds per metric) that CDash shows, all on one
+// line, then `CTEST_FULL_OUTPUT`; printed before the table, so that a gate's output ends with its
+// table and verdict.
 std::string format_ctest_measurements(const RunSummary& summary);
 
 }  // namespace perfduel

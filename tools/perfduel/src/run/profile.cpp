@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "run/callgrind_dump.hpp"
 #include "run/valgrind.hpp"
 #include "util/text.hpp"
 
