@@ -1,6 +1,7 @@
 #include "duel/duel.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "duel/calibration.hpp"
@@ -85,6 +86,66 @@ class DuelStopping {
   int m_naming_until = 0;  // the last round for the others, while m_naming
 };
 
+// What run_duel passes on to the loop of its rounds.
+struct DuelCallbacks {
+  const ProgressCallback& progress;
+  const RepinCallback& repin;
+  const NoteCallback& on_note;
+};
+
+// Plays the rounds of `duel` until it ends, into its outcome: `elapsed` says the seconds since it
+// started; the order's coins come from `seed`.
+void play_rounds(DuelRounds& duel, std::uint64_t seed, const std::function<double()>& elapsed,
+                 const DuelCallbacks& callbacks) {
+  const Config& config = duel.config();
+  DuelOutcome& outcome = duel.outcome();
+  double longest_round = 0;
+  double analysis_seconds = 0;
+  DuelStopping stopping(config, callbacks.on_note);
+  for (int round = 0;; ++round) {
+    const bool warmup = round < config.warmup;
+    const int measured = round - config.warmup;
+    if (!warmup) {
+      if (const auto spent = spent_budget(config, measured, elapsed() + longest_round)) {
+        outcome.end = stopping.at_spent_budget(*spent);
+        return;
+      }
+    }
+    if (round == config.warmup && callbacks.repin) {
+      duel.repin(callbacks.repin);
+    }
+    const auto round_start = elapsed();
+    const auto first = candidate_first(config.order, std::max(measured, 0), seed) ? FirstSide::candidate
+                                                                                  : FirstSide::baseline;
+    if (!duel.play_round({round, warmup ? Phase::warmup : Phase::measured}, first)) {
+      return;
+    }
+    longest_round = std::max(longest_round, elapsed() - round_start);
+    // Re-analysing costs O(rounds); for a benchmark of a few hundred microseconds that
+    // would grow into a measurable share of the duel. Analyse only while the time spent on
+    // it stays under 2 % of the time the runs took: the stopping decision may come a few
+    // rounds late, never early, and the final analysis below always sees every round.
+    if (warmup || (analysis_seconds > 0.02 * duel.run_seconds() && measured + 1 < config.max_rounds)) {
+      continue;
+    }
+    try {
+      const auto analysis_start = elapsed();
+      const auto analysis = analyze(duel.effective(), outcome.runs, Finality::ongoing);
+      analysis_seconds += elapsed() - analysis_start;
+      if (callbacks.progress) {
+        callbacks.progress(analysis, elapsed());
+      }
+      if (const auto end = stopping.after_round(duel, analysis, measured, elapsed())) {
+        outcome.end = *end;
+        return;
+      }
+    } catch (const Error& e) {
+      end_by_error(outcome, e);
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 int naming_rounds(int settled_at) {
@@ -105,52 +166,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
   // The executor's clock: the steady clock for real runs, a scripted one in tests.
   const double start = executor.now_seconds();
   const auto elapsed = [&] { return executor.now_seconds() - start; };
-  double longest_round = 0;
-  double analysis_seconds = 0;
-  DuelStopping stopping(config, on_note);
-
-  for (int round = 0;; ++round) {
-    const bool warmup = round < config.warmup;
-    const int measured = round - config.warmup;
-    if (!warmup) {
-      if (const auto spent = spent_budget(config, measured, elapsed() + longest_round)) {
-        outcome.end = stopping.at_spent_budget(*spent);
-        break;
-      }
-    }
-    if (round == config.warmup && repin) {
-      duel.repin(repin);
-    }
-    const auto round_start = elapsed();
-    const auto first = candidate_first(config.order, std::max(measured, 0), seed) ? FirstSide::candidate
-                                                                                  : FirstSide::baseline;
-    if (!duel.play_round({round, warmup ? Phase::warmup : Phase::measured}, first)) {
-      break;
-    }
-    longest_round = std::max(longest_round, elapsed() - round_start);
-    // Re-analysing costs O(rounds); for a benchmark of a few hundred microseconds that
-    // would grow into a measurable share of the duel. Analyse only while the time spent on
-    // it stays under 2 % of the time the runs took: the stopping decision may come a few
-    // rounds late, never early, and the final analysis below always sees every round.
-    if (warmup || (analysis_seconds > 0.02 * duel.run_seconds() && measured + 1 < config.max_rounds)) {
-      continue;
-    }
-    try {
-      const auto analysis_start = elapsed();
-      const auto analysis = analyze(duel.effective(), outcome.runs, Finality::ongoing);
-      analysis_seconds += elapsed() - analysis_start;
-      if (progress) {
-        progress(analysis, elapsed());
-      }
-      if (const auto end = stopping.after_round(duel, analysis, measured, elapsed())) {
-        outcome.end = *end;
-        break;
-      }
-    } catch (const Error& e) {
-      end_by_error(outcome, e);
-      break;
-    }
-  }
+  play_rounds(duel, seed, elapsed, {progress, repin, on_note});
 
   outcome.elapsed_seconds = elapsed();
   outcome.metrics = duel.effective().metrics;

@@ -54,6 +54,7 @@ class DuelRounds {
   // gave `analysis`.
   void judge_budget(const Analysis& analysis, int done, double elapsed_seconds, const NoteCallback& on_note);
 
+  const Config& config() const { return m_config; }
   const Config& effective() const { return m_effective; }
   double run_seconds() const { return m_run_seconds; }
   DuelOutcome& outcome() { return m_outcome; }
