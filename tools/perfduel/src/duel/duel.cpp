@@ -15,7 +15,7 @@
 #include "run/benchmark_names.hpp"
 #include "run/metric_extractor.hpp"
 #include "run/signals.hpp"
-#include "run/valgrind.hpp"
+#include "count/valgrind.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
