@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "count/valgrind.hpp"
 #include "duel/calibration.hpp"
 #include "duel/run_order.hpp"
 #include "error.hpp"
 #include "run/benchmark_names.hpp"
 #include "run/signals.hpp"
-#include "run/valgrind.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {

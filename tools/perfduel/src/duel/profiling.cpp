@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "run/benchmark_counts.hpp"
+#include "count/benchmark_counts.hpp"
 #include "run/signals.hpp"
-#include "run/valgrind.hpp"
+#include "count/valgrind.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {

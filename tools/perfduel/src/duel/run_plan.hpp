@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "run/valgrind.hpp"
+#include "count/valgrind.hpp"
 
 namespace perfduel {
 

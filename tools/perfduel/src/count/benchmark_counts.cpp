@@ -1,4 +1,4 @@
-#include "run/benchmark_counts.hpp"
+#include "count/benchmark_counts.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "count/profile.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
 

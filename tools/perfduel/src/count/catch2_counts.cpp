@@ -1,4 +1,4 @@
-#include "run/catch2_counts.hpp"
+#include "count/catch2_counts.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "run/valgrind.hpp"
+#include "count/profile.hpp"
+#include "count/valgrind.hpp"
 #include "stats/descriptive.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"

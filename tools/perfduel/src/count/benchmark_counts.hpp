@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "run/callgrind_dump.hpp"
+#include "count/callgrind_dump.hpp"
+#include "count/valgrind.hpp"
 #include "run/executor.hpp"
 #include "run/gbench_results.hpp"
-#include "run/valgrind.hpp"
 #include "util/expected.hpp"
 
 // Counting a Google Benchmark suite one benchmark at a time, in the unmodified binary. The
@@ -125,7 +125,7 @@ struct SuiteCounting {
   std::filesystem::path valgrind;
   CacheSimulation cache = CacheSimulation::off;
   std::filesystem::path directory;
-  int warmup_ms = 250;  // a Catch2 binary's counting warm-up (run/catch2_counts.hpp)
+  int warmup_ms = 250;  // a Catch2 binary's counting warm-up (count/catch2_counts.hpp)
 };
 
 // Where one callgrind process writes: its dumps, numbered (output_base.1, .2, ...), and its log.
