@@ -11,7 +11,7 @@
 #include "duel/analysis.hpp"
 #include "error.hpp"
 #include "fuzz_support.hpp"
-#include "report/json_report.hpp"
+#include "report_format/json_report.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -16,7 +16,7 @@
 #include "bisect/probe_config.hpp"
 #include "bisect/search.hpp"
 #include "config/config.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 
 using namespace perfduel;
 using namespace perfduel::bisect;

@@ -13,7 +13,7 @@
 #include "duel/analysis.hpp"
 #include "duel/verdict.hpp"
 #include "error.hpp"
-#include "report/json_report.hpp"
+#include "report_format/json_report.hpp"
 #include "support/config_helpers.hpp"
 
 using namespace perfduel;

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/html_run.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 
 using namespace perfduel;
 

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include "error.hpp"
-#include "report/json_report.hpp"
 #include "report/suite_summary.hpp"
+#include "report_format/json_report.hpp"
 #include "support/made_up_duels.hpp"
 
 using namespace perfduel;

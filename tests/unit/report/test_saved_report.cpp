@@ -10,11 +10,11 @@
 
 #include "config/config.hpp"
 #include "report/html_run.hpp"
-#include "report/json_report.hpp"
-#include "report/report_notes.hpp"
-#include "report/saved_report.hpp"
 #include "report/suite_summary.hpp"
 #include "report/table.hpp"
+#include "report_format/json_report.hpp"
+#include "report_format/report_notes.hpp"
+#include "report_format/saved_report.hpp"
 #include "support/made_up_duels.hpp"
 #include "util/text.hpp"
 

@@ -8,7 +8,7 @@
 #include "bisect/duel_reading.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 #include "util/file.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"

@@ -12,7 +12,7 @@
 #include "error.hpp"
 #include "exit_codes.hpp"
 #include "history/store.hpp"
-#include "report/json_report.hpp"
+#include "report_format/saved_report.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 

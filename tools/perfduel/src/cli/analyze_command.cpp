@@ -9,8 +9,9 @@
 #include "duel/analysis.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
-#include "report/json_report.hpp"
+#include "report_format/json_report.hpp"
 #include "util/file.hpp"
+#include "util/json_file.hpp"
 
 namespace perfduel::cli {
 
@@ -104,7 +105,7 @@ int run_analyze(const AnalyzeOptions& options) {
   RunSummary summary;
   summary.config = &config;
   summary.outcome = &outcome;
-  summary.started = now_iso8601();
+  summary.started = util::now_iso8601();
   summary.environment = saved.environment;
   summary.pinning = saved.pinning;
   summary.exit_code = exit_code_for(outcome.end, outcome.analysis.verdict, config.on_inconclusive);

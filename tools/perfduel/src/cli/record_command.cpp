@@ -15,11 +15,12 @@
 #include "history/report_import.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
-#include "report/saved_report.hpp"
 #include "report/trend_output.hpp"
+#include "report_format/saved_report.hpp"
 #include "stats/descriptive.hpp"
 #include "stats/direction.hpp"
 #include "trend/history_trend.hpp"
+#include "util/json_file.hpp"
 
 namespace perfduel::cli {
 
@@ -122,7 +123,7 @@ int run_record(const RecordOptions& options) {
   if (options.time) {
     record.recorded_at = *options.time;
   } else if (record.recorded_at.empty()) {
-    record.recorded_at = history::utc_now_iso();
+    record.recorded_at = util::now_iso8601();
   }
   record.commit = options.commit ? options.commit : history::git_commit();
   record.branch = options.branch ? options.branch : history::git_branch();

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "bisect/probe_config.hpp"
-#include "report/saved_report.hpp"
 #include "report/where_view.hpp"
+#include "report_format/saved_report.hpp"
 #include "util/columns.hpp"
 #include "util/text.hpp"
 

@@ -9,13 +9,13 @@
 
 #include <fmt/format.h>
 
-#include "report/json_report.hpp"
 #include "report/labels.hpp"
 #include "report/palette.hpp"
 #include "report/suite_chart.hpp"
 #include "report/suite_view.hpp"
 #include "report/table.hpp"
 #include "report/units.hpp"
+#include "report_format/json_report.hpp"
 #include "util/shell_words.hpp"
 #include "util/svg.hpp"
 #include "util/text.hpp"

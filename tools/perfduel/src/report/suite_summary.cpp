@@ -13,7 +13,7 @@
 #include "error.hpp"
 #include "exit_codes.hpp"
 #include "report/labels.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 #include "util/columns.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"

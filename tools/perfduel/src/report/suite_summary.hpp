@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 
 namespace perfduel {
 

@@ -1,4 +1,4 @@
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 
 #include <cmath>
 #include <limits>
@@ -7,7 +7,7 @@
 
 #include "config/names.hpp"
 #include "error.hpp"
-#include "report/report_fields.hpp"
+#include "report_format/report_fields.hpp"
 #include "util/file.hpp"
 
 namespace perfduel {

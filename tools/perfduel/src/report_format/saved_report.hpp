@@ -11,11 +11,12 @@
 #include "config/config.hpp"
 #include "duel/duel.hpp"
 #include "machine/pinning.hpp"
-#include "report/environment.hpp"
+#include "report_format/environment.hpp"
 
 // A JSON report (`perfduel compare --json`) read back: the one reader of the report file, beside
-// its one writer (report/json_report.hpp); both take the field names from report/report_fields.hpp.
-// Every other reader (`analyze`, `summary`, the HTML page, `record`, `bisect`) reads a SavedReport.
+// its one writer (report_format/json_report.hpp); both take the field names from
+// report_format/report_fields.hpp. Every other reader (`analyze`, `summary`, the HTML page, `record`,
+// `bisect`) reads a SavedReport.
 namespace perfduel {
 
 // The sign sequence's evidence for a regression it settled, as a report recorded it ("signs").
