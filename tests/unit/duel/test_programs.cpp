@@ -316,7 +316,7 @@ TEST_CASE("identical programs are no change before the warm-up, and a report say
   CHECK(json["programs"]["compared"] == "identical");
   CHECK(json["programs"]["baseline"]["sha256"] == outcome.programs.baseline->sha256);
   CHECK(json["metrics"][0]["settled_by"] == "identical-programs");
-  const auto saved = report_from_json(json, "report.json");
+  const auto saved = report_from_json_strict(json, "report.json");
   CHECK(saved.end == DuelEnd::identical);
   CHECK(saved.programs.result == ProgramsCompared::identical);
   CHECK(saved.programs.candidate->files.front().path == b);

@@ -30,15 +30,15 @@ namespace {
 
 // The history's reading of the JSON report `report`, through the report's one reader.
 perfduel::util::Expected<Record> record_of(const nlohmann::ordered_json& report, std::string_view source) {
-  return record_from_report(perfduel::results_from_json(report), source);
+  return record_from_report(perfduel::report_from_json_lenient(report), source);
 }
 
 std::string run_key_of(const nlohmann::ordered_json& report) {
-  return report_run_key(perfduel::results_from_json(report));
+  return report_run_key(perfduel::report_from_json_lenient(report));
 }
 
 std::optional<std::string> config_hash_of(const nlohmann::ordered_json& report) {
-  return report_config_hash(perfduel::results_from_json(report));
+  return report_config_hash(perfduel::report_from_json_lenient(report));
 }
 
 // A fresh directory under the system temp dir, removed at the end of the test.

@@ -76,7 +76,8 @@ void write_outputs(const RunSummary& summary, const ReportOutputs& outputs) {
   if (!outputs.html.empty()) {
     const auto name = std::filesystem::path(outputs.html).stem().string();
     if (const auto error = util::write_file_atomically(
-            outputs.html, render_html_page(duel_page(results_from_json(report_to_json(summary)), name)));
+            outputs.html,
+            render_html_page(duel_page(report_from_json_lenient(report_to_json(summary)), name)));
         !error.empty()) {
       throw Error(fmt::format("{}: cannot write the HTML page: {}", outputs.html, error));
     }

@@ -200,7 +200,7 @@ std::string where_of(const DuelReading& reading) {
     return {};
   }
   std::string text;
-  for (const auto& line : util::split_lines(format_saved_where(load_results(reading.report)))) {
+  for (const auto& line : util::split_lines(format_saved_where(load_report_lenient(reading.report)))) {
     text += "  " + line + "\n";
   }
   return text;

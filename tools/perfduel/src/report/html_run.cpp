@@ -250,7 +250,7 @@ HtmlPage run_page(const std::vector<GateResult>& gates) {
   duels.reserve(gates.size());
   for (const auto& gate : gates) {
     duels.push_back(gate.report.empty() ? nlohmann::json(nullptr)
-                                        : duel_page_data(load_results(gate.report)));
+                                        : duel_page_data(load_report_lenient(gate.report)));
   }
   HtmlPage page;
   page.kind = PageKind::run;

@@ -38,7 +38,7 @@ struct GateResult {
   std::filesystem::path report;
 };
 
-// Reads the gate results in `paths`: JSON reports (through load_results), or directories
+// Reads the gate results in `paths`: JSON reports (through load_report_lenient), or directories
 // whose *.json reports (and skip notes, *.md without a JSON beside them) are read in name
 // order. Throws perfduel::Error naming the file that cannot be read, or the directory that
 // holds no report.
