@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
+#include "report/bisect_json.hpp"
 #include "report/bisect_report.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
