@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Usage: report_fields.sh SOURCE_DIR [FILE...]
 #
-# The JSON report (`perfduel compare --json`) is written by report/json_report.cpp and read by
-# report/saved_report.cpp, both through the field table report/report_fields.hpp; every other
+# The JSON report (`perfduel compare --json`) is written by report_format/json_report.cpp and read by
+# report_format/saved_report.cpp, both through the field table report_format/report_fields.hpp; every other
 # reader reads a SavedReport. Fails, naming file:line, where a file outside that module reads a
 # report by a field's name. The FILEs are checked as if they were in the tree (the test that
 # shows the check sees a read plants one so).
@@ -12,7 +12,7 @@
 #   other JSON read here shares: "name" (Google Benchmark's output, CTest's test list) and
 #   "benchmarks" (Google Benchmark's output).
 # - The files are the .cpp and .hpp files under tools/perfduel/src, less the module's own
-#   (report/report_fields.hpp, report/json_report.*, report/saved_report.*) and config/, whose
+#   (report_format/report_fields.hpp, report_format/json_report.*, report_format/saved_report.*) and config/, whose
 #   YAML keys are the configuration's (the report's "config" section is the configuration as
 #   written, read by parse_config).
 # - A read by name is `["word"]` that is not written to (not followed by ` = ` or
@@ -23,7 +23,7 @@ set -euo pipefail
 source_dir=$1
 shift
 src=$source_dir/tools/perfduel/src
-table=$src/report/report_fields.hpp
+table=$src/report_format/report_fields.hpp
 
 names=$(grep -oE 'k_[a-z0-9_]+ = "[a-z0-9_]+";' "$table" | sed -E 's/.*"(.*)";/\1/' |
   grep -vxE 'name|benchmarks' | paste -sd'|' -)
@@ -36,7 +36,7 @@ files=()
 while IFS= read -r file; do
   files+=("$file")
 done < <(find "$src" -name '*.cpp' -o -name '*.hpp' | sort |
-  grep -vE "/report/(report_fields\.hpp|json_report\.(c|h)pp|saved_report\.(c|h)pp)$|/src/config/")
+  grep -vE "/report_format/(report_fields\.hpp|json_report\.(c|h)pp|saved_report\.(c|h)pp)$|/src/config/")
 files+=("$@")
 
 # grep -n over the files: indexing by a name not written to, or a lookup by a name.
@@ -49,12 +49,12 @@ while IFS= read -r hit; do
   fi
   file_line=$(cut -d: -f1,2 <<<"$hit")
   word=$(grep -oE "$index|$lookup" <<<"${hit#*:*:}" | grep -oE "\"[a-z0-9_]+\"" | head -1)
-  echo "$file_line: reads the report's field $word by name; read a SavedReport (report/saved_report.hpp) instead" >&2
+  echo "$file_line: reads the report's field $word by name; read a SavedReport (report_format/saved_report.hpp) instead" >&2
   status=1
 done < <(grep -nHE "$index|$lookup" "${files[@]}" || true)
 
 while IFS= read -r hit; do
-  echo "$(cut -d: -f1,2 <<<"$hit"): uses the report's field table (report_field::) outside report/; read a SavedReport instead" >&2
+  echo "$(cut -d: -f1,2 <<<"$hit"): uses the report's field table (report_field::) outside report_format/; read a SavedReport instead" >&2
   status=1
 done < <(grep -nHE 'report_field::' "${files[@]}" || true)
 exit $status

@@ -16,7 +16,7 @@
 #include "bisect/probe_config.hpp"
 #include "bisect/search.hpp"
 #include "config/config.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 
 using namespace perfduel;
 using namespace perfduel::bisect;
@@ -273,7 +273,7 @@ TEST_CASE("bisect: the estimate of what is left", "[bisect]") {
 TEST_CASE("bisect: a duel's report read at the cut", "[bisect]") {
   // The JSON report `report` read as bisect reads it: through the report's one reader.
   const auto reading_of = [](const nlohmann::json& report) {
-    return read_duel_report(results_from_json(nlohmann::ordered_json(report)));
+    return read_duel_report(report_from_json_lenient(nlohmann::ordered_json(report)));
   };
   const auto metric = [](double lo, double hi, const char* direction = "lower") {
     return nlohmann::json{{"name", "score"},   {"gated", true},           {"direction", direction},

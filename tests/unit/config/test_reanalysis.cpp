@@ -13,7 +13,7 @@
 #include "duel/analysis.hpp"
 #include "duel/verdict.hpp"
 #include "error.hpp"
-#include "report/json_report.hpp"
+#include "report_format/json_report.hpp"
 #include "support/config_helpers.hpp"
 
 using namespace perfduel;
@@ -260,7 +260,7 @@ TEST_CASE("the JSON report of a re-analysis says of which report, and reads back
   CHECK(json["reanalysis"]["of"] == "report.json");
   CHECK(json["reanalysis"]["settings_from"] == nlohmann::ordered_json::array({"pass.yaml", "--threshold"}));
   CHECK(json["reanalysis"]["changed"][0] == "score: tolerance 15 % (was 0 %)");
-  const SavedReport again = report_from_json(json, "again.json");
+  const SavedReport again = report_from_json_strict(json, "again.json");
   CHECK(again.runs.size() == outcome.runs.size());
   summary.reanalysis.reset();
   CHECK_FALSE(report_to_json(summary).contains("reanalysis"));

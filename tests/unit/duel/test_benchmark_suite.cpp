@@ -15,6 +15,7 @@
 #include "duel/metric_expansion.hpp"
 #include "report/suite_chart.hpp"
 #include "report/suite_view.hpp"
+#include "report_format/report_notes.hpp"
 #include "run/catch2_results.hpp"
 #include "run/metric_extractor.hpp"
 #include "util/glob.hpp"

@@ -15,8 +15,8 @@
 #include "duel/analysis.hpp"
 #include "duel/duel.hpp"
 #include "duel/programs.hpp"
-#include "report/json_report.hpp"
 #include "report/table.hpp"
+#include "report_format/json_report.hpp"
 #include "run/process_executor.hpp"
 #include "run/shared_libraries.hpp"
 #include "util/elf.hpp"
@@ -316,7 +316,7 @@ TEST_CASE("identical programs are no change before the warm-up, and a report say
   CHECK(json["programs"]["compared"] == "identical");
   CHECK(json["programs"]["baseline"]["sha256"] == outcome.programs.baseline->sha256);
   CHECK(json["metrics"][0]["settled_by"] == "identical-programs");
-  const auto saved = report_from_json(json, "report.json");
+  const auto saved = report_from_json_strict(json, "report.json");
   CHECK(saved.end == DuelEnd::identical);
   CHECK(saved.programs.result == ProgramsCompared::identical);
   CHECK(saved.programs.candidate->files.front().path == b);

@@ -20,7 +20,8 @@
 #include "history/statements.hpp"
 #include "history/store.hpp"
 #include "machine/facts.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
+#include "util/json_file.hpp"
 
 using namespace perfduel::history;
 namespace fs = std::filesystem;
@@ -29,15 +30,15 @@ namespace {
 
 // The history's reading of the JSON report `report`, through the report's one reader.
 perfduel::util::Expected<Record> record_of(const nlohmann::ordered_json& report, std::string_view source) {
-  return record_from_report(perfduel::results_from_json(report), source);
+  return record_from_report(perfduel::report_from_json_lenient(report), source);
 }
 
 std::string run_key_of(const nlohmann::ordered_json& report) {
-  return report_run_key(perfduel::results_from_json(report));
+  return report_run_key(perfduel::report_from_json_lenient(report));
 }
 
 std::optional<std::string> config_hash_of(const nlohmann::ordered_json& report) {
-  return report_config_hash(perfduel::results_from_json(report));
+  return report_config_hash(perfduel::report_from_json_lenient(report));
 }
 
 // A fresh directory under the system temp dir, removed at the end of the test.
@@ -268,7 +269,7 @@ TEST_CASE("provenance helpers", "[history]") {
   CHECK(is_iso_time("2026-11-21T10:00:00Z"));
   CHECK_FALSE(is_iso_time("21.11.2026"));
   CHECK_FALSE(is_iso_time("2026-11-21T"));
-  CHECK(is_iso_time(utc_now_iso()));
+  CHECK(is_iso_time(util::now_iso8601()));
   CHECK(perfduel::machine_id("a") == perfduel::machine_id("a"));
   CHECK(perfduel::machine_id("a") != perfduel::machine_id("b"));
   CHECK(perfduel::machine_id("a").size() == 16);

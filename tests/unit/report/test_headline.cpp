@@ -14,8 +14,8 @@
 #include "duel/analysis.hpp"
 #include "duel/duel.hpp"
 #include "report/duel_plot.hpp"
-#include "report/json_report.hpp"
 #include "report/table.hpp"
+#include "report_format/json_report.hpp"
 #include "util/text.hpp"
 
 using namespace perfduel;

@@ -63,7 +63,7 @@ TEST_CASE("the run page's data of one duel: values by round, each round's change
              {"round": 1, "side": "candidate", "warmup": false, "values": {"wall_time": 0.003}},
              {"round": 1, "side": "baseline", "warmup": false, "values": {"wall_time": 0.002}},
              {"round": 2, "side": "baseline", "warmup": false, "values": {"wall_time": 0.002}}]})");
-  const auto data = duel_page_data(results_from_json(report));
+  const auto data = duel_page_data(report_from_json_lenient(report));
   CHECK(data["candidate"] == "b --x");
   CHECK(data["warmup"] == nlohmann::json::array({true, false, false}));
   const auto& metric = data["metrics"][0];

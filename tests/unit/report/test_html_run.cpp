@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/html_run.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 
 using namespace perfduel;
 
@@ -39,7 +39,7 @@ const char* const k_explained_report = R"json({
 }  // namespace
 
 TEST_CASE("the run page's data carries where each regression happened", "[html]") {
-  const auto data = duel_page_data(results_from_json(nlohmann::ordered_json::parse(k_explained_report)));
+  const auto data = duel_page_data(report_from_json_lenient(nlohmann::ordered_json::parse(k_explained_report)));
   const auto& explanations = data["explanations"];
   // The metric that did not change has nothing to say where.
   REQUIRE(explanations.size() == 2);
@@ -74,7 +74,7 @@ TEST_CASE("the run page's data carries where each regression happened", "[html]"
 }
 
 TEST_CASE("the run page's data of a duel without explanations has an empty list", "[html]") {
-  const auto data = duel_page_data(results_from_json(nlohmann::ordered_json::parse(
+  const auto data = duel_page_data(report_from_json_lenient(nlohmann::ordered_json::parse(
       R"({"verdict": "no-change", "metrics": [{"name": "wall_time", "verdict": "no-change"}], "runs": []})")));
   CHECK(data["explanations"] == nlohmann::json::array());
 }

@@ -11,10 +11,10 @@
 
 #include "config/config.hpp"
 #include "duel/duel.hpp"
-#include "report/json_report.hpp"
 #include "report/labels.hpp"
 #include "report/suite_summary.hpp"
 #include "report/table.hpp"
+#include "report_format/json_report.hpp"
 #include "support/made_up_duels.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "bisect/search.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 
 namespace perfduel::bisect {
 

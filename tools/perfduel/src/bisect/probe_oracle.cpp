@@ -8,7 +8,7 @@
 #include "bisect/duel_reading.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 #include "util/file.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
@@ -91,7 +91,7 @@ DuelReading ProbeOracle::duel(std::size_t baseline, std::size_t candidate, int a
   const auto text = util::read_file(report);
   const auto json = text ? nlohmann::ordered_json::parse(*text, nullptr, false) : nlohmann::ordered_json();
   if (json.is_object()) {
-    reading = read_duel_report(results_from_json(json));
+    reading = read_duel_report(report_from_json_lenient(json));
     reading.report = report.string();
     reading.seconds = seconds;
     return reading;

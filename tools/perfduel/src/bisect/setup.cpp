@@ -16,7 +16,7 @@
 #include "bisect/search.hpp"
 #include "config/config.hpp"
 #include "error.hpp"
-#include "report/json_report.hpp"
+#include "util/json_file.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -134,8 +134,8 @@ DuelPlan duel_plan(const std::filesystem::path& search_dir, const std::array<Con
   }
   for (int attempt = 0; attempt < 2; ++attempt) {
     plan.configs.at(attempt) = search_dir / fmt::format("duel-config-{}.json", attempt);
-    write_json_file(plan.configs.at(attempt),
-                    nlohmann::ordered_json::parse(config_to_json(probes.at(attempt))));
+    util::write_json_file(plan.configs.at(attempt),
+                          nlohmann::ordered_json::parse(config_to_json(probes.at(attempt))));
     plan.max_seconds.at(attempt) = probes.at(attempt).max_seconds;
   }
   plan.run_timeout = base.run_timeout;
@@ -172,7 +172,7 @@ BisectContext search_context(const BisectRequest& request, const Target& target,
   context.duel_seconds = probes[0].max_seconds;
   context.work_dir = target.work_dir;
   context.command = target.again;
-  context.started = now_iso8601();
+  context.started = util::now_iso8601();
   return context;
 }
 

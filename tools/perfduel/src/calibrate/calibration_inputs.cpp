@@ -12,7 +12,7 @@
 #include "error.hpp"
 #include "exit_codes.hpp"
 #include "history/store.hpp"
-#include "report/json_report.hpp"
+#include "report_format/saved_report.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -87,7 +87,7 @@ CalibrationInput read_report_inputs(const std::vector<std::string>& paths,
   int measured = 0;
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const std::string& path = paths[i];
-    SavedReport report = load_report(path);
+    SavedReport report = load_report_strict(path);
     if (i == 0) {
       input.config = report.config;
     } else {

@@ -1,15 +1,13 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "cli/bind_command.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
-#include "duel/analysis.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
-#include "report/json_report.hpp"
+#include "report_format/reanalysis.hpp"
 #include "util/file.hpp"
 
 namespace perfduel::cli {
@@ -46,7 +44,7 @@ std::string read_config_text(const std::string& path) {
 
 int run_analyze(const AnalyzeOptions& options) {
   check_output_paths(options.outputs);
-  auto saved = load_report(options.report);
+  auto saved = load_report_strict(options.report);
   Config config = saved.config;
   Reanalysis reanalysis;
   reanalysis.report = options.report;
@@ -68,47 +66,8 @@ int run_analyze(const AnalyzeOptions& options) {
   }
   reanalysis.changes = settings_changes(saved.config, config);
 
-  DuelOutcome outcome;
-  outcome.metrics = config.metrics;
-  outcome.suite = saved.suite;
-  outcome.runs = saved.runs;
-  outcome.failure = saved.failure.value_or("");
-  outcome.elapsed_seconds = saved.elapsed_seconds;
-  outcome.seed = saved.seed;
-  outcome.programs = saved.programs;
-  outcome.explanations = saved.explanations;  // what the profiles showed holds under any settings
-  outcome.explain_seconds = saved.explain_seconds;
-  if (reanalysis.changes.empty()) {
-    // What the duel noted while it ran holds for the same settings; with others it would not.
-    outcome.notes = saved.duel_notes;
-  }
-  // Identical programs were no change without a run, and stay so under any settings.
-  outcome.analysis = saved.end == DuelEnd::identical ? analyze_identical(config)
-                                                     : analyze(config, outcome.runs, Finality::final);
-  outcome.end = reanalysis_end(saved.end, outcome.analysis.can_stop, outcome.analysis.stop);
-  // First among the notes: what this is, so that nobody takes it for the duel's own verdict.
-  std::string note = fmt::format("re-analysis of {} with {}", options.report,
-                                 reanalysis.settings.empty()
-                                     ? std::string("the report's settings")
-                                     : fmt::format("settings from {}", fmt::join(reanalysis.settings, ", ")));
-  if (!reanalysis.settings.empty()) {
-    note += reanalysis.changes.empty() ? ": none differs from the report's"
-                                       : fmt::format(": {}", fmt::join(reanalysis.changes, "; "));
-  }
-  if (!reanalysis.ignored.empty()) {
-    note += fmt::format("; ignored: {} (a budget bounded the duel, not its analysis)",
-                        fmt::join(reanalysis.ignored, ", "));
-  }
-  outcome.analysis.notes.insert(outcome.analysis.notes.begin(), Note{NoteWeight::key, note});
-
-  RunSummary summary;
-  summary.config = &config;
-  summary.outcome = &outcome;
-  summary.started = now_iso8601();
-  summary.environment = saved.environment;
-  summary.pinning = saved.pinning;
-  summary.exit_code = exit_code_for(outcome.end, outcome.analysis.verdict, config.on_inconclusive);
-  summary.reanalysis = std::move(reanalysis);
+  const DuelOutcome outcome = reanalyze(saved, config, reanalysis);
+  const RunSummary summary = reanalysis_summary(saved, config, outcome, std::move(reanalysis));
   write_outputs(summary, options.outputs);
   return to_int(summary.exit_code);
 }

@@ -17,10 +17,11 @@
 #include "cli/commands.hpp"
 #include "error.hpp"
 #include "exit_codes.hpp"
+#include "report/bisect_json.hpp"
 #include "report/bisect_report.hpp"
-#include "report/json_report.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
+#include "util/json_file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::cli {
@@ -65,7 +66,7 @@ class Listener final : public SearchListener {
   }
 
   void save(const SearchState& state) const {
-    write_json_file(m_report, bisect_to_json(m_context, state, elapsed()));
+    util::write_json_file(m_report, bisect_to_json(m_context, state, elapsed()));
   }
 
   double elapsed() const {
@@ -118,7 +119,7 @@ int search_and_report(const BisectContext& context, const BisectRequest& options
   const SearchState state = run_search(context.chain.size() - 1, oracle, listener);
   listener.save(state);
   if (!options.json.empty()) {
-    write_json_file(search_dir / "bisect.json", bisect_to_json(context, state, listener.elapsed()));
+    util::write_json_file(search_dir / "bisect.json", bisect_to_json(context, state, listener.elapsed()));
   }
   if (state.outcome == Outcome::endpoint_failed) {
     throw Error(endpoint_failure(context, state), ExitCode::benchmark_failed);

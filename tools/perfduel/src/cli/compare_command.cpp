@@ -25,6 +25,7 @@
 #include "run/signals.hpp"
 #include "count/valgrind.hpp"
 #include "util/file.hpp"
+#include "util/json_file.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 
@@ -127,7 +128,7 @@ int run_compare(const CompareOptions& options) {
   Config config = compare_config(options, origin);
   RunSummary summary;
   summary.config = &config;
-  summary.started = now_iso8601();
+  summary.started = util::now_iso8601();
   Progress progress(options.quiet ? ProgressStyle::quiet : detect_progress_style(stderr), stderr);
   const LocalDuel duel = run_local_duel(
       config, options.cpus.empty() ? origin : "--cpus",

@@ -17,7 +17,7 @@
 #include "exit_codes.hpp"
 #include "machine/doctor.hpp"
 #include "machine/pinning.hpp"
-#include "report/json_report.hpp"
+#include "util/json_file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::cli {
@@ -78,7 +78,7 @@ nlohmann::ordered_json findings_to_json(const Scope& scope, const std::vector<Fi
                                         int exit_code) {
   nlohmann::ordered_json json;
   json["perfduel_version"] = PERFDUEL_VERSION;
-  json["started"] = now_iso8601();
+  json["started"] = util::now_iso8601();
   json["cpus"] = scope.cpus;
   json["cpu_selection"] = scope.selection == CpuSelection::requested ? "requested" : "all_online";
   json["status"] = std::string(to_string(worst_status(findings)));
@@ -116,7 +116,7 @@ int run_doctor(const DoctorOptions& options) {
       to_int(worst_status(findings) == CheckStatus::fail ? ExitCode::regression : ExitCode::pass);
   print_findings(scope, findings);
   if (options.json) {
-    write_json_file(*options.json, findings_to_json(scope, findings, exit_code));
+    util::write_json_file(*options.json, findings_to_json(scope, findings, exit_code));
   }
   return exit_code;
 }

@@ -12,13 +12,11 @@
 #include "error.hpp"
 #include "exit_codes.hpp"
 #include "history/provenance.hpp"
+#include "history/recording.hpp"
 #include "history/report_import.hpp"
 #include "history/store.hpp"
-#include "machine/facts.hpp"
-#include "report/saved_report.hpp"
 #include "report/trend_output.hpp"
-#include "stats/descriptive.hpp"
-#include "stats/direction.hpp"
+#include "report_format/saved_report.hpp"
 #include "trend/history_trend.hpp"
 
 namespace perfduel::cli {
@@ -27,12 +25,7 @@ namespace {
 
 struct RecordOptions {
   std::optional<std::string> db;
-  std::optional<std::string> commit;
-  std::optional<std::string> branch;
-  std::optional<std::string> time;
-  std::optional<std::string> machine;
-  std::optional<std::string> run_id;
-  std::optional<std::string> config_hash;
+  history::GivenProvenance provenance;
   std::optional<std::string> report;
   std::optional<std::string> metric;
   std::vector<double> values;
@@ -46,22 +39,6 @@ history::Record read_report(const SavedReport& report, const std::string& path) 
     throw Error(record.error());
   }
   return std::move(record.value());
-}
-
-history::Record plain_values(const RecordOptions& options) {
-  history::Record record;
-  record.source = "values";
-  history::Measurement m;
-  m.metric = *options.metric;
-  m.samples = options.values;
-  // The median, as for a report's candidate: one slow outlier does not move the trend.
-  m.value = stats::median(options.values);
-  m.unit = options.unit;
-  if (const auto direction = direction_of(options.direction)) {
-    m.direction = util::name_of(stats::k_direction_names, *direction);
-  }
-  record.measurements.push_back(std::move(m));
-  return record;
 }
 
 // An alert for each metric of `record` whose gate history (this machine, this configuration,
@@ -107,41 +84,22 @@ int run_record(const RecordOptions& options) {
   if (!options.metric && !options.values.empty()) {
     throw Error("--value needs --metric NAME");
   }
-  if (options.time && !history::is_iso_time(*options.time)) {
-    throw Error(
-        fmt::format("--time \"{}\": write an ISO 8601 time such as 2026-11-21T10:00:00Z", *options.time));
+  if (options.provenance.time && !history::is_iso_time(*options.provenance.time)) {
+    throw Error(fmt::format("--time \"{}\": write an ISO 8601 time such as 2026-11-21T10:00:00Z",
+                            *options.provenance.time));
   }
 
-  const auto report = options.report ? load_results(*options.report) : SavedReport();
+  const auto report = options.report ? load_report_lenient(*options.report) : SavedReport();
   if (const auto why = history::nothing_measured(report)) {
     // Not an error: a CI job records every gate's report, and most pull requests change no program.
     fmt::print("nothing recorded from {}: {}\n", *options.report, *why);
     return 0;
   }
-  history::Record record = options.report ? read_report(report, *options.report) : plain_values(options);
-  if (options.time) {
-    record.recorded_at = *options.time;
-  } else if (record.recorded_at.empty()) {
-    record.recorded_at = history::utc_now_iso();
-  }
-  record.commit = options.commit ? options.commit : history::git_commit();
-  record.branch = options.branch ? options.branch : history::git_branch();
-  if (options.machine) {
-    record.machine = *options.machine;
-  } else if (record.machine.empty()) {
-    record.machine = machine_fingerprint(read_machine_facts()).description;
-  }
-  record.machine_id = machine_id(record.machine);
-  if (options.run_id) {
-    record.run_key = *options.run_id;
-  } else if (record.run_key && record.commit) {
-    // One run of the gate at one commit: the same report recorded for another commit is
-    // another point of the series.
-    record.run_key = fmt::format("{}@{}", *record.run_key, *record.commit);
-  }
-  if (options.config_hash) {
-    record.config_hash = *options.config_hash;
-  }
+  history::Record record = options.report
+                               ? read_report(report, *options.report)
+                               : history::record_of_values(*options.metric, options.values, options.unit,
+                                                           direction_of(options.direction));
+  history::fill_provenance(record, options.provenance);
 
   auto store = history::open_history_store(history::history_location(options.db), history::CreateFile::yes);
   if (!store) {
@@ -174,18 +132,19 @@ void add_record_options(CLI::App& subcommand, int& exit_code) {
   command->add_option("report", options->report, "A report written by `perfduel compare --json`")
       ->check(CLI::ExistingFile);
   add_database_option(*command, options->db);
-  command->add_option("--commit", options->commit, "Commit measured (default: git rev-parse HEAD)");
-  command->add_option("--branch", options->branch,
+  command->add_option("--commit", options->provenance.commit,
+                      "Commit measured (default: git rev-parse HEAD)");
+  command->add_option("--branch", options->provenance.branch,
                       "Branch measured (default: git rev-parse --abbrev-ref HEAD)");
-  command->add_option("--time", options->time,
+  command->add_option("--time", options->provenance.time,
                       "When it was measured, ISO 8601 (default: the report's start, else now)");
-  command->add_option("--machine", options->machine,
+  command->add_option("--machine", options->provenance.machine,
                       "Machine measured, as free text (default: the report's environment, else this "
                       "machine as \"host | CPU model | kernel release\")");
-  command->add_option("--run-id", options->run_id,
+  command->add_option("--run-id", options->provenance.run_id,
                       "Idempotency key: a second record with the same id adds nothing (default for a "
                       "report: a hash of the report and the commit; none for --metric)");
-  command->add_option("--config-hash", options->config_hash,
+  command->add_option("--config-hash", options->provenance.config_hash,
                       "Gate configuration the values were measured under, for `trend --config` (default "
                       "for a report: a hash of its \"config\")");
   command->add_option("--metric", options->metric,

@@ -10,6 +10,7 @@
 #include "report/html_run.hpp"
 #include "report/table.hpp"
 #include "util/file.hpp"
+#include "util/json_file.hpp"
 
 namespace perfduel::cli {
 
@@ -56,7 +57,7 @@ void check_output_paths(const ReportOutputs& outputs) {
 void write_outputs(const RunSummary& summary, const ReportOutputs& outputs) {
   // The JSON goes first: it is the record that must survive whatever happens next.
   if (!outputs.json.empty()) {
-    write_json_file(outputs.json, report_to_json(summary));
+    util::write_json_file(outputs.json, report_to_json(summary));
   }
   // The measurements first: what ctest --output-on-failure shows last is the table and the verdict.
   if (outputs.ctest_measurements) {
@@ -75,7 +76,8 @@ void write_outputs(const RunSummary& summary, const ReportOutputs& outputs) {
   if (!outputs.html.empty()) {
     const auto name = std::filesystem::path(outputs.html).stem().string();
     if (const auto error = util::write_file_atomically(
-            outputs.html, render_html_page(duel_page(results_from_json(report_to_json(summary)), name)));
+            outputs.html,
+            render_html_page(duel_page(report_from_json_lenient(report_to_json(summary)), name)));
         !error.empty()) {
       throw Error(fmt::format("{}: cannot write the HTML page: {}", outputs.html, error));
     }

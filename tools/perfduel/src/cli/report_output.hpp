@@ -4,7 +4,7 @@
 
 #include <CLI/App.hpp>
 
-#include "report/json_report.hpp"
+#include "report_format/json_report.hpp"
 
 namespace perfduel::cli {
 

@@ -37,15 +37,6 @@ std::optional<std::string> first_output_line(const char* command) {
 
 }  // namespace
 
-std::string utc_now_iso() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  std::array<char, 32> text{};
-  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text.data();
-}
-
 bool is_iso_time(std::string_view text) {
   // YYYY-MM-DD, optionally followed by 'T' or ' ' and a time.
   if (text.size() < 10) {

@@ -8,9 +8,6 @@
 // (the machine comes from machine/facts).
 namespace perfduel::history {
 
-// The current time as ISO 8601 UTC, e.g. "2026-11-21T10:00:00Z".
-std::string utc_now_iso();
-
 // Whether `text` looks like an ISO 8601 date or date-time ("2026-11-21", "2026-11-21T10:00:00Z").
 bool is_iso_time(std::string_view text);
 

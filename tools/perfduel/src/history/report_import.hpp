@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "history/store.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 #include "util/expected.hpp"
 
 namespace perfduel::history {

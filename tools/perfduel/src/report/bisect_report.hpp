@@ -4,14 +4,12 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bisect/commit_chain.hpp"
 #include "bisect/search.hpp"
 #include "bisect/setup.hpp"
 
 // What `perfduel bisect` tells: progress lines while it searches, the answer with its claim and
-// error, the table of every duel, and the JSON report of the whole search.
+// error, and the table of every duel (the JSON report of the whole search: report/bisect_json.hpp).
 namespace perfduel::bisect {
 
 // The lines that open a search: what is searched, what bad means, the duels' confidence.
@@ -35,10 +33,5 @@ std::string format_dueled(const BisectContext& context, const SearchState& state
 // verdict, change, interval, rounds, build and duel seconds), the skipped commits and why, the
 // claim with its error, and that other regressions may exist after it.
 std::string format_result(const BisectContext& context, const SearchState& state, double elapsed_seconds);
-
-// The whole search as JSON: endpoints, cut, confidences and error bound, every commit's state,
-// every build and duel (with its report), the answer and the skipped commits.
-nlohmann::ordered_json bisect_to_json(const BisectContext& context, const SearchState& state,
-                                      double elapsed_seconds);
 
 }  // namespace perfduel::bisect

@@ -9,13 +9,14 @@
 
 #include <fmt/format.h>
 
-#include "report/json_report.hpp"
+#include "report/duel_points.hpp"
 #include "report/labels.hpp"
 #include "report/palette.hpp"
 #include "report/suite_chart.hpp"
 #include "report/suite_view.hpp"
 #include "report/table.hpp"
 #include "report/units.hpp"
+#include "report_format/json_report.hpp"
 #include "util/shell_words.hpp"
 #include "util/svg.hpp"
 #include "util/text.hpp"
@@ -60,84 +61,6 @@ std::size_t grid_columns(std::size_t panels) {
   return panels <= 1 ? 1 : panels <= 4 ? 2 : 3;
 }
 
-// One marker: x is the round number as shown (1-based, warm-up rounds included).
-struct Point {
-  double round = 0;
-  double value = 0;
-  bool hollow = false;  // a warm-up run, configured or detected
-};
-
-// The points of one metric.
-struct MetricPoints {
-  std::vector<Point> baseline;
-  std::vector<Point> candidate;
-  std::vector<Point> change;  // per round, in percent
-};
-
-// The runs of one round, by side; null where a side is missing (an interrupted round).
-struct RoundRuns {
-  const RunRecord* baseline = nullptr;
-  const RunRecord* candidate = nullptr;
-};
-
-// `runs` by round number (rounds are numbered densely from 0).
-std::vector<RoundRuns> runs_by_round(const std::vector<RunRecord>& runs) {
-  std::vector<RoundRuns> rounds;
-  for (const auto& run : runs) {
-    if (run.round < 0) {
-      continue;
-    }
-    const auto round = static_cast<std::size_t>(run.round);
-    if (round >= rounds.size()) {
-      rounds.resize(round + 1);
-    }
-    (run.side == Side::baseline ? rounds[round].baseline : rounds[round].candidate) = &run;
-  }
-  return rounds;
-}
-
-// Which rounds the analysis did not use as measured: the configured warm-up rounds and the
-// first `dropped` complete measured rounds (detected warm-up, duel/analysis.cpp).
-std::vector<bool> warmup_rounds(const std::vector<RoundRuns>& rounds, int dropped) {
-  std::vector<bool> warmup(rounds.size(), false);
-  for (std::size_t r = 0; r < rounds.size(); ++r) {
-    const auto& [a, b] = rounds[r];
-    if ((a != nullptr && a->warmup) || (b != nullptr && b->warmup)) {
-      warmup[r] = true;
-    } else if (a != nullptr && b != nullptr && dropped > 0) {
-      warmup[r] = true;
-      --dropped;
-    }
-  }
-  return warmup;
-}
-
-// The points of metric number `metric`: each run's value, and each round's change where both
-// values are positive (the log-ratio needs them).
-MetricPoints collect_points(const std::vector<RoundRuns>& rounds, const std::vector<bool>& warmup,
-                            std::size_t metric) {
-  MetricPoints points;
-  const auto value_of = [metric](const RunRecord* run) {
-    return run != nullptr && metric < run->values.size() ? run->values[metric]
-                                                         : std::numeric_limits<double>::quiet_NaN();
-  };
-  for (std::size_t r = 0; r < rounds.size(); ++r) {
-    const double x = static_cast<double>(r + 1);
-    const double a = value_of(rounds[r].baseline);
-    const double b = value_of(rounds[r].candidate);
-    if (std::isfinite(a)) {
-      points.baseline.push_back({x, a, warmup[r]});
-    }
-    if (std::isfinite(b)) {
-      points.candidate.push_back({x, b, warmup[r]});
-    }
-    if (a > 0 && b > 0 && std::isfinite(a) && std::isfinite(b)) {
-      points.change.push_back({x, 100.0 * (b / a - 1.0), warmup[r]});
-    }
-  }
-  return points;
-}
-
 // How a side's runs are marked: the baseline with dots, the candidate with squares, so that
 // the two differ in shape as well as colour (colour blindness, grey-scale prints).
 enum class Shape { dot, square };
@@ -163,12 +86,12 @@ struct MarkerStyle {
 // The markers of `points`, `size` pixels across. Measured runs go into one path, a short
 // stroke each (marker_path): a third of the bytes of a <circle> each, which counts at 2,000
 // rounds a side. The few warm-up runs are hollow shapes of their own.
-std::string markers(const std::vector<Point>& points, const MarkerStyle& style, const svg::LinearScale& x,
+std::string markers(const std::vector<PlotPoint>& points, const MarkerStyle& style, const svg::LinearScale& x,
                     const svg::LinearScale& y, double size) {
   std::string filled;
   std::string hollow;
   const double half = size / 2;
-  for (const Point& point : points) {
+  for (const PlotPoint& point : points) {
     const double px = x(point.round);
     const double py = y(point.value);
     if (!point.hollow) {
@@ -335,7 +258,7 @@ std::string runs_plot(const MetricResult& result, const MetricPoints& points, co
   double low = std::numeric_limits<double>::infinity();
   double high = -low;
   for (const auto* side : {&points.baseline, &points.candidate}) {
-    for (const Point& point : *side) {
+    for (const PlotPoint& point : *side) {
       magnitude = std::max(magnitude, std::fabs(point.value));
       low = std::min(low, point.value);
       high = std::max(high, point.value);
@@ -361,7 +284,7 @@ svg::Range change_range(const MetricResult& result, const MetricPoints& points, 
   const double tolerance = 100 * result.spec.tolerance;
   double low = std::min(0.0, -tolerance);
   double high = std::max(0.0, tolerance);
-  for (const Point& point : points.change) {
+  for (const PlotPoint& point : points.change) {
     low = std::min(low, point.value);
     high = std::max(high, point.value);
   }

@@ -6,11 +6,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "report/json_report.hpp"
 #include "report/labels.hpp"
-#include "report/saved_report.hpp"
 #include "report/units.hpp"
 #include "report/where_view.hpp"
+#include "report_format/json_report.hpp"
+#include "report_format/saved_report.hpp"
+#include "util/json_file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -205,7 +206,7 @@ nlohmann::json run_page_data(const std::vector<GateResult>& gates, std::vector<n
   }
   return {{"headline", suite_headline(gates)},
           {"exit_code", suite_exit_code(gates)},
-          {"generated", now_iso8601()},
+          {"generated", util::now_iso8601()},
           {"gates", std::move(items)}};
 }
 
@@ -249,7 +250,7 @@ HtmlPage run_page(const std::vector<GateResult>& gates) {
   duels.reserve(gates.size());
   for (const auto& gate : gates) {
     duels.push_back(gate.report.empty() ? nlohmann::json(nullptr)
-                                        : duel_page_data(load_results(gate.report)));
+                                        : duel_page_data(load_report_lenient(gate.report)));
   }
   HtmlPage page;
   page.kind = PageKind::run;

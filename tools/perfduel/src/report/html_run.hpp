@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "report/html_page.hpp"
-#include "report/saved_report.hpp"
 #include "report/suite_summary.hpp"
+#include "report_format/saved_report.hpp"
 
 // The run page: what happened in a CI run's gates (`summary --html`), or in one duel
 // (`compare --html`, `analyze --html`). First the table of every gate (as `summary` prints it,

@@ -7,8 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "report/json_report.hpp"
 #include "report/units.hpp"
+#include "report_format/json_report.hpp"
+#include "util/json_file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -130,7 +131,7 @@ nlohmann::json trend_page_data(const std::vector<trend::TrendResult>& results,
   }
   return {{"source", source},
           {"gate_note", gate_unknown ? std::string(k_unknown_gate_note) : ""},
-          {"generated", now_iso8601()},
+          {"generated", util::now_iso8601()},
           {"long", windows.long_window},
           {"short", windows.short_window},
           {"run_table", runs.to_json()},

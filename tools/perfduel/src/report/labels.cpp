@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "report_format/json_report.hpp"
 #include "stats/estimator.hpp"
 #include "util/text.hpp"
 
@@ -186,11 +187,6 @@ std::string verdict_label(const MetricResult& result) {
     text += " (info)";
   }
   return text;
-}
-
-bool shows_signs(const MetricResult& result) {
-  return result.settled_by == SettledBy::signs && (result.estimate.status != stats::EstimateStatus::ok ||
-                                                   !interval_shows(result.ci, result.verdict, result.spec));
 }
 
 std::string signs_text(std::size_t beyond, std::size_t rounds, Direction direction, double bound) {

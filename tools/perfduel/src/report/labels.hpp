@@ -26,11 +26,6 @@ std::vector<std::string> column_legend(const Analysis& analysis, double family_c
 // a report-only metric, "n/a" for one without a ratio (values of zero: no verdict to speak of).
 std::string verdict_label(const MetricResult& result);
 
-// Whether a table shows `result`'s sign sequence instead of its interval: a regression the
-// sign sequence settled while the interval did not yet show it (interval_shows), which beside
-// "regression" would read as a contradiction.
-bool shows_signs(const MetricResult& result);
-
 // The sign sequence's evidence for an interval column: "10 of 12 rounds > +2.00 %" (`beyond` of
 // `rounds` worse than `bound`, a relative change, by `direction`).
 std::string signs_text(std::size_t beyond, std::size_t rounds, Direction direction, double bound);

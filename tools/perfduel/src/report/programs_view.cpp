@@ -105,19 +105,4 @@ std::string identical_programs_markdown(const RunSummary& summary) {
   return text + "\n</details>\n\n";
 }
 
-std::optional<Note> programs_note(const ProgramComparison& programs) {
-  if (programs.result == ProgramsCompared::different) {
-    if (!programs.baseline || !programs.candidate) {  // a report that does not have them
-      return Note{NoteWeight::detail, fmt::format("programs measured: {}", programs.reason)};
-    }
-    return Note{NoteWeight::detail, fmt::format("programs measured: {} (fingerprints {} and {})",
-                                                programs.reason, programs.baseline->sha256.substr(0, 12),
-                                                programs.candidate->sha256.substr(0, 12))};
-  }
-  if (programs.result == ProgramsCompared::not_fingerprinted && !programs.reason.empty()) {
-    return Note{NoteWeight::detail, fmt::format("programs measured, not fingerprinted: {}", programs.reason)};
-  }
-  return std::nullopt;
-}
-
 }  // namespace perfduel

@@ -5,7 +5,7 @@
 
 #include "duel/analysis.hpp"
 #include "duel/programs.hpp"
-#include "report/json_report.hpp"
+#include "report_format/json_report.hpp"
 
 // How the reports show what the two sides were found to run (duel/programs.hpp): for identical
 // programs, in place of the table of a duel that did not run, what was compared and its hash;
@@ -24,10 +24,5 @@ std::string identical_programs_text(const RunSummary& summary, FileList files);
 
 // The same as Markdown, the files folded in a <details> table.
 std::string identical_programs_markdown(const RunSummary& summary);
-
-// Why a duel that ran measured its programs (a detail note): "programs measured: the executable
-// differs", "programs measured, not fingerprinted: identical_programs: measure"; none when the
-// comparison was not made (a duel run_duel started directly, a report written before).
-std::optional<Note> programs_note(const ProgramComparison& programs);
 
 }  // namespace perfduel

@@ -8,6 +8,7 @@
 #include "report/labels.hpp"
 #include "report/palette.hpp"
 #include "report/suite_view.hpp"
+#include "report_format/json_report.hpp"
 #include "util/svg.hpp"
 #include "util/text.hpp"
 

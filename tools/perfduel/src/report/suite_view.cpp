@@ -32,21 +32,6 @@ int rank(const MetricResult& result) {
   return 4;
 }
 
-std::string setting_text(const MetricResult& result) {
-  if (result.spec.gating != Gating::gated) {
-    // A report-only metric has no threshold to meet; its band says what counts as a change.
-    return fmt::format("report-only, {:.4g} % interval, changes within ±{} count as no change",
-                       100 * result.confidence, util::format_percent(result.spec.tolerance).substr(1));
-  }
-  return fmt::format(
-      "{:.4g} % interval{}, threshold {} wide{}", 100 * result.confidence,
-      result.equivalence ? " inside the band (no change needs no correction for the other metrics)" : "",
-      util::format_percent(result.spec.threshold).substr(1),
-      result.spec.tolerance > 0
-          ? fmt::format(", tolerance ±{}", util::format_percent(result.spec.tolerance).substr(1))
-          : "");
-}
-
 }  // namespace
 
 bool is_suite(const Analysis& analysis) {
@@ -68,28 +53,6 @@ std::vector<std::size_t> display_order(const Analysis& analysis) {
 
 bool is_unchanged(const MetricResult& result) {
   return result.spec.gating != Gating::gated || result.verdict == Verdict::no_change;
-}
-
-std::vector<std::string> settings_notes(const Analysis& analysis) {
-  std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // setting, names
-  for (const auto& result : analysis.metrics) {
-    if (result.spec.gating != Gating::gated && (result.spec.tolerance <= 0 || !result.has_ratio)) {
-      continue;
-    }
-    const auto text = setting_text(result);
-    auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == text; });
-    if (group == groups.end()) {
-      groups.push_back({text, {}});
-      group = std::prev(groups.end());
-    }
-    group->second.push_back(result.spec.name);
-  }
-  std::vector<std::string> notes;
-  notes.reserve(groups.size());
-  for (const auto& [text, names] : groups) {
-    notes.push_back(fmt::format("{}: {}", util::first_names(names), text));
-  }
-  return notes;
 }
 
 std::string gated_names(const Analysis& analysis, Verdict verdict) {

@@ -8,9 +8,9 @@
 
 #include "report/labels.hpp"
 #include "report/programs_view.hpp"
-#include "report/report_notes.hpp"
 #include "report/suite_view.hpp"
 #include "report/where_view.hpp"
+#include "report_format/report_notes.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "report/json_report.hpp"
 #include "report/units.hpp"
+#include "report_format/json_report.hpp"
 
 namespace perfduel {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "report/json_report.hpp"
+#include "report_format/json_report.hpp"
 
 // "Where": a duel's changes attributed to functions (duel/explanation.hpp), as the terminal and
 // the Markdown comment show them under the regressed metrics.

@@ -1,7 +1,7 @@
 #pragma once
 
 // The field names of the JSON report (`perfduel compare --json`), the one table that its writer
-// (report/json_report.cpp) and its reader (report/saved_report.cpp) share, so that a renamed
+// (report_format/json_report.cpp) and its reader (report_format/saved_report.cpp) share, so that a renamed
 // field cannot drift between them. No other file reads a report by these names: they read a
 // SavedReport (tests/lint/report_fields.sh holds the tree to that, taking the names from the
 // lines below, one `k_… = "…";` a line).

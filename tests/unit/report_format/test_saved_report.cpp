@@ -1,5 +1,5 @@
 // The saved report as one module: what the writer (report_to_json) writes, the reader
-// (results_from_json) reads back, and every output carries the same notes of a duel.
+// (report_from_json_lenient) reads back, and every output carries the same notes of a duel.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -10,11 +10,11 @@
 
 #include "config/config.hpp"
 #include "report/html_run.hpp"
-#include "report/json_report.hpp"
-#include "report/report_notes.hpp"
-#include "report/saved_report.hpp"
 #include "report/suite_summary.hpp"
 #include "report/table.hpp"
+#include "report_format/json_report.hpp"
+#include "report_format/report_notes.hpp"
+#include "report_format/saved_report.hpp"
 #include "support/made_up_duels.hpp"
 #include "util/text.hpp"
 
@@ -66,7 +66,7 @@ TEST_CASE("the JSON report, the Markdown and the HTML page carry every note the 
   REQUIRE_FALSE(shown.empty());
   CHECK_THAT(shown.back(), Catch::Contains("more notes (settings, levels, how each metric settled): "
                                            "--verbose, or the JSON report"));
-  const SavedReport saved = results_from_json(json);
+  const SavedReport saved = report_from_json_lenient(json);
   CHECK(saved.notes == notes);
   const auto page = duel_page(saved, "gate");
   CHECK(page.data["gates"][0]["duel"]["notes"].get<std::vector<std::string>>() == notes);
@@ -97,7 +97,7 @@ TEST_CASE("a max_rss below the driver's own peak is a note, not a row", "[report
   CHECK(json["metrics"][3]["name"] == "max_rss");
   CHECK(json["metrics"][3]["at_driver_floor"] == true);
   CHECK_FALSE(json["metrics"][0].contains("at_driver_floor"));
-  const SavedReport saved = results_from_json(json);
+  const SavedReport saved = report_from_json_lenient(json);
   CHECK(saved.metrics[3].at_driver_floor);
   const auto page = duel_page_data(saved);
   for (const auto& metric : page["metrics"]) {
@@ -115,7 +115,7 @@ TEST_CASE("a gate of identical programs says so in the summary, not +0 % in [+0 
     "programs": {"compared": "identical", "baseline": {"sha256": "abc"}},
     "metrics": [{"name": "wall_time", "gated": true, "change": 0.0, "ci": [0.0, 0.0],
                  "verdict": "no-change", "settled_by": "identical-programs"}]})");
-  const std::vector<GateResult> gates{gate_result(results_from_json(json), "same", "same.json")};
+  const std::vector<GateResult> gates{gate_result(report_from_json_lenient(json), "same", "same.json")};
   REQUIRE(gates[0].identical);
   const auto table = format_suite_table(gates);
   CHECK_THAT(table, Catch::Contains("wall_time       -  identical programs, not measured"));
@@ -131,9 +131,9 @@ TEST_CASE("a regression the sign test settled names the test beside its interval
                  "ci": [-0.205, 2.856], "verdict": "regression", "settled_by": "sign sequence",
                  "signs": {"beyond": 9, "rounds": 9, "by_more_than": 0.02,
                            "shown_instead_of_interval": true}}]})");
-  const auto gate = gate_result(results_from_json(json), "slow", "slow.json");
+  const auto gate = gate_result(report_from_json_lenient(json), "slow", "slow.json");
   CHECK(gate.metrics[0].interval == "sign test: 9 of 9 rounds > +2.00 %");
-  const auto page = duel_page_data(results_from_json(json));
+  const auto page = duel_page_data(report_from_json_lenient(json));
   CHECK(page["metrics"][0]["verdict"] == "regression (sign test: 9 of 9 rounds > +2.00 %)");
   CHECK(page["metrics"][0]["ci"] == nlohmann::json::array({-0.205, 2.856}));
 }
@@ -141,7 +141,7 @@ TEST_CASE("a regression the sign test settled names the test beside its interval
 TEST_CASE("what the writer writes of a metric, the reader reads back; an old report still reads",
           "[report]") {
   const NotedDuel duel;
-  const SavedReport saved = results_from_json(report_to_json(duel.summary));
+  const SavedReport saved = report_from_json_lenient(report_to_json(duel.summary));
   REQUIRE(saved.metrics.size() == duel.outcome.analysis.metrics.size());
   for (std::size_t m = 0; m < saved.metrics.size(); ++m) {
     const auto& written = duel.outcome.analysis.metrics[m];
@@ -165,7 +165,7 @@ TEST_CASE("what the writer writes of a metric, the reader reads back; an old rep
   CHECK(saved.runs.size() == duel.outcome.runs.size());
   CHECK(run_value(saved, saved.runs[1], "wall_time") == duel.outcome.runs[1].values[0]);
   // A report from before most fields: what it lacks is empty, and nothing throws.
-  const SavedReport old = results_from_json(nlohmann::ordered_json::parse(
+  const SavedReport old = report_from_json_lenient(nlohmann::ordered_json::parse(
       R"({"verdict": "no-change", "metrics": [{"name": "m", "change": "?", "ci": [1]}], "runs": [{}]})"));
   CHECK(old.has_metrics);
   CHECK(old.end == DuelEnd::decided);
@@ -174,13 +174,13 @@ TEST_CASE("what the writer writes of a metric, the reader reads back; an old rep
   CHECK_FALSE(old.metrics[0].ci);
   CHECK_FALSE(old.metrics[0].verdict);
   CHECK(old.runs.empty());
-  CHECK_FALSE(results_from_json(nlohmann::ordered_json::array()).has_metrics);
+  CHECK_FALSE(report_from_json_lenient(nlohmann::ordered_json::array()).has_metrics);
 }
 
 TEST_CASE("a report an earlier perfduel wrote reads the same through every reader", "[report]") {
   const std::filesystem::path file =
       std::filesystem::path(PERFDUEL_TEST_DATA_DIR) / "../fuzz/corpus/report_json/compare_report.json";
-  const SavedReport saved = load_results(file);
+  const SavedReport saved = load_report_lenient(file);
   CHECK(saved.verdict == "inconclusive");
   CHECK(saved.end == DuelEnd::round_budget);
   CHECK(saved.measured_rounds == 4);
@@ -190,7 +190,7 @@ TEST_CASE("a report an earlier perfduel wrote reads the same through every reade
   CHECK(saved.metrics[0].direction == "lower");
   CHECK(saved.metrics[0].gated);
   // The strict reader of `analyze` finds the same runs, by the configuration's metrics.
-  const SavedReport again = load_report(file);
+  const SavedReport again = load_report_strict(file);
   CHECK(again.runs.size() == saved.runs.size());
   CHECK(again.verdict == saved.verdict);
   const auto gates = read_gate_results({file});

@@ -11,8 +11,8 @@
 #include "duel/duel.hpp"
 #include "exit_codes.hpp"
 #include "machine/pinning.hpp"
-#include "report/environment.hpp"
-#include "report/saved_report.hpp"
+#include "report_format/environment.hpp"
+#include "report_format/saved_report.hpp"
 #include "util/name_table.hpp"
 
 namespace perfduel {
@@ -42,14 +42,12 @@ std::string overall_verdict(const DuelOutcome& outcome);
 
 // The full JSON report: verdict, per-metric results, every note (duel_report_notes), the
 // effective config, the environment and every run's raw values, enough for `perfduel analyze` to
-// re-decide. Its field names are report/report_fields.hpp's; report/saved_report.hpp reads it.
+// re-decide. Its field names are report_format/report_fields.hpp's; report_format/saved_report.hpp reads it.
 nlohmann::ordered_json report_to_json(const RunSummary& summary);
 
-// Writes `json` to `path` atomically (a temporary file renamed into place), so a reader or
-// an interrupted run never sees half a report. Throws perfduel::Error naming the file.
-void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_json& json);
-
-// Current time as ISO 8601 UTC, e.g. 2026-11-21T10:00:00Z.
-std::string now_iso8601();
+// Whether a table shows `result`'s sign sequence instead of its interval: a regression the
+// sign sequence settled while the interval did not yet show it (interval_shows), which beside
+// "regression" would read as a contradiction.
+bool shows_signs(const MetricResult& result);
 
 }  // namespace perfduel

@@ -1,17 +1,11 @@
-#include "report/json_report.hpp"
-
-#include <chrono>
-#include <ctime>
+#include "report_format/json_report.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "config/names.hpp"
-#include "error.hpp"
-#include "report/labels.hpp"
-#include "report/report_fields.hpp"
-#include "report/report_notes.hpp"
-#include "util/file.hpp"
+#include "duel/verdict.hpp"
+#include "report_format/report_fields.hpp"
+#include "report_format/report_notes.hpp"
 
 namespace perfduel {
 
@@ -255,22 +249,9 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   return json;
 }
 
-void write_json_file(const std::filesystem::path& path, const nlohmann::ordered_json& json) {
-  // A benchmark's output need not be UTF-8 (a Latin-1 program), and it reaches the report in
-  // error messages and excerpts: such bytes become U+FFFD rather than losing the report.
-  const auto text = json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-  if (const auto error = util::write_file_atomically(path, text); !error.empty()) {
-    throw Error(fmt::format("{}: cannot write the report: {}", path.string(), error));
-  }
-}
-
-std::string now_iso8601() {
-  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
+bool shows_signs(const MetricResult& result) {
+  return result.settled_by == SettledBy::signs && (result.estimate.status != stats::EstimateStatus::ok ||
+                                                   !interval_shows(result.ci, result.verdict, result.spec));
 }
 
 }  // namespace perfduel

@@ -1,4 +1,4 @@
-#include "report/report_notes.hpp"
+#include "report_format/report_notes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,10 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "duel/programs.hpp"
 #include "duel/projection.hpp"
 #include "duel/verdict.hpp"
-#include "report/programs_view.hpp"
-#include "report/suite_view.hpp"
 #include "run/benchmark_names.hpp"
 #include "util/text.hpp"
 
@@ -146,7 +145,59 @@ void machine_notes(const RunSummary& summary, std::vector<Note>& lines) {
   }
 }
 
+std::string setting_text(const MetricResult& result) {
+  if (result.spec.gating != Gating::gated) {
+    // A report-only metric has no threshold to meet; its band says what counts as a change.
+    return fmt::format("report-only, {:.4g} % interval, changes within ±{} count as no change",
+                       100 * result.confidence, util::format_percent(result.spec.tolerance).substr(1));
+  }
+  return fmt::format(
+      "{:.4g} % interval{}, threshold {} wide{}", 100 * result.confidence,
+      result.equivalence ? " inside the band (no change needs no correction for the other metrics)" : "",
+      util::format_percent(result.spec.threshold).substr(1),
+      result.spec.tolerance > 0
+          ? fmt::format(", tolerance ±{}", util::format_percent(result.spec.tolerance).substr(1))
+          : "");
+}
+
 }  // namespace
+
+std::vector<std::string> settings_notes(const Analysis& analysis) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // setting, names
+  for (const auto& result : analysis.metrics) {
+    if (result.spec.gating != Gating::gated && (result.spec.tolerance <= 0 || !result.has_ratio)) {
+      continue;
+    }
+    const auto text = setting_text(result);
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == text; });
+    if (group == groups.end()) {
+      groups.push_back({text, {}});
+      group = std::prev(groups.end());
+    }
+    group->second.push_back(result.spec.name);
+  }
+  std::vector<std::string> notes;
+  notes.reserve(groups.size());
+  for (const auto& [text, names] : groups) {
+    notes.push_back(fmt::format("{}: {}", util::first_names(names), text));
+  }
+  return notes;
+}
+
+std::optional<Note> programs_note(const ProgramComparison& programs) {
+  if (programs.result == ProgramsCompared::different) {
+    if (!programs.baseline || !programs.candidate) {  // a report that does not have them
+      return Note{NoteWeight::detail, fmt::format("programs measured: {}", programs.reason)};
+    }
+    return Note{NoteWeight::detail, fmt::format("programs measured: {} (fingerprints {} and {})",
+                                                programs.reason, programs.baseline->sha256.substr(0, 12),
+                                                programs.candidate->sha256.substr(0, 12))};
+  }
+  if (programs.result == ProgramsCompared::not_fingerprinted && !programs.reason.empty()) {
+    return Note{NoteWeight::detail, fmt::format("programs measured, not fingerprinted: {}", programs.reason)};
+  }
+  return std::nullopt;
+}
 
 bool at_driver_floor(const MetricResult& result, const Environment& environment) {
   const double floor = environment.driver_peak_rss_bytes;

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include "error.hpp"
-#include "report/json_report.hpp"
 #include "report/suite_summary.hpp"
+#include "report_format/json_report.hpp"
 #include "support/made_up_duels.hpp"
 
 using namespace perfduel;
@@ -48,7 +48,7 @@ TEST_CASE("a report's configuration, runs and end are read back", "[report]") {
   auto json = report("round-budget");
   json["elapsed_seconds"] = 3.5;
   json["seed"] = 42;
-  const auto saved = report_from_json(json, "r.json");
+  const auto saved = report_from_json_strict(json, "r.json");
   CHECK(saved.end == DuelEnd::round_budget);
   CHECK(saved.elapsed_seconds == 3.5);
   CHECK(saved.seed == 42);
@@ -61,34 +61,34 @@ TEST_CASE("a report's configuration, runs and end are read back", "[report]") {
 TEST_CASE("every duel end's name reads back to it", "[report]") {
   for (const auto& [end, name] : k_duel_end_names) {
     CHECK(to_string(end) == name);
-    CHECK(report_from_json(report(std::string(name)), "r.json").end == end);
+    CHECK(report_from_json_strict(report(std::string(name)), "r.json").end == end);
   }
-  CHECK(report_from_json(nlohmann::ordered_json{{"config", nlohmann::ordered_json::object()},
+  CHECK(report_from_json_strict(nlohmann::ordered_json{{"config", nlohmann::ordered_json::object()},
                                                 {"runs", nlohmann::ordered_json::array()}},
                          "old.json")
             .end == DuelEnd::decided);  // reports without "end" predate it
 }
 
 TEST_CASE("report loading errors name the file and the problem", "[report]") {
-  REQUIRE_THROWS_WITH(report_from_json(nlohmann::ordered_json::array(), "r.json"),
+  REQUIRE_THROWS_WITH(report_from_json_strict(nlohmann::ordered_json::array(), "r.json"),
                       "r.json: not a JSON report (is it the file written by compare --json?)");
-  REQUIRE_THROWS_WITH(report_from_json({{"runs", nlohmann::ordered_json::array()}}, "r.json"),
+  REQUIRE_THROWS_WITH(report_from_json_strict({{"runs", nlohmann::ordered_json::array()}}, "r.json"),
                       "r.json: the report has no \"config\"; it was not written by perfduel compare --json");
-  REQUIRE_THROWS_WITH(report_from_json({{"config", nlohmann::ordered_json::object()}}, "r.json"),
+  REQUIRE_THROWS_WITH(report_from_json_strict({{"config", nlohmann::ordered_json::object()}}, "r.json"),
                       "r.json: the report has no \"runs\"; it was not written by perfduel compare --json");
   REQUIRE_THROWS_WITH(
-      report_from_json(report("sideways"), "r.json"),
+      report_from_json_strict(report("sideways"), "r.json"),
       "r.json: unknown \"end\" \"sideways\" (one of decided, regression-found, round-budget, time-budget, "
       "benchmark-failed, interrupted, runs-ended, futile, identical-programs)");
-  REQUIRE_THROWS_WITH(report_from_json(report("decided", "contender"), "r.json"),
+  REQUIRE_THROWS_WITH(report_from_json_strict(report("decided", "contender"), "r.json"),
                       "r.json: run 2 has an unknown \"side\" \"contender\" (one of baseline, candidate)");
   auto no_values = report();
   no_values["runs"][1].erase("values");
-  REQUIRE_THROWS_WITH(report_from_json(no_values, "r.json"),
+  REQUIRE_THROWS_WITH(report_from_json_strict(no_values, "r.json"),
                       "r.json: run 2 is malformed: [json.exception.out_of_range.403] key 'values' not found");
   auto bad_config = report();
   bad_config["config"] = {{"warmup_runs", 3}};
-  REQUIRE_THROWS_WITH(report_from_json(bad_config, "r.json"),
+  REQUIRE_THROWS_WITH(report_from_json_strict(bad_config, "r.json"),
                       "r.json (config):1: unknown key \"warmup_runs\" (did you mean \"warmup\"?)");
 }
 
@@ -97,11 +97,11 @@ TEST_CASE("a report file that is missing or not JSON is an error naming it", "[r
   const auto path = bad.path().string();
   REQUIRE_THROWS_WITH(read_report_json(bad.path()),
                       path + ": not valid JSON (write the report with `perfduel compare --json FILE`)");
-  REQUIRE_THROWS_WITH(load_report(bad.path()),
+  REQUIRE_THROWS_WITH(load_report_strict(bad.path()),
                       path + ": not valid JSON (write the report with `perfduel compare --json FILE`)");
   REQUIRE_THROWS_WITH(read_report_json("/nonexistent/r.json"), "/nonexistent/r.json: cannot read the report");
   const TemporaryFile good("good.json", report().dump());
-  CHECK(load_report(good.path()).runs.size() == 2);
+  CHECK(load_report_strict(good.path()).runs.size() == 2);
 }
 
 TEST_CASE("summary reads reports through the one reader, with its messages", "[report]") {

@@ -11,11 +11,12 @@
 #include "config/config.hpp"
 #include "duel/duel.hpp"
 #include "machine/pinning.hpp"
-#include "report/environment.hpp"
+#include "report_format/environment.hpp"
 
 // A JSON report (`perfduel compare --json`) read back: the one reader of the report file, beside
-// its one writer (report/json_report.hpp); both take the field names from report/report_fields.hpp.
-// Every other reader (`analyze`, `summary`, the HTML page, `record`, `bisect`) reads a SavedReport.
+// its one writer (report_format/json_report.hpp); both take the field names from
+// report_format/report_fields.hpp. Every other reader (`analyze`, `summary`, the HTML page, `record`,
+// `bisect`) reads a SavedReport.
 namespace perfduel {
 
 // The sign sequence's evidence for a regression it settled, as a report recorded it ("signs").
@@ -53,11 +54,11 @@ struct SavedMetric {
 // A saved report read back: what it recorded of the duel's results, and its configuration and
 // runs, enough for `analyze` to re-decide.
 struct SavedReport {
-  Config config;  // read by report_from_json only
+  Config config;  // read by report_from_json_strict only
   // Each run; its values in the order of `value_names`.
   std::vector<RunRecord> runs;
-  // The metric of each run value: the configuration's metrics (report_from_json), or the names
-  // in "metrics" (results_from_json; a value a run lacks is NaN).
+  // The metric of each run value: the configuration's metrics (report_from_json_strict), or the names
+  // in "metrics" (report_from_json_lenient; a value a run lacks is NaN).
   std::vector<std::string> value_names;
   SuiteChanges suite;  // benchmarks a pattern found on one side only
   std::optional<std::string> verdict;
@@ -96,18 +97,18 @@ nlohmann::ordered_json read_report_json(const std::filesystem::path& path);
 // The configuration, runs and results of the report `json`, for a re-analysis; `origin` names it
 // in messages. Throws perfduel::Error on a missing section, an unknown "end" or "side", or a
 // malformed run.
-SavedReport report_from_json(const nlohmann::ordered_json& json, const std::string& origin);
+SavedReport report_from_json_strict(const nlohmann::ordered_json& json, const std::string& origin);
 
 // What the report `json` recorded, leniently: a section it lacks or a value of another type is
 // left empty (older reports, a report of a failed duel), its configuration is not parsed, and
 // an unknown "end" is kept in `end_name` only. Never throws.
-SavedReport results_from_json(const nlohmann::ordered_json& json);
+SavedReport report_from_json_lenient(const nlohmann::ordered_json& json);
 
-// read_report_json, then report_from_json.
-SavedReport load_report(const std::filesystem::path& path);
+// read_report_json, then report_from_json_strict.
+SavedReport load_report_strict(const std::filesystem::path& path);
 
-// read_report_json, then results_from_json.
-SavedReport load_results(const std::filesystem::path& path);
+// read_report_json, then report_from_json_lenient.
+SavedReport load_report_lenient(const std::filesystem::path& path);
 
 // The recorded value of the metric `metric` in `run`, NaN when it has none.
 double run_value(const SavedReport& report, const RunRecord& run, const std::string& metric);

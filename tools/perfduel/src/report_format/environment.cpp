@@ -1,4 +1,4 @@
-#include "report/environment.hpp"
+#include "report_format/environment.hpp"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "report/saved_report.hpp"
+#include "report_format/saved_report.hpp"
 
 #include <cmath>
 #include <limits>
@@ -7,7 +7,7 @@
 
 #include "config/names.hpp"
 #include "error.hpp"
-#include "report/report_fields.hpp"
+#include "report_format/report_fields.hpp"
 #include "util/file.hpp"
 
 namespace perfduel {
@@ -118,7 +118,7 @@ std::optional<ProgramFingerprint> fingerprint_from_json(const Json& json) {
 }
 
 // The "programs" section back; a report without one (written before fingerprints) was not
-// fingerprinted, and an unknown "compared" is left so (report_from_json rejects it).
+// fingerprinted, and an unknown "compared" is left so (report_from_json_strict rejects it).
 ProgramComparison programs_from_json(const Json& json) {
   ProgramComparison programs;
   if (!json.is_object()) {
@@ -279,9 +279,8 @@ Explanation explanation_from_json(const Json& json) {
   return explanation;
 }
 
-}  // namespace
-
-SavedReport results_from_json(const Json& json) {
+// What `json` recorded, leniently, all but its runs (each reader reads those its own way, once).
+SavedReport recorded_results(const Json& json) {
   SavedReport report;
   report.text = json.dump(-1, ' ', false, Json::error_handler_t::replace);
   report.verdict = string_at(json, report_field::k_verdict);
@@ -314,6 +313,13 @@ SavedReport results_from_json(const Json& json) {
     report.value_names.push_back(report.metrics.back().name.value_or(""));
   }
   report.gate_settings = gate_settings_of(member(json, report_field::k_config));
+  return report;
+}
+
+}  // namespace
+
+SavedReport report_from_json_lenient(const Json& json) {
+  SavedReport report = recorded_results(json);
   for (const auto& item : items_at(json, report_field::k_runs)) {
     if (auto run = run_from_json(item, report.value_names)) {
       report.runs.push_back(std::move(*run));
@@ -376,7 +382,7 @@ SavedReport read_report(const Json& json, const std::string& origin) {
                               origin, key));
     }
   }
-  SavedReport report = results_from_json(json);
+  SavedReport report = recorded_results(json);
   // The config section uses the YAML file's keys, and JSON is YAML, so the one parser reads both.
   report.config = parse_config(json[report_field::k_config].dump(), origin + " (config)");
   if (!util::value_of(k_duel_end_names, report.end_name)) {
@@ -398,7 +404,7 @@ SavedReport read_report(const Json& json, const std::string& origin) {
 
 }  // namespace
 
-SavedReport report_from_json(const Json& json, const std::string& origin) {
+SavedReport report_from_json_strict(const Json& json, const std::string& origin) {
   try {
     return read_report(json, origin);
   } catch (const nlohmann::json::exception& e) {
@@ -407,12 +413,12 @@ SavedReport report_from_json(const Json& json, const std::string& origin) {
   }
 }
 
-SavedReport load_report(const std::filesystem::path& path) {
-  return report_from_json(read_report_json(path), path.string());
+SavedReport load_report_strict(const std::filesystem::path& path) {
+  return report_from_json_strict(read_report_json(path), path.string());
 }
 
-SavedReport load_results(const std::filesystem::path& path) {
-  return results_from_json(read_report_json(path));
+SavedReport load_report_lenient(const std::filesystem::path& path) {
+  return report_from_json_lenient(read_report_json(path));
 }
 
 double run_value(const SavedReport& report, const RunRecord& run, const std::string& metric) {
