@@ -10,7 +10,6 @@
 
 #include "config/config.hpp"
 #include "count/catch2_counts.hpp"
-#include "count/valgrind_executor.hpp"
 #include "duel/run_plan.hpp"
 #include "support/config_helpers.hpp"
 
