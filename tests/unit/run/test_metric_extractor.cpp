@@ -320,3 +320,22 @@ TEST_CASE("a suite's benchmark names come from the same typed list", "[metrics]"
   CHECK(benchmark_names(MetricSource::google_benchmark, R"({"benchmarks": [{"name": 5}]})").error() ==
         "the output is not Google Benchmark's JSON: benchmarks[0]: \"name\" is 5, not a string");
 }
+
+TEST_CASE("counted values are read from the run's counts", "[valgrind][counters]") {
+  const Config config = parse_config(
+      "metrics: {hw: {counter: instructions}, sim: {valgrind: instructions}, est: {valgrind: cycles}}",
+      "gate.yaml");
+  const MetricExtractor extractor(config.metrics);
+  RunResult run;
+  run.wall_seconds = 0.5;
+  run.counters[CountedEvent::instructions] = 1000;
+  run.simulated[CountedEvent::instructions] = 900;
+  run.simulated[CountedEvent::cycles] = 1900;
+  const auto values = extractor.extract(run);
+  REQUIRE(values);
+  CHECK(values->back() == 1900);
+  CHECK(values->at(values->size() - 2) == 900);
+  CHECK(values->at(values->size() - 3) == 1000);
+  run.simulated.erase(CountedEvent::cycles);
+  CHECK(extractor.extract(run).error() == "metric \"est\": the run has no valgrind count of cycles");
+}

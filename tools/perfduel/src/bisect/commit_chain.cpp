@@ -25,6 +25,8 @@ std::string run_failure(const RunResult& result) {
       return "timed out";
     case RunStatus::failed_to_start:
       return "could not start: " + result.error;
+    case RunStatus::failed_to_count:
+      return "could not be counted: " + result.error;
     case RunStatus::interrupted:
       return "interrupted";
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "count/profile.hpp"
+#include "util/file.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -97,6 +98,27 @@ CallWindows call_windows(std::span<const CallgrindDump> dumps, std::string_view 
     }
   }
   return found;
+}
+
+util::Expected<std::vector<CallgrindDump>> read_callgrind_dumps(const std::filesystem::path& base) {
+  using Result = util::Expected<std::vector<CallgrindDump>>;
+  std::vector<CallgrindDump> dumps;
+  for (int part = 1;; ++part) {
+    const auto path = base.string() + "." + std::to_string(part);
+    if (!std::filesystem::exists(path)) {
+      break;
+    }
+    const auto text = util::read_file(path);
+    if (!text) {
+      return Result::failure(text.error());
+    }
+    auto dump = parse_callgrind_dump(*text);
+    if (!dump) {
+      return Result::failure(fmt::format("callgrind dump {}: {}", path, dump.error()));
+    }
+    dumps.push_back(std::move(dump).value());
+  }
+  return dumps;
 }
 
 }  // namespace perfduel

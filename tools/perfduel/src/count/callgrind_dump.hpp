@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <set>
 #include <span>
@@ -14,8 +15,8 @@
 // --dump-after): each holds the events counted since the previous dump. Only two kinds of line
 // matter here: "desc: Trigger: ..." (why the dump was written), the event totals ("events:"
 // names them, "totals:" or, in older files, "summary:" counts them), and the names of the
-// functions ("fn=(id) name", "cfn=(id) name"; a compressed "(id)" alone repeats a name). Pure: text in,
-// values out.
+// functions ("fn=(id) name", "cfn=(id) name"; a compressed "(id)" alone repeats a name). Pure (text
+// in, values out) but for read_callgrind_dumps, which reads one process's numbered files.
 namespace perfduel {
 
 // Event totals by event name (Ir, and with the cache simulation I1mr, D1mr, ...).
@@ -33,6 +34,9 @@ struct CallgrindDump {
 
 // Reads the dump file `text`. The error names the missing or malformed line.
 util::Expected<CallgrindDump> parse_callgrind_dump(std::string_view text);
+
+// The dumps callgrind wrote for one process, base file `base`: base.1, base.2, ... in order.
+util::Expected<std::vector<CallgrindDump>> read_callgrind_dumps(const std::filesystem::path& base);
 
 // The windows between two kinds of dump in a process's dumps, in the order of the dumps: each
 // opens at a dump whose trigger starts with `opening` and closes at the next dump whose

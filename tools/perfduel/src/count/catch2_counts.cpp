@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "count/count_failure.hpp"
 #include "count/profile.hpp"
 #include "count/valgrind.hpp"
 #include "stats/descriptive.hpp"
@@ -214,10 +215,7 @@ util::Expected<std::vector<BenchmarkCount>> catch2_counts_from_dumps(
       counts[i].uncountable = "runs another benchmark inside its own timed stretch: not countable per call";
       continue;
     }
-    for (const CountedEvent event : {CountedEvent::instructions, CountedEvent::cycles}) {
-      if (event == CountedEvent::cycles && cache == CacheSimulation::off) {
-        break;
-      }
+    for (const CountedEvent event : simulated_events(cache)) {
       const auto value = per_call(all[i], benchmark, event, counts[i].uncountable);
       if (!value) {
         return Result::failure(value.error());
@@ -259,17 +257,13 @@ CommandSpec catch2_counting_command(const CommandSpec& command, const SuiteCount
 
 RunResult read_catch2_counts(RunResult run, const SuiteCounting& counting) {
   const CallgrindFiles files = catch2_files(counting);
-  const auto log = util::read_file(files.log_file);
-  const std::string log_tail = log ? util::tail_lines(*log, 10) : std::string();
+  const auto log_text = util::read_file(files.log_file);
+  const std::string log = log_text ? *log_text : std::string();
   if (run.status != RunStatus::exited || run.exit_code != 0) {
-    run.err += "\n" + log_tail;
-    return run;
+    return with_valgrind_log(std::move(run), log);
   }
-  const auto failed = [&](const std::string& why) {
-    run.status = RunStatus::failed_to_start;
-    run.error = fmt::format("under valgrind: {}", why);
-    run.err = log_tail;
-    return run;
+  const auto failed = [&](std::string problem) {
+    return count_failed(std::move(run), std::move(problem), log);
   };
   const auto benchmarks = read_catch2_benchmarks(run.out);
   if (!benchmarks) {

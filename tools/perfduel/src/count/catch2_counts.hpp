@@ -6,7 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "count/benchmark_counts.hpp"
+#include "count/benchmark_count.hpp"
+#include "count/callgrind_command.hpp"
 #include "count/callgrind_dump.hpp"
 #include "run/catch2_results.hpp"
 #include "run/executor.hpp"
@@ -78,7 +79,7 @@ CommandSpec catch2_counting_command(const CommandSpec& command, const SuiteCount
 // XML. The result: `run` with RunResult::simulated_benchmarks (a benchmark reported several
 // times, by several test cases or sections, counts their median) and RunResult::uncountable,
 // stdout the run's XML. A run that failed is returned as it failed, with Valgrind's log tail;
-// one that cannot be counted says why.
+// one that cannot be counted as failed_to_count (count/count_failure.hpp).
 RunResult read_catch2_counts(RunResult run, const SuiteCounting& counting);
 
 // Whether `run`, read by read_catch2_counts, left a benchmark uncountable because its first call

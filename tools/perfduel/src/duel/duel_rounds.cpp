@@ -1,13 +1,12 @@
 #include "duel/duel_rounds.hpp"
 
 #include <algorithm>
-#include <csignal>
-#include <cstring>
 
 #include <fmt/format.h>
 
 #include "count/valgrind.hpp"
 #include "duel/calibration.hpp"
+#include "duel/run_failure.hpp"
 #include "duel/run_order.hpp"
 #include "error.hpp"
 #include "run/benchmark_names.hpp"
@@ -22,24 +21,6 @@ namespace {
 constexpr std::size_t k_excerpt_edge_lines = 8;
 // The last lines of stderr and of stdout shown when a run failed.
 constexpr std::size_t k_tail_lines = 10;
-
-// One line saying how a run failed, or empty when it succeeded.
-std::string describe_failure(const RunResult& run, double timeout_seconds) {
-  switch (run.status) {
-    case RunStatus::exited:
-      return run.exit_code == 0 ? std::string() : fmt::format("exited with code {}", run.exit_code);
-    case RunStatus::signaled:
-      return fmt::format("was killed by signal {} ({})", run.signal, ::strsignal(run.signal));
-    case RunStatus::timed_out:
-      return fmt::format("timed out after {} and was killed (raise \"timeout\" in the config?)",
-                         util::format_seconds(timeout_seconds));
-    case RunStatus::failed_to_start:
-      return fmt::format("could not be started: {}", run.error);
-    case RunStatus::interrupted:
-      return "was interrupted";
-  }
-  return "failed";
-}
 
 // "candidate run in round 3 (warm-up)": which run (`what` after "run"), for messages.
 std::string describe_run(Side side, const std::string& what, RoundId round) {
@@ -224,7 +205,7 @@ bool DuelRounds::accept(Side side, RunKind kind, RoundId round, RunResult run, R
   const auto cause = describe_failure(run, m_config.run_timeout * (counted ? k_valgrind_slowdown : 1));
   if (!cause.empty()) {
     fail(side, run_kind_words(kind), round, cause, run,
-         run.status == RunStatus::failed_to_start ? Retry::refused : Retry::allowed);
+         fails_again(run.status) ? Retry::refused : Retry::allowed);
     return false;
   }
   m_run_seconds += run.wall_seconds;

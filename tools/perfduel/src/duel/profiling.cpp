@@ -6,9 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "count/benchmark_counts.hpp"
-#include "run/signals.hpp"
+#include "count/benchmark_filter.hpp"
 #include "count/valgrind.hpp"
+#include "count/valgrind_executor.hpp"
+#include "duel/run_failure.hpp"
+#include "run/signals.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -85,8 +87,9 @@ util::Expected<std::array<RunResult, 2>> profile_runs(const Config& config, Exec
     const RunResult& run = results[side];
     if (run.status != RunStatus::exited || run.exit_code != 0 || !run.error.empty()) {
       const std::string why =
-          !run.error.empty()                ? run.error
-          : run.status == RunStatus::exited ? fmt::format("exit code {}", run.exit_code)
+          run.status == RunStatus::failed_to_count ? describe_failure(run, limits.timeout_seconds)
+          : !run.error.empty()                     ? run.error
+          : run.status == RunStatus::exited        ? fmt::format("exit code {}", run.exit_code)
           : run.status == RunStatus::timed_out
               ? fmt::format("not done within the {:.0f} s left of the budget (max_seconds)", seconds_left)
               : "did not finish";

@@ -44,6 +44,21 @@ class PgRow final : public ResultRow {
   int m_row;
 };
 
+// Parameters as libpq takes them, every one as text (NULL: none), for encode_record_row and
+// encode_measurement_row: numbers as pg_number writes them.
+class TextParameters final : public RowParameters {
+ public:
+  explicit TextParameters(std::size_t count) : m_values(count) {}
+  void text(int index, const std::optional<std::string>& value) override { at(index) = value; }
+  void number(int index, const std::optional<double>& value) override { at(index) = pg_number(value); }
+  void integer(int index, std::int64_t value) override { at(index) = std::to_string(value); }
+  std::span<const std::optional<std::string>> values() const { return m_values; }
+
+ private:
+  std::optional<std::string>& at(int index) { return m_values.at(static_cast<std::size_t>(index - 1)); }
+  std::vector<std::optional<std::string>> m_values;
+};
+
 // Statements as libpq takes them (statements.hpp).
 std::string postgres_sql(std::string_view statement) {
   return render_statement(statement, Dialect::postgresql);
@@ -68,6 +83,29 @@ util::Expected<std::optional<std::int64_t>> read_version(PgConnection& connectio
     return util::fail<std::optional<std::int64_t>>(version.error());
   }
   return std::optional<std::int64_t>{version->is_null(0, 0) ? 0 : version->integer(0, 0)};
+}
+
+// Creates the schema perfduel with its version table at version 0, in a database whose schema
+// perfduel holds nothing; the error says what is in the way, or why it could not be created.
+util::Expected<Done> create_schema(PgConnection& connection) {
+  auto tables = connection.execute(
+      "SELECT string_agg(tablename, ', ' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'perfduel'");
+  if (!tables) {
+    return util::fail<Done>(tables.error());
+  }
+  if (!tables->is_null(0, 0)) {
+    return util::fail<Done>(fmt::format(
+        "not a perfduel history database (its schema perfduel holds other tables: {}); pass another "
+        "database with --db",
+        tables->text(0, 0)));
+  }
+  if (auto created = connection.execute("CREATE SCHEMA IF NOT EXISTS perfduel; "
+                                        "CREATE TABLE perfduel.schema_version (version INTEGER NOT NULL); "
+                                        "INSERT INTO perfduel.schema_version VALUES (0)");
+      !created) {
+    return util::fail<Done>("cannot create the history schema: " + created.error());
+  }
+  return Done{};
 }
 
 // Schema 1 to 2, as for SQLite: records made from a report get the current machine key.
@@ -152,23 +190,8 @@ util::Expected<Done> PostgresStore::prepare_schema(CreateFile create) {
           located("no perfduel history in this database (record results with `perfduel record` first, or "
                   "pass --db)"));
     }
-    auto tables = m_connection.execute(
-        "SELECT string_agg(tablename, ', ' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'perfduel'");
-    if (!tables) {
-      return util::fail<Done>(located(tables.error()));
-    }
-    if (!tables->is_null(0, 0)) {
-      return util::fail<Done>(located(fmt::format(
-          "not a perfduel history database (its schema perfduel holds other tables: {}); pass another "
-          "database with --db",
-          tables->text(0, 0))));
-    }
-    if (auto created =
-            m_connection.execute("CREATE SCHEMA IF NOT EXISTS perfduel; "
-                                 "CREATE TABLE perfduel.schema_version (version INTEGER NOT NULL); "
-                                 "INSERT INTO perfduel.schema_version VALUES (0)");
-        !created) {
-      return util::fail<Done>(located("cannot create the history schema: " + created.error()));
+    if (auto created = create_schema(m_connection); !created) {
+      return util::fail<Done>(located(created.error()));
     }
   }
   if (from >= k_schema_version) {
@@ -205,10 +228,10 @@ util::Expected<AppendResult> PostgresStore::append(const Record& record) {
   if (auto begun = transaction.begin(); !begun) {
     return util::fail<AppendResult>(located(begun.error()));
   }
-  const std::array<std::optional<std::string>, 10> record_params{
-      record.recorded_at, record.commit,  record.branch,           record.machine, record.machine_id,
-      record.source,      record.verdict, record.perfduel_version, record.run_key, record.config_hash};
-  auto inserted = m_connection.execute(postgres_sql(k_insert_record) + k_unless_recorded, record_params);
+  TextParameters record_params(10);
+  encode_record_row(record_params, record);
+  auto inserted =
+      m_connection.execute(postgres_sql(k_insert_record) + k_unless_recorded, record_params.values());
   if (!inserted) {
     return util::fail<AppendResult>(located(inserted.error()));
   }
@@ -224,20 +247,10 @@ util::Expected<AppendResult> PostgresStore::append(const Record& record) {
     return AppendResult{found->integer(0, 0), Appended::already_recorded};
   }
   const std::int64_t record_id = inserted->integer(0, 0);
-  const std::string id_text = std::to_string(record_id);
   for (const Measurement& m : record.measurements) {
-    const std::array<std::optional<std::string>, 11> params{id_text,
-                                                            m.metric,
-                                                            m.unit,
-                                                            m.direction,
-                                                            pg_number(m.value),
-                                                            encode_samples(m.samples),
-                                                            pg_number(m.baseline),
-                                                            pg_number(m.change),
-                                                            pg_number(m.ci_low),
-                                                            pg_number(m.ci_high),
-                                                            m.verdict};
-    if (auto done = m_connection.execute(postgres_sql(k_insert_measurement), params); !done) {
+    TextParameters params(11);
+    encode_measurement_row(params, record_id, m);
+    if (auto done = m_connection.execute(postgres_sql(k_insert_measurement), params.values()); !done) {
       return util::fail<AppendResult>(located(done.error()));
     }
   }

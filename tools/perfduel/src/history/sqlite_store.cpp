@@ -103,6 +103,18 @@ class StatementRow final : public ResultRow {
   const Statement& m_statement;
 };
 
+// The bindings of `statement`, for encode_record_row and encode_measurement_row.
+class StatementParameters final : public RowParameters {
+ public:
+  explicit StatementParameters(Statement& statement) : m_statement(statement) {}
+  void text(int index, const std::optional<std::string>& value) override { m_statement.bind(index, value); }
+  void number(int index, const std::optional<double>& value) override { m_statement.bind(index, value); }
+  void integer(int index, std::int64_t value) override { m_statement.bind(index, value); }
+
+ private:
+  Statement& m_statement;
+};
+
 }  // namespace
 
 util::Expected<Done> SqliteStore::migrate(std::int64_t from) {
@@ -304,16 +316,8 @@ util::Expected<AppendResult> SqliteStore::append(const Record& record) {
     return util::fail<AppendResult>(located(insert_record.error()));
   }
   Statement& record_statement = insert_record.value();
-  record_statement.bind(1, std::string_view(record.recorded_at));
-  record_statement.bind(2, record.commit);
-  record_statement.bind(3, record.branch);
-  record_statement.bind(4, std::string_view(record.machine));
-  record_statement.bind(5, std::string_view(record.machine_id));
-  record_statement.bind(6, std::string_view(record.source));
-  record_statement.bind(7, record.verdict);
-  record_statement.bind(8, record.perfduel_version);
-  record_statement.bind(9, record.run_key);
-  record_statement.bind(10, record.config_hash);
+  StatementParameters record_parameters(record_statement);
+  encode_record_row(record_parameters, record);
   if (auto done = record_statement.step(); !done) {
     return util::fail<AppendResult>(located(done.error()));
   }
@@ -326,17 +330,8 @@ util::Expected<AppendResult> SqliteStore::append(const Record& record) {
   Statement& s = insert_measurement.value();
   for (const Measurement& m : record.measurements) {
     s.reset();
-    s.bind(1, record_id);
-    s.bind(2, std::string_view(m.metric));
-    s.bind(3, m.unit);
-    s.bind(4, m.direction);
-    s.bind(5, m.value);
-    s.bind(6, std::string_view(encode_samples(m.samples)));
-    s.bind(7, m.baseline);
-    s.bind(8, m.change);
-    s.bind(9, m.ci_low);
-    s.bind(10, m.ci_high);
-    s.bind(11, m.verdict);
+    StatementParameters parameters(s);
+    encode_measurement_row(parameters, record_id, m);
     if (auto done = s.step(); !done) {
       return util::fail<AppendResult>(located(done.error()));
     }

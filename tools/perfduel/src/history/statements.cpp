@@ -65,4 +65,32 @@ SeriesPoint decode_series_row(const ResultRow& row, const std::string& metric) {
   return point;
 }
 
+void encode_record_row(RowParameters& parameters, const Record& record) {
+  parameters.text(1, record.recorded_at);
+  parameters.text(2, record.commit);
+  parameters.text(3, record.branch);
+  parameters.text(4, record.machine);
+  parameters.text(5, record.machine_id);
+  parameters.text(6, record.source);
+  parameters.text(7, record.verdict);
+  parameters.text(8, record.perfduel_version);
+  parameters.text(9, record.run_key);
+  parameters.text(10, record.config_hash);
+}
+
+void encode_measurement_row(RowParameters& parameters, std::int64_t record_id,
+                            const Measurement& measurement) {
+  parameters.integer(1, record_id);
+  parameters.text(2, measurement.metric);
+  parameters.text(3, measurement.unit);
+  parameters.text(4, measurement.direction);
+  parameters.number(5, measurement.value);
+  parameters.text(6, encode_samples(measurement.samples));
+  parameters.number(7, measurement.baseline);
+  parameters.number(8, measurement.change);
+  parameters.number(9, measurement.ci_low);
+  parameters.number(10, measurement.ci_high);
+  parameters.text(11, measurement.verdict);
+}
+
 }  // namespace perfduel::history

@@ -76,6 +76,35 @@ class ResultRow {
 // The point of `metric`'s series in `row`, a row of k_series.
 SeriesPoint decode_series_row(const ResultRow& row, const std::string& metric);
 
+// The parameters of a statement as both stores bind them (a SQLite statement's bindings, a
+// PostgreSQL parameter list), by number from 1, so that a row is encoded once for both.
+class RowParameters {
+ public:
+  RowParameters() = default;
+  RowParameters(const RowParameters&) = delete;
+  RowParameters& operator=(const RowParameters&) = delete;
+  virtual ~RowParameters() = default;
+
+  // Sets parameter `index` to the text `value`; none is NULL.
+  virtual void text(int index, const std::optional<std::string>& value) = 0;
+  // Sets parameter `index` to the number `value`; none is NULL.
+  virtual void number(int index, const std::optional<double>& value) = 0;
+  // Sets parameter `index` to the integer `value`.
+  virtual void integer(int index, std::int64_t value) = 0;
+
+ protected:
+  RowParameters(RowParameters&&) = default;
+  RowParameters& operator=(RowParameters&&) = default;
+};
+
+// Sets `parameters` to `record`'s columns, for k_insert_record.
+void encode_record_row(RowParameters& parameters, const Record& record);
+
+// Sets `parameters` to the columns of `measurement` of the record `record_id`, for
+// k_insert_measurement.
+void encode_measurement_row(RowParameters& parameters, std::int64_t record_id,
+                            const Measurement& measurement);
+
 // How many records there are.
 constexpr std::string_view k_record_count = "SELECT count(*) FROM records";
 

@@ -23,6 +23,7 @@ enum class RunStatus {
   signaled,         // killed by a signal; see signal
   timed_out,        // exceeded the per-run timeout; its process group was killed
   failed_to_start,  // could not be started; see error
+  failed_to_count,  // ran to its end, but its counts (under Valgrind) could not be read; see error
   interrupted,      // perfduel itself got SIGINT/SIGTERM/SIGHUP; the child was killed
 };
 
@@ -47,7 +48,7 @@ struct RunResult {
   std::string out;             // all of stdout, up to k_max_stdout_mib
   bool out_truncated = false;  // stdout was longer than that; the rest was read and dropped
   std::string err;             // the end of stderr
-  std::string error;           // why it failed to start
+  std::string error;           // why it failed to start, or its counts could not be read
   // Processes the run left running outside its process group (e.g. a daemon that called
   // setsid), found and killed after it ended.
   int left_behind = 0;

@@ -31,20 +31,18 @@
 
 #include "run/perf_counters.hpp"
 #include "run/process_tree.hpp"
+#include "run/run_environment.hpp"
 #include "run/signals.hpp"
+#include "run/streams.hpp"
+#include "run/stub_report.hpp"
 #include "util/file.hpp"
 #include "util/pipe.hpp"
-
-extern char** environ;  // NOLINT(readability-redundant-declaration)
 
 namespace perfduel {
 
 namespace bp = boost::process::v2;
 
 namespace {
-
-constexpr std::size_t k_max_stdout_bytes = k_max_stdout_mib << 20U;  // metrics come from stdout
-constexpr std::size_t k_max_stderr_bytes = 64U << 10U;               // only the tail is ever shown
 
 // Runs in the child between vfork and exec: its own process group (so a timeout kills
 // everything it started) and the CPU affinity, so the benchmark never runs unpinned. The
@@ -82,54 +80,8 @@ struct ChildSetup {
   }
 };
 
-// The inherited environment with the command's `overrides`, and PERFDUEL_PAD of
-// `padding_bytes` characters when given (see Config::env_padding).
-std::vector<std::string> run_environment(const std::map<std::string, std::string>& overrides,
-                                         std::optional<std::size_t> padding_bytes) {
-  constexpr std::string_view k_padding_name = "PERFDUEL_PAD";
-  std::vector<std::string> environment;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    const std::string_view text(*entry);
-    const auto name = text.substr(0, text.find('='));
-    if (overrides.find(std::string(name)) == overrides.end() && !(padding_bytes && name == k_padding_name)) {
-      environment.emplace_back(text);
-    }
-  }
-  for (const auto& [name, value] : overrides) {
-    environment.push_back(fmt::format("{}={}", name, value));
-  }
-  if (padding_bytes) {
-    environment.push_back(fmt::format("{}={}", k_padding_name, std::string(*padding_bytes, 'x')));
-  }
-  return environment;
-}
-
 double seconds(const timeval& time) {
   return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) * 1e-6;
-}
-
-// Appends what is readable on `fd` to `buffer`, keeping at most `cap` bytes (the head for
-// stdout, the tail for stderr); sets `dropped` when bytes were left out. Returns false at end
-// of file.
-bool drain(int fd, std::string& buffer, std::size_t cap, bool keep_tail, bool& dropped) {
-  std::array<char, 65536> chunk{};
-  const auto count = ::read(fd, chunk.data(), chunk.size());
-  if (count <= 0) {
-    return count < 0 && (errno == EINTR || errno == EAGAIN);
-  }
-  const auto size = static_cast<std::size_t>(count);
-  if (keep_tail) {
-    buffer.append(chunk.data(), size);
-    if (buffer.size() > cap) {
-      buffer.erase(0, buffer.size() - cap);
-      dropped = true;
-    }
-  } else {
-    const std::size_t kept = std::min(size, cap - std::min(cap, buffer.size()));
-    buffer.append(chunk.data(), kept);
-    dropped = dropped || kept < size;
-  }
-  return true;
 }
 
 }  // namespace
@@ -144,78 +96,21 @@ ProcessExecutor::ProcessExecutor(std::filesystem::path exec_stub) : m_exec_stub(
 
 namespace {
 
-// What perfduel-exec reports: the started run's pid, when it started, and the exec's errno.
-struct StubReport {
-  pid_t pid = 0;
-  std::chrono::steady_clock::time_point start;
-  int exec_errno = 0;
-};
-
-// Reads perfduel-exec's line "PID START_NS EXEC_ERRNO" from `fd`.
-std::optional<StubReport> read_stub_report(int fd) {
-  std::array<char, 128> buffer{};
-  const auto count = ::read(fd, buffer.data(), buffer.size() - 1);
-  if (count <= 0) {
-    return std::nullopt;
-  }
-  std::array<long long, 3> fields{};
-  const char* cursor = buffer.data();
-  for (auto& field : fields) {
-    char* end = nullptr;
-    errno = 0;
-    field = std::strtoll(cursor, &end, 10);
-    if (end == cursor || errno != 0) {
-      return std::nullopt;
-    }
-    cursor = end;
-  }
-  return StubReport{static_cast<pid_t>(fields[0]),
-                    std::chrono::steady_clock::time_point(std::chrono::nanoseconds(fields[1])),
-                    static_cast<int>(fields[2])};
-}
-
 // The program to start and its arguments: /bin/sh -c for a shell command, else the program
-// resolved once per working directory and name through `cache` (PATH lookup and file checks
-// once per command, not once per run).
+// resolved through `programs`.
 util::Expected<std::pair<std::string, std::vector<std::string>>> program_and_arguments(
-    const CommandSpec& command, std::map<std::string, std::string>& cache) {
+    const CommandSpec& command, ProgramPaths& programs) {
   using Result = util::Expected<std::pair<std::string, std::vector<std::string>>>;
   if (command.launch == Launch::shell) {
     return std::pair<std::string, std::vector<std::string>>{"/bin/sh", {"-c", command.argv.front()}};
   }
-  const auto key = command.working_directory.string() + '\0' + command.argv.front();
-  auto cached = cache.find(key);
-  if (cached == cache.end()) {
-    auto resolved = resolve_program(command.argv.front(), command.working_directory);
-    if (!resolved) {
-      return Result::failure(resolved.error());
-    }
-    cached = cache.emplace(key, resolved.value().string()).first;
+  auto resolved = programs.resolve(command.argv.front(), command.working_directory);
+  if (!resolved) {
+    return Result::failure(resolved.error());
   }
   return std::pair<std::string, std::vector<std::string>>{
-      cached->second, std::vector<std::string>(command.argv.begin() + 1, command.argv.end())};
+      resolved->string(), std::vector<std::string>(command.argv.begin() + 1, command.argv.end())};
 }
-
-// The pipes of one run and what is still open of them.
-struct Streams {
-  util::Pipe out;
-  util::Pipe err;
-  bool out_open = true;
-  bool err_open = true;
-
-  bool open() const { return out_open || err_open; }
-
-  // Reads what poll() found ready (`out_events`, `err_events`) into `result`.
-  void read(short out_events, short err_events, RunResult& result) {
-    if (out_events != 0) {
-      out_open = drain(out.read_end(), result.out, k_max_stdout_bytes, false, result.out_truncated);
-    }
-    if (err_events != 0) {
-      bool dropped = false;  // only the tail of stderr is ever shown
-      err_open = drain(err.read_end(), result.err, k_max_stderr_bytes, true, dropped);
-    }
-  }
-};
 
 // Starts `executable` with `arguments` in `command`'s directory and environment, stdout and
 // stderr into `streams`, pinned to `limits.cpus`, counted by `counters`; the `inherited`
@@ -311,6 +206,43 @@ struct StartedRun {
   bool waiting = false;  // started, and neither ended nor given up on yet
 };
 
+// What one poll of wait_for_exit (`ready`, `poll_errno` as poll returned) found for `run`, whose
+// pidfd, stdout and stderr are `fds`: its end, its output, its deadline passed, an interrupt.
+void take_poll(StartedRun& run, std::span<const pollfd> fds, int ready, int poll_errno,
+               const std::string& stub) {
+  Waited& waited = run.waited;
+  if (interrupt_requested()) {
+    run.result.status = RunStatus::interrupted;
+    run.waiting = false;
+    return;
+  }
+  if (ready < 0 && poll_errno != EINTR) {
+    run.result.error = fmt::format("poll failed: {}", std::strerror(poll_errno));
+    run.waiting = false;
+    return;
+  }
+  run.streams.read(fds[1].revents, fds[2].revents, run.result);
+  siginfo_t info{};
+  if (fds[0].revents != 0 ||
+      (waited.pidfd < 0 &&
+       ::waitid(P_PID, static_cast<id_t>(waited.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+       info.si_pid != 0)) {
+    waited.end = std::chrono::steady_clock::now();
+    if (!waited.stub_running) {
+      waited.exited = true;
+      run.waiting = false;
+    } else if (auto error = take_over_from_stub(waited, run.report.read_end(), stub, run.program);
+               !error.empty()) {
+      run.result.error = std::move(error);
+      run.waiting = false;
+    }
+  } else if (std::chrono::steady_clock::now() >= run.deadline) {
+    run.result.status = RunStatus::timed_out;
+    run.waiting = false;
+    ::kill(-waited.group, SIGKILL);
+  }
+}
+
 // One poll loop waits for the exits (pidfds), drains the pipes so no child blocks on a full
 // pipe, and watches each run's deadline and our own interrupt signal. Sets a timeout,
 // interrupt or error in the run's result; a run past its deadline has its group killed at
@@ -345,38 +277,7 @@ void wait_for_exit(std::span<StartedRun* const> runs, const std::string& stub) {
     const int ready = ::poll(fds.data(), fds.size(), wait_ms);
     const int poll_errno = errno;
     for (std::size_t i = 0; i < polled.size(); ++i) {
-      StartedRun& run = *polled[i];
-      Waited& waited = run.waited;
-      if (interrupt_requested()) {
-        run.result.status = RunStatus::interrupted;
-        run.waiting = false;
-        continue;
-      }
-      if (ready < 0 && poll_errno != EINTR) {
-        run.result.error = fmt::format("poll failed: {}", std::strerror(poll_errno));
-        run.waiting = false;
-        continue;
-      }
-      run.streams.read(fds[3 * i + 1].revents, fds[3 * i + 2].revents, run.result);
-      siginfo_t info{};
-      if (fds[3 * i].revents != 0 ||
-          (waited.pidfd < 0 &&
-           ::waitid(P_PID, static_cast<id_t>(waited.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-           info.si_pid != 0)) {
-        waited.end = std::chrono::steady_clock::now();
-        if (!waited.stub_running) {
-          waited.exited = true;
-          run.waiting = false;
-        } else if (auto error = take_over_from_stub(waited, run.report.read_end(), stub, run.program);
-                   !error.empty()) {
-          run.result.error = std::move(error);
-          run.waiting = false;
-        }
-      } else if (std::chrono::steady_clock::now() >= run.deadline) {
-        run.result.status = RunStatus::timed_out;
-        run.waiting = false;
-        ::kill(-waited.group, SIGKILL);
-      }
+      take_poll(*polled[i], std::span(fds).subspan(3 * i, 3), ready, poll_errno, stub);
     }
   }
 }
@@ -451,12 +352,11 @@ void record_exit(const Waited& waited, int status, const rusage& usage, RunResul
 }
 
 // Prepares and launches `run` of `command` within `limits`: the program resolved through
-// `resolved`, started through `stub` (empty: directly), whose start waits for `barrier_fd`'s
+// `programs`, started through `stub` (empty: directly), whose start waits for `barrier_fd`'s
 // end of file when it is not -1. False, with the cause in the result, when it did not start.
-bool start_run(StartedRun& run, const CommandSpec& command, const RunLimits& limits,
-               std::map<std::string, std::string>& resolved, const std::filesystem::path& stub,
-               int barrier_fd) {
-  auto program = program_and_arguments(command, resolved);
+bool start_run(StartedRun& run, const CommandSpec& command, const RunLimits& limits, ProgramPaths& programs,
+               const std::filesystem::path& stub, int barrier_fd) {
+  auto program = program_and_arguments(command, programs);
   if (!program) {
     run.result.error = program.error();
     return false;
@@ -554,7 +454,7 @@ void finish_runs(std::span<StartedRun* const> runs, const std::string& stub) {
 
 RunResult ProcessExecutor::run(const CommandSpec& command, const RunLimits& limits) {
   StartedRun run(limits, !m_exec_stub.empty());
-  if (!start_run(run, command, limits, m_resolved, m_exec_stub, -1)) {
+  if (!start_run(run, command, limits, m_programs, m_exec_stub, -1)) {
     return std::move(run.result);
   }
   const std::array<StartedRun*, 1> runs{&run};
@@ -577,7 +477,7 @@ std::array<RunResult, 2> ProcessExecutor::run_together(const std::array<const Co
     ::fcntl(barrier.read_end(), F_SETFD, 0);  // the stubs inherit it; the write end stays ours alone
   }
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    start_run(*runs[i], *commands[i], limits[i], m_resolved, m_exec_stub, barrier.read_end());
+    start_run(*runs[i], *commands[i], limits[i], m_programs, m_exec_stub, barrier.read_end());
   }
   // Both started (or one could not be): closing the only write end releases the stubs at once.
   barrier.close_read();

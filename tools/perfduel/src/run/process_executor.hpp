@@ -33,8 +33,8 @@ class ProcessExecutor final : public Executor {
                                         const std::array<RunLimits, 2>& limits) override;
 
  private:
-  std::map<std::string, std::string> m_resolved;  // working directory + program → absolute path
-  std::filesystem::path m_exec_stub;              // empty: runs start directly
+  ProgramPaths m_programs;            // each command's program, resolved once
+  std::filesystem::path m_exec_stub;  // empty: runs start directly
 };
 
 }  // namespace perfduel

@@ -58,4 +58,18 @@ std::filesystem::path find_exec_stub(std::string& searched) {
   return {};
 }
 
+util::Expected<std::filesystem::path> ProgramPaths::resolve(const std::string& program,
+                                                            const std::filesystem::path& working_directory) {
+  const auto key = working_directory.string() + '\0' + program;
+  auto cached = m_resolved.find(key);
+  if (cached == m_resolved.end()) {
+    auto resolved = resolve_program(program, working_directory);
+    if (!resolved) {
+      return resolved;
+    }
+    cached = m_resolved.emplace(key, std::move(resolved).value()).first;
+  }
+  return cached->second;
+}
+
 }  // namespace perfduel

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "util/expected.hpp"
@@ -18,5 +19,17 @@ std::filesystem::path find_exec_stub(std::string& searched);
 // (not found, not executable).
 util::Expected<std::filesystem::path> resolve_program(const std::string& program,
                                                       const std::filesystem::path& working_directory);
+
+// Programs resolved as resolve_program does, once per working directory and name: a PATH lookup
+// and file checks once per command, not once per run.
+class ProgramPaths {
+ public:
+  // The absolute path of `program` started in `working_directory` (resolve_program).
+  util::Expected<std::filesystem::path> resolve(const std::string& program,
+                                                const std::filesystem::path& working_directory);
+
+ private:
+  std::map<std::string, std::filesystem::path> m_resolved;  // working directory + program → path
+};
 
 }  // namespace perfduel
