@@ -185,11 +185,11 @@ part_start=$SECONDS
 ci=$home/ci
 rm -rf "$ci"
 mkdir -p "$ci/src/tests/templates" "$ci/src/tests/release" "$ci/src/examples" "$ci/archive-store"
-cp "$source_dir/CMakeLists.txt" "$ci/src/"
+cp "$source_dir/CMakeLists.txt" "$source_dir/README.md" "$ci/src/"
 cp -R "$source_dir/templates" "$ci/src/"
 cp -R "$source_dir/tests/templates/local" "$ci/src/tests/templates/"
 cp "$source_dir/tests/templates/pull_request_history.sh" "$ci/src/tests/templates/"
-cp "$source_dir/tests/release/roots_ci.sh" "$ci/src/tests/release/"
+cp "$source_dir/tests/release/roots_ci.sh" "$source_dir/tests/release/roots_quick_start.sh" "$ci/src/tests/release/"
 cp -R "$source_dir/examples/sort_gate" "$ci/src/examples/"
 rm -rf "$ci/src/examples/sort_gate/build"
 cp "$archive" "$ci/archive-store/"
@@ -202,6 +202,16 @@ rc=$?
 cat "$work/trixie-ci.log"
 [ "$rc" = 0 ] || fail "trixie: tests/release/roots_ci.sh exited $rc (logs in $ci/work)"
 echo "trixie: the CI templates' steps took $((SECONDS - part_start)) s"
+
+say "trixie: the README's quick start as written, as the user builder, no ninja, no ccache"
+part_start=$SECONDS
+chroot --userspec=1000:1000 "$root" /usr/bin/env -i HOME=/home/builder PATH=/usr/bin:/bin LANG=C.UTF-8 \
+  CMAKE_BUILD_PARALLEL_LEVEL=2 bash /home/builder/ci/src/tests/release/roots_quick_start.sh /home/builder/ci/src \
+  /home/builder/ci/ci_local /home/builder/ci/archive-store /home/builder/ci/quick-start >"$work/trixie-quick-start.log" 2>&1
+rc=$?
+cat "$work/trixie-quick-start.log"
+[ "$rc" = 0 ] || fail "trixie: tests/release/roots_quick_start.sh exited $rc (logs in $ci/quick-start)"
+echo "trixie: the README's quick start took $((SECONDS - part_start)) s"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures checks failed; logs in $work"
