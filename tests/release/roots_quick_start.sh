@@ -123,6 +123,13 @@ for file in CMakeLists.txt perf/sort.yaml .github/workflows/perf.yml; do
 done
 grep -q '^ *add_perf_gate(NAME sort_speed TARGET bench_sort .*CONFIG perf/sort.yaml)$' "$project/CMakeLists.txt" ||
   { echo "roots_quick_start.sh: the README's CMake lines no longer gate bench_sort: $(cat "$project/CMakeLists.txt")"; exit 2; }
+# The short .gitlab-ci.yml's image (debian:bookworm) has none of the tools the job finds here:
+# its apt-get list must name each (make too: cmake only recommends it, and the list is installed
+# with --no-install-recommends).
+packages=$(sed -n 's/^ *PERFDUEL_APT_PACKAGES: *\([^#]*\).*/\1/p' "$project/.gitlab-ci.yml")
+for tool in $PERFDUEL_TEST_TOOLS; do
+  [[ " $packages " == *" $tool "* ]] || fail "gitlab-gate.yml: PERFDUEL_APT_PACKAGES ($packages) installs no $tool"
+done
 echo "the README's CMake lines:"
 readme_block quick-start-cmake | sed 's/^/  /'
 
