@@ -21,13 +21,21 @@
 #             and the GitLab include (templates/gitlab-gate.yml) on the example, each cold
 #             (the archive downloaded, a FAIL on counted instructions) and warm (the archive
 #             from the cache, no download; every gate passes after 0 rounds), perfduel never
-#             compiled
+#             compiled. Last, tests/release/roots_quick_start.sh: the README's quick start as
+#             written (its CMake lines, perf/sort.yaml and workflow, taken by their markers),
+#             its workflow and docs/ci.md's short GitLab form on the README's project, with
+#             ninja and ccache hidden from PATH (GitHub's image has neither): a regression in a
+#             pull request and in a push to main fails, a pull request into a release branch
+#             is compared with it, the warm run restores the baseline's build and downloads
+#             nothing, an undecided gate with its report in custom-reports/ warns, a tampered
+#             archive is refused by its checksum
 #
 # Skipped (77) when the roots are not there (or trixie predates ccache: make_roots.sh adds it)
 # or this is not root: CI's time is not spent on them.
 # Not a matter of timing (tests/README.md): the duels here gate the step count `count` prints,
 # the demo's and the CI runs' expectations rest on a count too (examples/demo.sh and
-# tests/release/roots_ci.sh derive them).
+# tests/release/roots_ci.sh derive them); the README's gate is wall time, as the README
+# configures it, against a sort 2.5 times slower (roots_quick_start.sh says why that holds).
 set -uo pipefail
 build_dir=$1 source_dir=$(cd "$2" && pwd) work=$3
 roots=${4:-${PERFDUEL_ROOTS:-/var/cache/perfduel-roots}}
