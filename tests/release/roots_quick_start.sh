@@ -23,10 +23,11 @@
 # test command; the action and the GitLab include copied from the archive's
 # share/perfduel/templates/ where the docs say, with docs/ci.md's short .gitlab-ci.yml
 # (templates/gitlab-gate.yml, its before_script's opt-in apt-get replaced by a check that the
-# root has git, cmake, make and g++, each of which its apt-get list must name) and .github/workflows/gate.yml (templates/github-gate.yml,
-# likewise its "Install dependencies"). Each job on a fresh runner at the same workspace path,
-# nothing kept but the CI system's cache (a directory). The scenarios, by the README's workflow
-# (github) and the short .gitlab-ci.yml (gitlab), in this order:
+# root has git, cmake, make and g++, each of which its apt-get list must name) and
+# .github/workflows/gate.yml (templates/github-gate.yml, likewise its "Install dependencies").
+# Each job on a fresh runner at the same workspace path, nothing kept but the CI system's cache
+# (a directory). The scenarios, by the README's workflow (github) and the short .gitlab-ci.yml
+# (gitlab), in this order:
 #   pr-slower  cold (empty caches): a pull request into main whose commit raises the sort's
 #              insertion-sort cutoff to 1024 (about twice the wall time): the archive
 #              downloaded and its SHA-256 checked; the job FAILS, perf.sort_speed a regression
