@@ -43,11 +43,6 @@ constexpr double k_small_char_width = 6.0;
 constexpr double k_title_char_width = 8.2;
 constexpr std::size_t k_min_title_name = 12;
 
-// Paul Tol's blue and orange stay apart with every kind of colour blindness.
-constexpr const char* k_baseline_colour = "#4477aa";
-constexpr const char* k_candidate_colour = "#ee7733";
-constexpr const char* k_round_colour = "#333333";
-
 // Long commands are cut so that they stay on the page.
 constexpr std::size_t k_max_text = 120;
 

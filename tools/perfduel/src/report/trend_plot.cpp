@@ -61,7 +61,7 @@ std::string render_trend_svg(const TrendPlot& plot) {
       (k_trend_top + k_trend_height - k_trend_bottom) / 2, svg::escape(plot.value_label));
 
   // Samples as dots.
-  svg += "<g fill=\"#4477aa\" fill-opacity=\"0.6\">\n";
+  svg += fmt::format("<g fill=\"{}\" fill-opacity=\"0.6\">\n", k_baseline_colour);
   for (std::size_t run = 0; run < plot.samples.size(); ++run) {
     for (const double v : plot.samples[run]) {
       svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2\"/>\n", run_x(static_cast<double>(run)),
