@@ -6,7 +6,6 @@
 
 #include "report/html_page.hpp"
 #include "report/html_run.hpp"
-#include "report/palette.hpp"
 #include "util/html.hpp"
 
 using namespace perfduel;
@@ -49,18 +48,6 @@ TEST_CASE("a page is self-contained: no URL to load, a strict policy, its data o
   }
   CHECK(closes == 4);
   CHECK(text.find("<!--") == std::string::npos);
-}
-
-TEST_CASE("the pages' charts take their colours from the plots' palette", "[html]") {
-  HtmlPage page;
-  page.data = {{"gates", nlohmann::json::array()}};
-  const std::string text = render_html_page(page);
-  CHECK(text.find("PD.colours = {};") == std::string::npos);
-  CHECK(text.find(page_palette_script()) != std::string::npos);
-  CHECK(page_palette_script() ==
-        "PD.colours = {\n  baseline: '#4477aa',\n  candidate: '#ee7733',\n  round: '#333333',\n"
-        "  regression: '#cc3311',\n  improvement: '#228833',\n  progression: '#228833',\n"
-        "  'no-change': '#555555',\n  normal: '#555555',\n  undecided: '#aa7700',\n};");
 }
 
 TEST_CASE("the run page's data of one duel: values by round, each round's change", "[html]") {
