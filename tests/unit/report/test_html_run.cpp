@@ -39,7 +39,8 @@ const char* const k_explained_report = R"json({
 }  // namespace
 
 TEST_CASE("the run page's data carries where each regression happened", "[html]") {
-  const auto data = duel_page_data(report_from_json_lenient(nlohmann::ordered_json::parse(k_explained_report)));
+  const auto data =
+      duel_page_data(report_from_json_lenient(nlohmann::ordered_json::parse(k_explained_report)));
   const auto& explanations = data["explanations"];
   // The metric that did not change has nothing to say where.
   REQUIRE(explanations.size() == 2);

@@ -64,8 +64,8 @@ TEST_CASE("every duel end's name reads back to it", "[report]") {
     CHECK(report_from_json_strict(report(std::string(name)), "r.json").end == end);
   }
   CHECK(report_from_json_strict(nlohmann::ordered_json{{"config", nlohmann::ordered_json::object()},
-                                                {"runs", nlohmann::ordered_json::array()}},
-                         "old.json")
+                                                       {"runs", nlohmann::ordered_json::array()}},
+                                "old.json")
             .end == DuelEnd::decided);  // reports without "end" predate it
 }
 

@@ -59,3 +59,23 @@ TEST_CASE("a re-analysis with other settings names them and drops the duel's own
         "2 %); ignored: max_rounds (a budget bounded the duel, not its analysis)");
   CHECK(outcome.notes.empty());
 }
+
+TEST_CASE("a re-analysis's settings: the file, then each option once, and what they changed",
+          "[report][reanalysis]") {
+  const SavedReport saved = identical_programs_report();
+  const std::vector<GivenSetting> given{{"threshold", "", "1%", "--threshold"},
+                                        {"threshold", "wall_time", "3%", "--threshold"},
+                                        {"confidence", "", "0.99", "--confidence"}};
+  const auto [config, reanalysis] =
+      reanalysis_settings(saved, "saved.json", GivenConfigFile{"gate.yaml", "max_rounds: 50\n"}, given);
+  CHECK(reanalysis.report == "saved.json");
+  CHECK(reanalysis.settings == std::vector<std::string>{"gate.yaml", "--threshold", "--confidence"});
+  CHECK(reanalysis.ignored == std::vector<std::string>{"max_rounds"});
+  CHECK(reanalysis.changes == settings_changes(saved.config, config));
+  CHECK_FALSE(reanalysis.changes.empty());
+  CHECK(config.confidence == 0.99);
+  for (const auto& metric : config.metrics) {
+    INFO(metric.name);
+    CHECK(metric.threshold == (metric.name == "wall_time" ? 0.03 : 0.01));
+  }
+}

@@ -25,6 +25,31 @@ std::string command_text(const CommandSpec& command) {
   return command.launch == Launch::shell ? command.argv.front() : util::join_shell_words(command.argv);
 }
 
+// The `perfduel compare` of duel number `duel_number` (from 1) by `plan`: `sides` (the baseline's
+// and the candidate's benchmark commands) with the configuration of `attempt`, its report
+// written to `report`.
+CommandSpec compare_command(const DuelPlan& plan, int duel_number, const std::filesystem::path& report,
+                            const std::pair<CommandSpec, CommandSpec>& sides, int attempt, Role role) {
+  CommandSpec compare;
+  compare.argv = {
+      plan.perfduel.string(),    "compare", "--config",   plan.configs.at(attempt).string(), "--json",
+      report.string(),           "--quiet", "--baseline", command_text(sides.first),         "--candidate",
+      command_text(sides.second)};
+  if (sides.second.launch == Launch::shell) {
+    compare.argv.emplace_back("--shell");
+  }
+  if (role == Role::confirmation) {  // where the first bad commit made it worse, for the answer
+    compare.argv.insert(compare.argv.end(), {"--explain", "failures"});
+  }
+  if (!plan.cpus.empty()) {
+    compare.argv.insert(compare.argv.end(), {"--cpus", plan.cpus});
+  }
+  if (plan.seed) {
+    compare.argv.insert(compare.argv.end(), {"--seed", std::to_string(*plan.seed + duel_number - 1)});
+  }
+  return compare;
+}
+
 }  // namespace
 
 ProbeOracle::ProbeOracle(Executor& executor, CommitBuilder& builder, std::vector<Commit> chain, DuelPlan plan)
@@ -47,23 +72,7 @@ DuelReading ProbeOracle::duel(std::size_t baseline, std::size_t candidate, int a
   std::filesystem::create_directories(m_plan.reports, ec);
   std::filesystem::remove(report, ec);
 
-  CommandSpec compare;
-  compare.argv = {
-      m_plan.perfduel.string(),  "compare", "--config",   m_plan.configs.at(attempt).string(), "--json",
-      report.string(),           "--quiet", "--baseline", command_text(base_command),          "--candidate",
-      command_text(cand_command)};
-  if (cand_command.launch == Launch::shell) {
-    compare.argv.emplace_back("--shell");
-  }
-  if (role == Role::confirmation) {  // where the first bad commit made it worse, for the answer
-    compare.argv.insert(compare.argv.end(), {"--explain", "failures"});
-  }
-  if (!m_plan.cpus.empty()) {
-    compare.argv.insert(compare.argv.end(), {"--cpus", m_plan.cpus});
-  }
-  if (m_plan.seed) {
-    compare.argv.insert(compare.argv.end(), {"--seed", std::to_string(*m_plan.seed + m_duels - 1)});
-  }
+  CommandSpec compare = compare_command(m_plan, m_duels, report, {base_command, cand_command}, attempt, role);
   compare.working_directory = cand_command.working_directory;
   RunLimits limits;
   limits.timeout_seconds = m_plan.max_seconds.at(attempt) + 3 * m_plan.run_timeout + k_duel_slack_seconds;

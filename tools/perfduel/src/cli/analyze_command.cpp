@@ -1,4 +1,7 @@
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -42,30 +45,29 @@ std::string read_config_text(const std::string& path) {
   return std::move(text).value();
 }
 
-int run_analyze(const AnalyzeOptions& options) {
-  check_output_paths(options.outputs);
-  auto saved = load_report_strict(options.report);
-  Config config = saved.config;
-  Reanalysis reanalysis;
-  reanalysis.report = options.report;
-  if (!options.config_path.empty()) {
-    reanalysis.ignored =
-        apply_reanalysis_settings(config, read_config_text(options.config_path), options.config_path);
-    reanalysis.settings.push_back(options.config_path);
-  }
+// The settings of `options`, each value of a per-metric option split into METRIC=VALUE.
+std::vector<GivenSetting> given_settings(const AnalyzeOptions& options) {
+  std::vector<GivenSetting> given;
   for (const auto& setting : options.settings) {
     for (const auto& value : setting.values) {
       const auto equals = value.rfind('=');
       const bool one_metric = setting.per_metric && equals != std::string::npos;
-      apply_reanalysis_setting(config, setting.key, one_metric ? value.substr(0, equals) : "",
-                               one_metric ? value.substr(equals + 1) : value, setting.option);
-    }
-    if (!setting.values.empty()) {
-      reanalysis.settings.emplace_back(setting.option);
+      given.push_back({setting.key, one_metric ? value.substr(0, equals) : "",
+                       one_metric ? value.substr(equals + 1) : value, setting.option});
     }
   }
-  reanalysis.changes = settings_changes(saved.config, config);
+  return given;
+}
 
+int run_analyze(const AnalyzeOptions& options) {
+  check_output_paths(options.outputs);
+  const auto saved = load_report_strict(options.report);
+  std::optional<GivenConfigFile> config_file;
+  if (!options.config_path.empty()) {
+    config_file = GivenConfigFile{options.config_path, read_config_text(options.config_path)};
+  }
+  auto [config, reanalysis] =
+      reanalysis_settings(saved, options.report, config_file, given_settings(options));
   const DuelOutcome outcome = reanalyze(saved, config, reanalysis);
   const RunSummary summary = reanalysis_summary(saved, config, outcome, std::move(reanalysis));
   write_outputs(summary, options.outputs);

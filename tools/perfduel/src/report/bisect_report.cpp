@@ -206,35 +206,39 @@ std::string where_of(const DuelReading& reading) {
   return text;
 }
 
+// The first bad commit found (confirmed or not), with its change against its parent and --good.
+std::string first_bad_text(const BisectContext& context, const SearchState& state) {
+  const std::size_t first = *state.first_bad;
+  const DuelReading& parent = state.duels.at(*state.confirmation).reading;
+  const DuelReading& good = state.duels.at(*state.against_good).reading;
+  std::string text = fmt::format("first bad commit: {} (commit {} of {} after {})\n", label(context, first),
+                                 first, state.last, context.good_ref);
+  const std::string parent_name = state.good == 0 ? fmt::format("its parent {}", name_of(context, 0))
+                                                  : "its parent " + id_of(context, state.good);
+  if (state.outcome == Outcome::found) {
+    text += fmt::format("  against {}: {}: confirmed, worse by more than the cut ({})\n", parent_name,
+                        change_of(parent), magnitude(parent.cut));
+    text += where_of(parent);
+  } else if (parent.reading == Reading::good) {
+    text += fmt::format(
+        "  against {}: {}: NOT confirmed, not worse by more than the cut ({}): the change past the cut "
+        "built up over several commits up to this one\n",
+        parent_name, change_of(parent), magnitude(parent.cut));
+  } else {
+    text += fmt::format("  against {}: could not be confirmed ({}): {}\n", parent_name,
+                        to_string(parent.reading), parent.reason);
+  }
+  if (state.good != 0) {
+    text += fmt::format("  against {}: {}\n", name_of(context, 0), change_of(good));
+  }
+  return text;
+}
+
 std::string answer_text(const BisectContext& context, const SearchState& state) {
   switch (state.outcome) {
     case Outcome::found:
-    case Outcome::not_confirmed: {
-      const std::size_t first = *state.first_bad;
-      const DuelReading& parent = state.duels.at(*state.confirmation).reading;
-      const DuelReading& good = state.duels.at(*state.against_good).reading;
-      std::string text = fmt::format("first bad commit: {} (commit {} of {} after {})\n",
-                                     label(context, first), first, state.last, context.good_ref);
-      const std::string parent_name = state.good == 0 ? fmt::format("its parent {}", name_of(context, 0))
-                                                      : "its parent " + id_of(context, state.good);
-      if (state.outcome == Outcome::found) {
-        text += fmt::format("  against {}: {}: confirmed, worse by more than the cut ({})\n", parent_name,
-                            change_of(parent), magnitude(parent.cut));
-        text += where_of(parent);
-      } else if (parent.reading == Reading::good) {
-        text += fmt::format(
-            "  against {}: {}: NOT confirmed, not worse by more than the cut ({}): the change past the cut "
-            "built up over several commits up to this one\n",
-            parent_name, change_of(parent), magnitude(parent.cut));
-      } else {
-        text += fmt::format("  against {}: could not be confirmed ({}): {}\n", parent_name,
-                            to_string(parent.reading), parent.reason);
-      }
-      if (state.good != 0) {
-        text += fmt::format("  against {}: {}\n", name_of(context, 0), change_of(good));
-      }
-      return text;
-    }
+    case Outcome::not_confirmed:
+      return first_bad_text(context, state);
     case Outcome::ambiguous: {
       std::string text = fmt::format(
           "no single first bad commit: the commits between {} (good) and {} (bad) were all skipped, so the "

@@ -43,11 +43,6 @@ constexpr double k_small_char_width = 6.0;
 constexpr double k_title_char_width = 8.2;
 constexpr std::size_t k_min_title_name = 12;
 
-// Paul Tol's blue and orange stay apart with every kind of colour blindness.
-constexpr const char* k_baseline_colour = "#4477aa";
-constexpr const char* k_candidate_colour = "#ee7733";
-constexpr const char* k_round_colour = "#333333";
-
 // Long commands are cut so that they stay on the page.
 constexpr std::size_t k_max_text = 120;
 
@@ -399,12 +394,9 @@ std::string render_header(const Config& config, const DuelOutcome& outcome) {
   return svg;
 }
 
-}  // namespace
-
-std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
-  const auto& analysis = outcome.analysis;
-  // Gated metrics first, each group in configuration order; a metric without a ratio (zero
-  // values) has nothing to show below and is left out.
+// The metrics to plot, by index: gated metrics first, each group in configuration order; a
+// metric without a ratio (zero values) has nothing to show below and is left out.
+std::vector<std::size_t> plottable_metrics(const Config& config, const Analysis& analysis) {
   std::vector<std::size_t> order;
   for (const Gating gating : {Gating::gated, Gating::report_only}) {
     for (std::size_t m = 0; m < analysis.metrics.size() && m < config.metrics.size(); ++m) {
@@ -414,6 +406,25 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
       }
     }
   }
+  return order;
+}
+
+// What the page says instead of panels when there is nothing to plot.
+std::string empty_plot_text(const DuelOutcome& outcome) {
+  if (outcome.end == DuelEnd::identical) {
+    return fmt::format("identical programs: nothing to measure, every metric is no change{}",
+                       outcome.programs.baseline
+                           ? " (fingerprint sha256 " + outcome.programs.baseline->sha256 + ")"
+                           : std::string());
+  }
+  return outcome.runs.empty() ? "no runs to plot" : "no metric with a ratio to plot";
+}
+
+}  // namespace
+
+std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
+  const auto& analysis = outcome.analysis;
+  std::vector<std::size_t> order = plottable_metrics(config, analysis);
   const auto rounds = runs_by_round(outcome.runs);
   const auto warmup = warmup_rounds(rounds, analysis.dropped_rounds);
   const auto last_round = static_cast<double>(std::max<std::size_t>(rounds.size(), 1));
@@ -457,15 +468,8 @@ std::string render_duel_svg(const Config& config, const DuelOutcome& outcome) {
                        render_suite_chart(chart_rows, width));
   }
   if (plotted.empty() && chart_rows.empty()) {
-    const std::string text =
-        outcome.end == DuelEnd::identical
-            ? fmt::format("identical programs: nothing to measure, every metric is no change{}",
-                          outcome.programs.baseline
-                              ? " (fingerprint sha256 " + outcome.programs.baseline->sha256 + ")"
-                              : std::string())
-        : outcome.runs.empty() ? "no runs to plot"
-                               : "no metric with a ratio to plot";
-    svg += fmt::format("<text x=\"16\" y=\"{}\">{}</text>\n", k_header_height + 20, svg::escape(text));
+    svg += fmt::format("<text x=\"16\" y=\"{}\">{}</text>\n", k_header_height + 20,
+                       svg::escape(empty_plot_text(outcome)));
   }
   for (std::size_t p = 0; p < plotted.size(); ++p) {
     const std::size_t grid_row = p / columns;  // row by row, left to right

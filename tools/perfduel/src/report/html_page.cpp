@@ -1,9 +1,12 @@
 #include "report/html_page.hpp"
 
+#include <string>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "error.hpp"
+#include "report/palette.hpp"
 #include "util/html.hpp"
 
 // Generated from src/report/html/ and Chart.js by cmake/EmbedAssets.cmake.
@@ -56,6 +59,21 @@ constexpr std::string_view k_error_recorder = R"(
 })();
 )";
 
+// The line of html/common.js that the palette replaces.
+constexpr std::string_view k_palette_line =
+    "PD.colours = {};  // perfduel: the palette, written here by report/html_page.cpp";
+
+// html/common.js with the colours of report/palette.hpp, so that the pages' charts and the SVG
+// plots cannot drift apart.
+std::string common_script() {
+  std::string script(assets::common_js());
+  const auto at = script.find(k_palette_line);
+  if (at == std::string::npos) {
+    throw Error("html/common.js has no palette line to replace (report/html_page.cpp, k_palette_line)");
+  }
+  return script.replace(at, k_palette_line.size(), page_palette_script());
+}
+
 }  // namespace
 
 std::string render_html_page(const HtmlPage& page) {
@@ -79,7 +97,7 @@ std::string render_html_page(const HtmlPage& page) {
       "<script>\n{}\n</script>\n<script>\n{}\n{}\n</script>\n</body>\n</html>\n",
       k_page_security_policy, PERFDUEL_VERSION, html::escape(page.title), k_error_recorder,
       assets::page_css(), page.kind == PageKind::run ? "run" : "trend", data, assets::chart_js(),
-      assets::common_js(), script);
+      common_script(), script);
 }
 
 }  // namespace perfduel

@@ -39,14 +39,9 @@ std::string row_title(const MetricResult& result) {
   return fmt::format("<title>{}</title>", svg::escape(text));
 }
 
-}  // namespace
-
-double suite_chart_height(std::size_t count) {
-  return k_top + k_row * static_cast<double>(count) + k_axis;
-}
-
-std::string render_suite_chart(const std::vector<const MetricResult*>& results, double width) {
-  // One percent axis for all rows: every interval, estimate and tolerance band, and zero.
+// One percent axis for all rows: every interval, estimate and tolerance band of `results`, and
+// zero, each clipped to ±k_clip, padded.
+svg::Range chart_range(const std::vector<const MetricResult*>& results) {
   double low = 0;
   double high = 0;
   for (const MetricResult* result : results) {
@@ -60,11 +55,58 @@ std::string render_suite_chart(const std::vector<const MetricResult*>& results, 
       }
     }
   }
-  const svg::Range range = svg::padded_range(100 * low, 100 * high, 0.05);
+  return svg::padded_range(100 * low, 100 * high, 0.05);
+}
+
+// Row `r` of the chart: `result`'s name, tolerance band, interval, estimate and verdict, on the
+// axis `x`, the plot ending at `plot_right`, the chart `width` wide.
+std::string chart_row(const MetricResult& result, std::size_t r, const svg::LinearScale& x, double width,
+                      double plot_right) {
+  const auto clipped = [&](double change) { return x(100 * std::clamp(change, -k_clip, k_clip)); };
+  const double top = k_top + k_row * static_cast<double>(r);
+  const double middle = top + k_row / 2;
+  const std::string_view colour = verdict_colour(result.verdict);
+  const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
+  std::string row = row_title(result);
+  if (r % 2 == 1) {
+    row += fmt::format("<rect x=\"8\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f6f6f6\"/>", top,
+                       width - 16, k_row);
+  }
+  row += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>", k_name_right, middle + 4,
+                     svg::escape(keep_name_end(result.spec.name, 44)));
+  if (result.spec.tolerance > 0) {
+    const double left = clipped(-result.spec.tolerance);
+    row += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"#000\" "
+        "fill-opacity=\"0.06\"/>",
+        left, top + 2, clipped(result.spec.tolerance) - left, k_row - 4);
+  }
+  if (has_interval) {
+    row += fmt::format(
+        "<path d=\"M{:.1f} {:.1f}H{:.1f}\" stroke=\"{}\" stroke-width=\"4\" "
+        "stroke-opacity=\"0.55\"/>",
+        clipped(result.ci.lo), middle, clipped(result.ci.hi), colour);
+  }
+  if (std::isfinite(result.change) && result.estimate.status != stats::EstimateStatus::insufficient_data) {
+    row += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>", clipped(result.change),
+                       middle, colour);
+  }
+  row += fmt::format("<text x=\"{}\" y=\"{:.1f}\" fill=\"{}\" font-weight=\"bold\">{}</text>",
+                     plot_right + 12, middle + 4, colour, to_string(result.verdict));
+  return "<g class=\"row\">" + row + "</g>\n";
+}
+
+}  // namespace
+
+double suite_chart_height(std::size_t count) {
+  return k_top + k_row * static_cast<double>(count) + k_axis;
+}
+
+std::string render_suite_chart(const std::vector<const MetricResult*>& results, double width) {
+  const svg::Range range = chart_range(results);
   const double plot_right = width - k_verdict_width - 16;
   const svg::LinearScale x(range.low, range.high, k_name_right + 12, plot_right);
   const double bottom = k_top + k_row * static_cast<double>(results.size());
-  const auto clipped = [&](double change) { return x(100 * std::clamp(change, -k_clip, k_clip)); };
 
   std::string svg;
   svg += "<text x=\"16\" y=\"20\" font-size=\"15\">Change per metric</text>\n";
@@ -83,38 +125,7 @@ std::string render_suite_chart(const std::vector<const MetricResult*>& results, 
   svg += fmt::format("<path d=\"M{:.1f} {}V{}\" stroke=\"#888\"/>\n", x(0), k_top, bottom);
 
   for (std::size_t r = 0; r < results.size(); ++r) {
-    const MetricResult& result = *results[r];
-    const double top = k_top + k_row * static_cast<double>(r);
-    const double middle = top + k_row / 2;
-    const std::string_view colour = verdict_colour(result.verdict);
-    const bool has_interval = result.estimate.status == stats::EstimateStatus::ok;
-    std::string row = row_title(result);
-    if (r % 2 == 1) {
-      row += fmt::format("<rect x=\"8\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f6f6f6\"/>", top,
-                         width - 16, k_row);
-    }
-    row += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>", k_name_right, middle + 4,
-                       svg::escape(keep_name_end(result.spec.name, 44)));
-    if (result.spec.tolerance > 0) {
-      const double left = clipped(-result.spec.tolerance);
-      row += fmt::format(
-          "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"#000\" "
-          "fill-opacity=\"0.06\"/>",
-          left, top + 2, clipped(result.spec.tolerance) - left, k_row - 4);
-    }
-    if (has_interval) {
-      row += fmt::format(
-          "<path d=\"M{:.1f} {:.1f}H{:.1f}\" stroke=\"{}\" stroke-width=\"4\" "
-          "stroke-opacity=\"0.55\"/>",
-          clipped(result.ci.lo), middle, clipped(result.ci.hi), colour);
-    }
-    if (std::isfinite(result.change) && result.estimate.status != stats::EstimateStatus::insufficient_data) {
-      row += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>",
-                         clipped(result.change), middle, colour);
-    }
-    row += fmt::format("<text x=\"{}\" y=\"{:.1f}\" fill=\"{}\" font-weight=\"bold\">{}</text>",
-                       plot_right + 12, middle + 4, colour, to_string(result.verdict));
-    svg += "<g class=\"row\">" + row + "</g>\n";
+    svg += chart_row(*results[r], r, x, width, plot_right);
   }
   return svg;
 }

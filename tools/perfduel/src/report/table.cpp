@@ -255,6 +255,43 @@ std::string format_table(const RunSummary& summary, Verbosity verbosity) {
   return text;
 }
 
+namespace {
+
+// The rows of a results table (its header first) as a Markdown table.
+std::string metric_rows_markdown(const std::vector<std::vector<std::string>>& table) {
+  std::string lines;
+  for (std::size_t r = 0; r < table.size(); ++r) {
+    lines += "|";
+    for (const auto& cell : table[r]) {
+      lines += fmt::format(" {} |", cell);
+    }
+    lines += "\n";
+    if (r == 0) {
+      lines += "|---|---:|---:|---:|---:|---|\n";
+    }
+  }
+  return lines + "\n";
+}
+
+// The key notes of `summary` as a list, then the detail notes folded in <details>.
+std::string notes_markdown(const RunSummary& summary) {
+  const auto all = duel_report_notes(summary);
+  std::string text;
+  std::string details;
+  for (const auto& note : all) {
+    (note.weight == NoteWeight::key ? text : details) += "- " + note.text + "\n";
+  }
+  if (!details.empty()) {
+    text += fmt::format("\n<details><summary>{} more notes</summary>\n\n{}\n</details>\n",
+                        std::count_if(all.begin(), all.end(),
+                                      [](const Note& note) { return note.weight == NoteWeight::detail; }),
+                        details);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string format_markdown(const RunSummary& summary) {
   const auto& config = *summary.config;
   std::string text = fmt::format("### perfduel: {}\n\n", overall_verdict(*summary.outcome));
@@ -263,20 +300,6 @@ std::string format_markdown(const RunSummary& summary) {
                         util::join_shell_words(config.baseline->argv),
                         util::join_shell_words(config.candidate->argv));
   }
-  const auto markdown_table = [](const std::vector<std::vector<std::string>>& table) {
-    std::string lines;
-    for (std::size_t r = 0; r < table.size(); ++r) {
-      lines += "|";
-      for (const auto& cell : table[r]) {
-        lines += fmt::format(" {} |", cell);
-      }
-      lines += "\n";
-      if (r == 0) {
-        lines += "|---|---:|---:|---:|---:|---|\n";
-      }
-    }
-    return lines + "\n";
-  };
   const std::string printed = failure_output(*summary.outcome);
   if (!printed.empty()) {
     text += fmt::format("```text\n{}```\n\n", printed);
@@ -296,30 +319,20 @@ std::string format_markdown(const RunSummary& summary) {
     // A suite: the changes in view, the unchanged metrics folded away.
     const auto changes = rows(summary, RowSet::changes);
     const auto unchanged = rows(summary, RowSet::unchanged);
-    text += changes.size() > 1 ? markdown_table(changes) : "No gated metric changed.\n\n";
+    text += changes.size() > 1 ? metric_rows_markdown(changes) : "No gated metric changed.\n\n";
     if (unchanged.size() > 1) {
       text +=
           fmt::format("<details><summary>{} unchanged or report-only metrics</summary>\n\n{}</details>\n\n",
-                      unchanged.size() - 1, markdown_table(unchanged));
+                      unchanged.size() - 1, metric_rows_markdown(unchanged));
     }
   } else {
-    text += markdown_table(rows(summary));
+    text += metric_rows_markdown(rows(summary));
   }
   for (const auto& line : column_legend(shown_analysis(summary), summary.config->confidence)) {
     text += line + "  \n";  // a hard line break
   }
   text += "\n" + format_where_markdown(summary);
-  const auto all = duel_report_notes(summary);
-  std::string details;
-  for (const auto& note : all) {
-    (note.weight == NoteWeight::key ? text : details) += "- " + note.text + "\n";
-  }
-  if (!details.empty()) {
-    text += fmt::format("\n<details><summary>{} more notes</summary>\n\n{}\n</details>\n",
-                        std::count_if(all.begin(), all.end(),
-                                      [](const Note& note) { return note.weight == NoteWeight::detail; }),
-                        details);
-  }
+  text += notes_markdown(summary);
   text += fmt::format("\n{}\n", headline(summary));
   return text;
 }

@@ -20,9 +20,8 @@ constexpr double k_trend_right = 20.0;
 constexpr double k_trend_top = 40.0;
 constexpr double k_trend_bottom = 40.0;
 
-}  // namespace
-
-std::string render_trend_svg(const TrendPlot& plot) {
+// The values' range of `plot`'s samples, padded; 0 to 1 without any.
+svg::Range sample_range(const TrendPlot& plot) {
   double low = std::numeric_limits<double>::infinity();
   double high = -std::numeric_limits<double>::infinity();
   for (const auto& run : plot.samples) {
@@ -35,17 +34,12 @@ std::string render_trend_svg(const TrendPlot& plot) {
     low = 0.0;
     high = 1.0;
   }
-  // Runs across, values up; a flat series gets some height so it sits in the middle.
-  const std::size_t runs = plot.samples.size();
-  const svg::LinearScale run_x(0.0, runs > 1 ? static_cast<double>(runs - 1) : 1.0, k_trend_left,
-                               k_trend_width - k_trend_right);
-  const svg::Range range = svg::padded_range(low, high, 0.0);
-  const svg::LinearScale value_y(range.low, range.high, k_trend_height - k_trend_bottom, k_trend_top);
+  return svg::padded_range(low, high, 0.0);
+}
 
-  std::string svg = svg::open_document(k_trend_width, k_trend_height);
-  svg += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\">{}</text>\n", k_trend_left,
-                     svg::escape(plot.title));
-  // Axes with the extreme values and the run range.
+// The axes with the extreme values of `value_y` and the run range, and the axes' names.
+std::string trend_axes(const TrendPlot& plot, const svg::LinearScale& value_y) {
+  std::string svg;
   svg += fmt::format(
       "<g stroke=\"#888\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>"
       "<line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\"/></g>\n",
@@ -59,9 +53,47 @@ std::string render_trend_svg(const TrendPlot& plot) {
   svg += fmt::format(
       "<text x=\"16\" y=\"{0}\" transform=\"rotate(-90 16 {0})\" text-anchor=\"middle\">{1}</text>\n",
       (k_trend_top + k_trend_height - k_trend_bottom) / 2, svg::escape(plot.value_label));
+  return svg;
+}
+
+// Regressions and progressions circled at their group's first run.
+std::string change_circles(const TrendPlot& plot, const svg::LinearScale& run_x,
+                           const svg::LinearScale& value_y) {
+  std::string svg;
+  for (const trend::Group& group : plot.grouping.groups) {
+    if (group.change == trend::Change::normal) {
+      continue;
+    }
+    const bool regression = group.change == trend::Change::regression;
+    svg += fmt::format(
+        "<circle class=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"9\" fill=\"none\" stroke=\"{}\" "
+        "stroke-width=\"2\">"
+        "<title>run {}: {} to {:.6g}</title></circle>\n",
+        trend::to_string(group.change), run_x(static_cast<double>(group.start)),
+        value_y(trend::level_at_start(group)),
+        verdict_colour(regression ? Verdict::regression : Verdict::improvement), group.start,
+        trend::to_string(group.change), trend::level_at_start(group));
+  }
+  return svg;
+}
+
+}  // namespace
+
+std::string render_trend_svg(const TrendPlot& plot) {
+  // Runs across, values up; a flat series gets some height so it sits in the middle.
+  const std::size_t runs = plot.samples.size();
+  const svg::LinearScale run_x(0.0, runs > 1 ? static_cast<double>(runs - 1) : 1.0, k_trend_left,
+                               k_trend_width - k_trend_right);
+  const svg::Range range = sample_range(plot);
+  const svg::LinearScale value_y(range.low, range.high, k_trend_height - k_trend_bottom, k_trend_top);
+
+  std::string svg = svg::open_document(k_trend_width, k_trend_height);
+  svg += fmt::format("<text x=\"{}\" y=\"24\" font-size=\"16\">{}</text>\n", k_trend_left,
+                     svg::escape(plot.title));
+  svg += trend_axes(plot, value_y);
 
   // Samples as dots.
-  svg += "<g fill=\"#4477aa\" fill-opacity=\"0.6\">\n";
+  svg += fmt::format("<g fill=\"{}\" fill-opacity=\"0.6\">\n", k_baseline_colour);
   for (std::size_t run = 0; run < plot.samples.size(); ++run) {
     for (const double v : plot.samples[run]) {
       svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2\"/>\n", run_x(static_cast<double>(run)),
@@ -84,21 +116,7 @@ std::string render_trend_svg(const TrendPlot& plot) {
   }
   svg += fmt::format("<polyline fill=\"none\" stroke=\"#222\" stroke-width=\"2\" points=\"{}\"/>\n", points);
 
-  // Regressions and progressions circled at the group's first run.
-  for (const trend::Group& group : plot.grouping.groups) {
-    if (group.change == trend::Change::normal) {
-      continue;
-    }
-    const bool regression = group.change == trend::Change::regression;
-    svg += fmt::format(
-        "<circle class=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"9\" fill=\"none\" stroke=\"{}\" "
-        "stroke-width=\"2\">"
-        "<title>run {}: {} to {:.6g}</title></circle>\n",
-        trend::to_string(group.change), run_x(static_cast<double>(group.start)),
-        value_y(trend::level_at_start(group)),
-        verdict_colour(regression ? Verdict::regression : Verdict::improvement), group.start,
-        trend::to_string(group.change), trend::level_at_start(group));
-  }
+  svg += change_circles(plot, run_x, value_y);
   svg += "</svg>\n";
   return svg;
 }

@@ -168,6 +168,35 @@ nlohmann::ordered_json explanation_to_json(const Explanation& explanation) {
           {report_field::k_tree, tree}};
 }
 
+nlohmann::ordered_json environment_to_json(const Environment& environment) {
+  return {{report_field::k_host, environment.host},
+          {report_field::k_cpu_model, environment.cpu_model},
+          {report_field::k_cpu_count, environment.cpu_count},
+          {report_field::k_kernel, environment.kernel},
+          {report_field::k_kernel_release, environment.kernel_release},
+          {report_field::k_machine, environment.machine},
+          {report_field::k_machine_id, environment.machine_id},
+          {report_field::k_load, environment.load},
+          {report_field::k_governor, environment.governor},
+          {report_field::k_driver_peak_rss_bytes, environment.driver_peak_rss_bytes}};
+}
+
+nlohmann::ordered_json reanalysis_to_json(const Reanalysis& reanalysis) {
+  return {{report_field::k_of, reanalysis.report},
+          {report_field::k_settings_from, reanalysis.settings},
+          {report_field::k_changed, reanalysis.changes},
+          {report_field::k_ignored, reanalysis.ignored}};
+}
+
+// Where the changes happened, by function.
+nlohmann::ordered_json explanations_to_json(const std::vector<Explanation>& explanations) {
+  auto items = nlohmann::ordered_json::array();
+  for (const Explanation& explanation : explanations) {
+    items.push_back(explanation_to_json(explanation));
+  }
+  return items;
+}
+
 }  // namespace
 
 std::string overall_verdict(const DuelOutcome& outcome) {
@@ -198,11 +227,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
   json[report_field::k_measured_rounds] = outcome.analysis.measured_rounds;
   json[report_field::k_seed] = outcome.seed;
   if (summary.reanalysis) {
-    const auto& reanalysis = *summary.reanalysis;
-    json[report_field::k_reanalysis] = {{report_field::k_of, reanalysis.report},
-                                        {report_field::k_settings_from, reanalysis.settings},
-                                        {report_field::k_changed, reanalysis.changes},
-                                        {report_field::k_ignored, reanalysis.ignored}};
+    json[report_field::k_reanalysis] = reanalysis_to_json(*summary.reanalysis);
   }
   json[report_field::k_baseline] = {
       {report_field::k_command, config.baseline ? config.baseline->argv : std::vector<std::string>{}}};
@@ -214,11 +239,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
     metrics.push_back(metric_to_json(result, summary.environment));
   }
   json[report_field::k_metrics] = metrics;
-  auto explanations = nlohmann::ordered_json::array();
-  for (const Explanation& explanation : outcome.explanations) {
-    explanations.push_back(explanation_to_json(explanation));
-  }
-  json[report_field::k_explanations] = explanations;  // where the changes happened, by function
+  json[report_field::k_explanations] = explanations_to_json(outcome.explanations);
   json[report_field::k_explain_seconds] = outcome.explain_seconds;
   json[report_field::k_notes] = note_texts(duel_report_notes(summary));
   // Those the duel made, apart, for a re-analysis to repeat.
@@ -229,18 +250,7 @@ nlohmann::ordered_json report_to_json(const RunSummary& summary) {
                                       {report_field::k_unmeasurable, outcome.suite.unmeasurable},
                                       {report_field::k_uncountable, outcome.suite.uncountable}};
   json[report_field::k_config] = nlohmann::ordered_json::parse(config_to_json(config));
-  const auto& environment = summary.environment;
-  json[report_field::k_environment] = {
-      {report_field::k_host, environment.host},
-      {report_field::k_cpu_model, environment.cpu_model},
-      {report_field::k_cpu_count, environment.cpu_count},
-      {report_field::k_kernel, environment.kernel},
-      {report_field::k_kernel_release, environment.kernel_release},
-      {report_field::k_machine, environment.machine},
-      {report_field::k_machine_id, environment.machine_id},
-      {report_field::k_load, environment.load},
-      {report_field::k_governor, environment.governor},
-      {report_field::k_driver_peak_rss_bytes, environment.driver_peak_rss_bytes}};
+  json[report_field::k_environment] = environment_to_json(summary.environment);
   json[report_field::k_pinning] = {{report_field::k_cpus, summary.pinning.cpus},
                                    {report_field::k_source, to_string(summary.pinning.source)},
                                    {report_field::k_reason, summary.pinning.reason},

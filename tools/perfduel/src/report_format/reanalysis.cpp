@@ -1,5 +1,6 @@
 #include "report_format/reanalysis.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -32,6 +33,27 @@ Note reanalysis_note(const Reanalysis& reanalysis) {
 }
 
 }  // namespace
+
+ReanalysisSettings reanalysis_settings(const SavedReport& saved, const std::string& report,
+                                       const std::optional<GivenConfigFile>& config_file,
+                                       const std::vector<GivenSetting>& settings) {
+  ReanalysisSettings result{saved.config, {}};
+  Reanalysis& reanalysis = result.reanalysis;
+  reanalysis.report = report;
+  if (config_file) {
+    reanalysis.ignored = apply_reanalysis_settings(result.config, config_file->text, config_file->path);
+    reanalysis.settings.push_back(config_file->path);
+  }
+  for (const auto& setting : settings) {
+    apply_reanalysis_setting(result.config, setting.key, setting.metric, setting.value, setting.option);
+    if (std::find(reanalysis.settings.begin(), reanalysis.settings.end(), setting.option) ==
+        reanalysis.settings.end()) {
+      reanalysis.settings.push_back(setting.option);
+    }
+  }
+  reanalysis.changes = settings_changes(saved.config, result.config);
+  return result;
+}
 
 DuelOutcome reanalyze(const SavedReport& saved, const Config& config, const Reanalysis& reanalysis) {
   DuelOutcome outcome;

@@ -7,17 +7,7 @@ const PD = {};
 PD.data = JSON.parse(document.getElementById('perfduel-data').textContent);
 
 // Paul Tol's bright scheme, as the SVG plots use it (report/palette.hpp).
-PD.colours = {
-  baseline: '#4477aa',
-  candidate: '#ee7733',
-  round: '#333333',
-  regression: '#cc3311',
-  improvement: '#228833',
-  progression: '#228833',
-  'no-change': '#555555',
-  normal: '#555555',
-  undecided: '#aa7700',
-};
+PD.colours = {};  // perfduel: the palette, written here by report/html_page.cpp
 
 // An element: PD.el('td', {class: 'x', title: 't'}, 'text', child, ...).
 PD.el = function (tag, attributes, ...children) {
