@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Usage: file_size.sh SOURCE_DIR [LIMIT]
 # Fails when a tracked C++ source of the repository (the driver, its tests, the measurement
-# programs) is longer than LIMIT lines (default 600): a file that long holds more than one
-# concept, and is split by concern. Functions have their own limit (80 lines, clang-tidy's
+# programs) is longer than LIMIT lines (default 500): a file that long holds more than one
+# concept, and is split by concern. Functions have their own limit (60 lines, clang-tidy's
 # readability-function-size in .clang-tidy).
 set -euo pipefail
 cd "$1"
-limit=${2:-600}
+limit=${2:-500}
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t files < <(git ls-files -- '*.cpp' '*.hpp')
 else
