@@ -1303,6 +1303,31 @@ YAML
     run 2 calibrate --db h.sqlite
     expect_err 'give the gate.s --config'
     ;;
+  binary_size_names_the_grown_symbol)
+    # The program's code and data, read from its file: a 4 KiB table added to the program fails
+    # a 1 % gate after the 3 rounds a count needs and names the table, and nothing runs (the
+    # size_app programs print a line when run; no run, no output). A copy of the same program
+    # reads +0 B. No timing: nothing is measured but the files.
+    : "${SIZE_APP:?set SIZE_APP}" "${SIZE_APP_TABLE:?set SIZE_APP_TABLE}"
+    cat >gate.yaml <<YAML
+metrics:
+  binary_size: {threshold: 1%}
+YAML
+    run 1 compare --config gate.yaml --seed 1 --json report.json -b "$SIZE_APP" -n "$SIZE_APP_TABLE"
+    expect_out 'verdict: REGRESSION after 3 rounds'
+    expect_out '^note: binary_size: \+[0-9]+ B: grew most: size_app_table \(\+4096 B, new\)'
+    [ "$(json '[.metrics[].name] | join(",")')" = binary_size ] || fail "metrics $(json '[.metrics[].name]')"
+    [ "$(json '.metrics[0].unit')" = B ] || fail "unit $(json '.metrics[0].unit')"
+    [ "$(json '.metrics[0].verdict')" = regression ] || fail "verdict $(json '.metrics[0].verdict')"
+    json '.duel_notes[]' | grep -q 'grew most: size_app_table (+4096 B, new)' || fail "JSON: $(json '.duel_notes')"
+    growth=$(json '(.runs[] | select(.side == "candidate") | .values.binary_size) - (.runs[] | select(.side == "baseline") | .values.binary_size)' | sort -u)
+    [ "$growth" -ge 4096 ] && [ "$growth" -le 4352 ] || fail "grew by $growth bytes"
+    mkdir copy && cp "$SIZE_APP" copy/size_app
+    echo 'identical_programs: measure' >>gate.yaml
+    run 0 compare --config gate.yaml --seed 1 --json same.json -b "$SIZE_APP" -n copy/size_app
+    expect_out 'verdict: NO-CHANGE after 3 rounds'
+    [ "$(json '.metrics[0].change' same.json)" = 0 ] || fail "a copy changed by $(json '.metrics[0].change' same.json)"
+    ;;
   *)
     fail "unknown test $1"
     ;;

@@ -31,6 +31,7 @@ enum class MetricSource {
   catch2,            // the mean of one BENCHMARK in a Catch2 test binary's XML report on stdout
   counter,           // a hardware performance counter (perf_event_open) over the plain run
   valgrind,          // counted by Valgrind in a separate, slower run (the process, or each benchmark)
+  binary_size,       // the program's code and data, bytes, read from its file: no run needed
 };
 
 // Whose benchmarks a valgrind metric counts one by one (MetricSpec::framework): none counts

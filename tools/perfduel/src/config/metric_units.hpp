@@ -20,4 +20,8 @@ constexpr bool is_count_unit(std::string_view unit) {
   return unit == k_unit_instructions_per_iteration || unit == k_unit_cycles_per_iteration;
 }
 
+// The metric that reads the program's code and data from its file (MetricSource::binary_size):
+// named in the configuration, it is there; unnamed, it is not measured.
+inline constexpr const char* k_binary_size_metric = "binary_size";
+
 }  // namespace perfduel

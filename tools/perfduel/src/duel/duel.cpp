@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <array>
 #include <csignal>
-#include <cstring>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "duel/calibration.hpp"
+#include "duel/program_sizes.hpp"
+#include "duel/run_failure.hpp"
 #include "duel/run_order.hpp"
 #include "duel/run_plan.hpp"
 #include "error.hpp"
@@ -26,24 +27,6 @@ namespace {
 constexpr std::size_t k_excerpt_edge_lines = 8;
 // The last lines of stderr and of stdout shown when a run failed.
 constexpr std::size_t k_tail_lines = 10;
-
-// One line saying how a run failed, or empty when it succeeded.
-std::string describe_failure(const RunResult& run, double timeout_seconds) {
-  switch (run.status) {
-    case RunStatus::exited:
-      return run.exit_code == 0 ? std::string() : fmt::format("exited with code {}", run.exit_code);
-    case RunStatus::signaled:
-      return fmt::format("was killed by signal {} ({})", run.signal, ::strsignal(run.signal));
-    case RunStatus::timed_out:
-      return fmt::format("timed out after {} and was killed (raise \"timeout\" in the config?)",
-                         util::format_seconds(timeout_seconds));
-    case RunStatus::failed_to_start:
-      return fmt::format("could not be started: {}", run.error);
-    case RunStatus::interrupted:
-      return "was interrupted";
-  }
-  return "failed";
-}
 
 // The rounds the budget allows at the rate so far: `done` measured rounds in `elapsed_seconds`.
 double budget_rounds_so_far(const Config& config, int done, double elapsed_seconds) {
@@ -70,7 +53,8 @@ class Duel {
         m_simulator(simulator),
         m_plan(plan_runs(config)),
         m_limits{config.run_timeout, config.cpus, std::nullopt, m_plan.counters},
-        m_seed(seed) {
+        m_seed(seed),
+        m_sizes(config) {
     if (m_plan.valgrind && simulator == nullptr) {
       throw Error("valgrind metrics need a Valgrind executor");  // a wiring mistake, not a user error
     }
@@ -142,6 +126,8 @@ class Duel {
   }
 
   const Config& effective() const { return m_effective; }
+  bool runs_programs() const { return m_plan.plain || m_plan.valgrind; }  // not binary_size alone
+  const ProgramSizes& sizes() const { return m_sizes; }
   double run_seconds() const { return m_run_seconds; }
   DuelOutcome& outcome() { return m_outcome; }
 
@@ -264,6 +250,15 @@ class Duel {
           break;
         }
       }
+    }
+    if (!runs_programs()) {  // binary_size alone: read from the files, nothing runs
+      RunResult read;
+      read.status = RunStatus::exited;
+      read.exit_code = 0;
+      completed = {{order[0], read}, {order[1], read}};
+    }
+    for (auto& [side, result] : completed) {
+      result.program_bytes = m_sizes.bytes(side);
     }
     return completed;
   }
@@ -443,6 +438,7 @@ class Duel {
   RunPlan m_plan;
   RunLimits m_limits;
   std::uint64_t m_seed;
+  ProgramSizes m_sizes;
   std::uint64_t m_run_index = 0;
   std::optional<MetricExtractor> m_extractor;
   DuelOutcome m_outcome;
@@ -529,7 +525,8 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
     // would grow into a measurable share of the duel. Analyse only while the time spent on
     // it stays under 2 % of the time the runs took: the stopping decision may come a few
     // rounds late, never early, and the final analysis below always sees every round.
-    if (analysis_seconds > 0.02 * duel.run_seconds() && measured + 1 < config.max_rounds) {
+    if (duel.runs_programs() && analysis_seconds > 0.02 * duel.run_seconds() &&
+        measured + 1 < config.max_rounds) {
       continue;
     }
     try {
@@ -568,6 +565,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
   try {
     outcome.analysis = analyze(duel.effective(), outcome.runs, Finality::final);
     outcome.explanations = explain_counted_metrics(outcome.analysis, outcome.profiles);
+    duel.sizes().note_growth(outcome.analysis, outcome.notes);
   } catch (const Error& e) {
     outcome.end = DuelEnd::benchmark_failed;
     outcome.failure = e.what();

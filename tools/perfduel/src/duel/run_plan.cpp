@@ -21,6 +21,9 @@ RunPlan plan_runs(const Config& config) {
       plan.framework = std::max(plan.framework, metric.framework);
       continue;
     }
+    if (metric.source == MetricSource::binary_size) {
+      continue;  // read from the program's file, once per duel
+    }
     plan.plain = true;
     if (metric.source == MetricSource::counter &&
         std::find(plan.counters.begin(), plan.counters.end(), metric.event) == plan.counters.end()) {

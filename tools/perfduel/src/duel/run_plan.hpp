@@ -14,7 +14,7 @@ namespace perfduel {
 // sides first, back to back so that drift cancels in their ratio, then the Valgrind runs in
 // the same order (their counts do not drift).
 struct RunPlan {
-  bool plain = true;                             // metrics other than valgrind ones exist
+  bool plain = true;                             // metrics other than valgrind and binary_size ones exist
   bool valgrind = false;                         // some metric is a valgrind one
   CacheSimulation cache = CacheSimulation::off;  // on when estimated cycles are asked for
   // Whose benchmarks the Valgrind runs count one by one; none: the whole process.

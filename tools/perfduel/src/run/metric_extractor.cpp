@@ -214,6 +214,9 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
       case MetricSource::max_rss:
         value = run.max_rss_bytes;
         break;
+      case MetricSource::binary_size:
+        value = run.program_bytes;
+        break;
       case MetricSource::counter:
       case MetricSource::valgrind:
         value = counted_value(metric, run);
