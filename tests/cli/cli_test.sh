@@ -1328,6 +1328,43 @@ YAML
     expect_out 'verdict: NO-CHANGE after 3 rounds'
     [ "$(json '.metrics[0].change' same.json)" = 0 ] || fail "a copy changed by $(json '.metrics[0].change' same.json)"
     ;;
+  gbench_allocations_per_benchmark)
+    # Allocations and the bytes they ask for, per iteration of each benchmark's timed loop, in
+    # the unmodified binary (tests/programs/alloc_bench.cpp): the counts agree with the hand
+    # counts of its header; one allocation of 16 bytes more in checksum() fails exactly the two
+    # benchmarks that call it, and a reworded message passes, each in 3 rounds. Counted: no
+    # timing (the 0.2 s minimum time under callgrind is what a round costs).
+    command -v valgrind >/dev/null || fail "valgrind is not installed (.ci/packages lists it)"
+    : "${ALLOC_BENCH:?set ALLOC_BENCH}"
+    cat >gate.yaml <<YAML
+max_seconds: 400
+metrics:
+  allocs: {google_benchmark: "BM_*", valgrind: allocations}
+  bytes: {google_benchmark: "BM_*", valgrind: allocated_bytes}
+YAML
+    run 0 compare --config gate.yaml --seed 1 --json same.json -b "$ALLOC_BENCH" -n "$ALLOC_BENCH --reworded"
+    expect_out 'verdict: NO-CHANGE after 3 rounds'
+    value() { json ".metrics[] | select(.name == \"$1\") | .$2" "$3"; }
+    for expected in allocs/BM_PushBack=8 bytes/BM_PushBack=1020 allocs/BM_PushBackReserve=1 \
+                    bytes/BM_PushBackReserve=400 allocs/BM_String=1 bytes/BM_String=101 allocs/BM_Checksum=1 \
+                    bytes/BM_Checksum=64 allocs/BM_Label=1 bytes/BM_Label=41; do
+      name=${expected%=*} count=${expected#*=}
+      [ "$(value "$name" baseline_median same.json)" = "$count" ] ||
+        fail "$name: $(value "$name" baseline_median same.json), counted by hand $count"
+      [ "$(value "$name" candidate_median same.json)" = "$count" ] || fail "$name (reworded): $(value "$name" candidate_median same.json)"
+    done
+    [ "$(value allocs/BM_PushBack unit same.json)" = allocs/iter ] || fail "unit $(value allocs/BM_PushBack unit same.json)"
+    [ "$(value bytes/BM_PushBack unit same.json)" = B/iter ] || fail "unit $(value bytes/BM_PushBack unit same.json)"
+    # BM_Arithmetic allocates nothing on either side: set aside, not gated, said so.
+    json '.benchmarks.uncountable | keys | join(",")' same.json | grep -qx 'allocs/BM_Arithmetic,bytes/BM_Arithmetic' ||
+      fail "set aside: $(json '.benchmarks.uncountable' same.json)"
+    run 1 compare --config gate.yaml --seed 1 --json extra.json -b "$ALLOC_BENCH" -n "$ALLOC_BENCH --extra"
+    expect_out 'verdict: REGRESSION after 3 rounds'
+    regressed=$(json '[.metrics[] | select(.verdict == "regression") | .name] | sort | join(",")' extra.json)
+    [ "$regressed" = "allocs/BM_Checksum,allocs/BM_Label,bytes/BM_Checksum,bytes/BM_Label" ] || fail "regressed: $regressed"
+    [ "$(value allocs/BM_Label candidate_median extra.json)" = 2 ] || fail "BM_Label --extra: $(value allocs/BM_Label candidate_median extra.json)"
+    [ "$(value bytes/BM_Label candidate_median extra.json)" = 57 ] || fail "BM_Label --extra: $(value bytes/BM_Label candidate_median extra.json) B"
+    ;;
   *)
     fail "unknown test $1"
     ;;

@@ -69,6 +69,20 @@ MetricSpec& metric_entry(const Reader& reader, const YAML::Node& key, Config& co
   return metric;
 }
 
+// The unit of a benchmark's count of `event` per iteration.
+const char* per_iteration_unit(CountedEvent event) {
+  switch (event) {
+    case CountedEvent::cycles:
+      return k_unit_cycles_per_iteration;
+    case CountedEvent::allocations:
+      return k_unit_allocations_per_iteration;
+    case CountedEvent::allocated_bytes:
+      return k_unit_bytes_per_iteration;
+    default:
+      return k_unit_instructions_per_iteration;
+  }
+}
+
 // The unit of a Google Benchmark `field`: times are read in seconds (the extractor converts
 // from the benchmark's time_unit), the two rates it computes itself are per second, and any
 // other field is a user counter, a plain number.
@@ -326,7 +340,7 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
   }
   if (const auto counter = node["counter"]) {
     metric.source = MetricSource::counter;
-    metric.event = reader.choice(counter, "counter", k_counted_events);
+    metric.event = reader.choice(counter, "counter", k_hardware_events);
     if (node["google_benchmark"] || node["catch2"]) {
       // A PMU window per benchmark would need the CPU's counters read around each timed loop,
       // from outside the unmodified binary: not done; Valgrind counts each benchmark instead.
@@ -343,9 +357,12 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
       // Together they are one source: the count of each benchmark's timed loop, per iteration.
       metric.framework = node["catch2"] ? BenchmarkFramework::catch2 : BenchmarkFramework::google_benchmark;
       metric.field = counted_event_name(metric.event);
-      metric.unit = metric.event == CountedEvent::cycles ? k_unit_cycles_per_iteration
-                                                         : k_unit_instructions_per_iteration;
+      metric.unit = per_iteration_unit(metric.event);
       --sources;
+    } else if (is_allocation_event(metric.event)) {
+      reader.fail(valgrind, fmt::format("\"valgrind: {}\" counts each benchmark's allocations per iteration: "
+                                        "give the benchmarks too (google_benchmark or catch2)",
+                                        counted_event_name(metric.event)));
     }
     ++sources;
   }

@@ -356,6 +356,8 @@ class Duel {
     auto expansion = expand_metric_patterns(m_effective.metrics, baseline_run.out, candidate_run.out);
     if (expansion) {
       set_aside_uncountable(expansion.value(), baseline_run.uncountable, candidate_run.uncountable);
+      set_aside_allocation_free(expansion.value(), baseline_run.simulated_benchmarks,
+                                candidate_run.simulated_benchmarks);
     }
     if (expansion && std::none_of(expansion->metrics.begin(), expansion->metrics.end(),
                                   [](const MetricSpec& m) { return m.gating == Gating::gated; })) {

@@ -20,6 +20,7 @@ struct RunPlan {
   // Whose benchmarks the Valgrind runs count one by one; none: the whole process.
   BenchmarkFramework framework = BenchmarkFramework::none;
   std::vector<CountedEvent> counters;  // hardware events for the plain run, each once
+  bool allocations = false;            // a valgrind metric counts allocations (preloads the counter)
 };
 
 // The runs `config`'s metrics need.
@@ -33,5 +34,10 @@ RunPlan plan_runs(const Config& config);
 // this VM?); use valgrind: instructions instead`. Returns the valgrind program (empty when
 // the plan has no Valgrind runs).
 std::filesystem::path check_run_plan(const Config& config, const RunPlan& plan);
+
+// The allocation counter the Valgrind runs of `plan` preload (run/allocation_counts.hpp), found
+// beside the driver; empty when no metric counts allocations. Throws perfduel::Error naming the
+// configuration, the metric and the places looked at when it is missing.
+std::filesystem::path find_allocation_counter(const Config& config, const RunPlan& plan);
 
 }  // namespace perfduel

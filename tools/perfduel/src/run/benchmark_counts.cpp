@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "run/allocation_counts.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
 
@@ -237,6 +238,7 @@ util::Expected<BenchmarkCount> per_iteration(const std::string& name, const Coun
   counted.profile = smaller != nullptr
                         ? profile_difference(larger.window->profile, smaller->window->profile, iterations)
                         : scaled_profile(larger.window->profile, iterations);
+  add_allocation_counts(counted.profile, counted.per_iteration);
   return counted;
 }
 
@@ -344,6 +346,10 @@ CommandSpec callgrind_command(const CommandSpec& command, const SuiteCounting& c
   wrapped.working_directory = command.working_directory;
   wrapped.environment = command.environment;
   wrapped.environment["LD_BIND_NOW"] = "1";
+  if (!counting.allocator.empty()) {
+    auto& preload = wrapped.environment["LD_PRELOAD"];
+    preload = preload.empty() ? counting.allocator.string() : preload + ":" + counting.allocator.string();
+  }
   wrapped.argv = {counting.valgrind.string(), "--tool=callgrind",
                   counting.cache == CacheSimulation::on ? "--cache-sim=yes" : "--cache-sim=no",
                   "--collect-atstart=yes"};

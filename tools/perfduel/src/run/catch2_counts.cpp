@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "run/allocation_counts.hpp"
 #include "run/valgrind.hpp"
 #include "stats/descriptive.hpp"
 #include "util/file.hpp"
@@ -229,6 +230,7 @@ util::Expected<std::vector<BenchmarkCount>> catch2_counts_from_dumps(
     }
     if (counts[i].uncountable.empty()) {
       counts[i].profile = profile_per_call(all[i], benchmark);
+      add_allocation_counts(counts[i].profile, counts[i].per_iteration);
     }
   }
   return counts;

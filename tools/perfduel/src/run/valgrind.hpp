@@ -67,8 +67,11 @@ class ValgrindExecutor final : public Executor {
   // (find_valgrind); `cache`: simulate caches; `framework`: count the whole process (none) or
   // each benchmark of a suite alone (run/benchmark_counts.hpp). Creates a private directory
   // for Valgrind's files under the system's temporary directory.
+  // `allocator`: the allocation counter preloaded into a suite's counted runs
+  // (run/allocation_counts.hpp); empty: none.
   ValgrindExecutor(Executor& inner, std::filesystem::path valgrind, CacheSimulation cache,
-                   BenchmarkFramework framework = BenchmarkFramework::none);
+                   BenchmarkFramework framework = BenchmarkFramework::none,
+                   std::filesystem::path allocator = {});
   ~ValgrindExecutor() override;
   ValgrindExecutor(const ValgrindExecutor&) = delete;
   ValgrindExecutor& operator=(const ValgrindExecutor&) = delete;
@@ -113,6 +116,7 @@ class ValgrindExecutor final : public Executor {
   std::filesystem::path m_valgrind;
   CacheSimulation m_cache;
   BenchmarkFramework m_framework;
+  std::filesystem::path m_allocator;
   std::filesystem::path m_directory;
   std::map<std::string, std::filesystem::path> m_resolved;  // working directory + program → path
 };
