@@ -1,5 +1,5 @@
 // A Google Benchmark suite whose allocations per iteration are known by hand, for the
-// allocation metrics (valgrind: allocations, allocated_bytes; run/allocation_counts.hpp):
+// allocation metrics (valgrind: allocations, allocated_bytes; count/allocation_counts.hpp):
 //   BM_PushBack       100 push_back into a new std::vector<int>: capacities 1, 2, 4, ..., 128
 //                     (libstdc++ doubles), 8 allocations of 4+8+...+512 = 1020 bytes
 //   BM_PushBackReserve the same after reserve(100): 1 allocation of 400 bytes

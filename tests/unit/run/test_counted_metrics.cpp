@@ -17,7 +17,7 @@
 #include "duel/run_plan.hpp"
 #include "run/metric_extractor.hpp"
 #include "run/perf_counters.hpp"
-#include "run/valgrind.hpp"
+#include "count/valgrind.hpp"
 
 using namespace perfduel;
 

@@ -27,7 +27,7 @@ __attribute__((noinline)) void mark() {
 
 extern "C" {
 
-// The names callgrind shows (run/allocation_counts.hpp reads them).
+// The names callgrind shows (count/allocation_counts.hpp reads them).
 __attribute__((noinline, visibility("default"))) void perfduel_allocation() {
   g_last_marker = 1000;
 }

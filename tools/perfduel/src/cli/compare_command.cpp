@@ -23,7 +23,7 @@
 #include "report/progress.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
-#include "run/valgrind.hpp"
+#include "count/valgrind.hpp"
 #include "util/file.hpp"
 #include "util/shell_words.hpp"
 #include "util/text.hpp"

@@ -128,7 +128,7 @@ struct MetricSpec {
   std::string benchmark;  // benchmark name or glob (`*`, `?`; sources google_benchmark, catch2)
   std::string field;      // real_time, cpu_time or a counter (google_benchmark); mean (catch2)
   CountedEvent event = CountedEvent::instructions;  // sources counter and valgrind
-  // Source valgrind: count each benchmark's timed loop per iteration (run/benchmark_counts.hpp)
+  // Source valgrind: count each benchmark's timed loop per iteration (count/benchmark_counts.hpp)
   // rather than the whole process; `benchmark` then names the benchmark or pattern.
   BenchmarkFramework framework = BenchmarkFramework::none;
   std::string unit;  // for display only

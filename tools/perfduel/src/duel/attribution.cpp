@@ -177,6 +177,33 @@ std::optional<FunctionShare> find_culprit(const std::vector<FunctionShare>& all,
   return found;
 }
 
+// Function `name`'s own cost on each side, in `event`, its inclusive instructions and where its
+// cost changed most (hot_line); the share of the change is left to the caller.
+FunctionShare function_share(const std::string& name, const Profile& baseline, const Profile& candidate,
+                             CountedEvent event) {
+  const auto b = baseline.functions.find(name);
+  const auto c = candidate.functions.find(name);
+  const bool in_baseline = b != baseline.functions.end();
+  const bool in_candidate = c != candidate.functions.end();
+  const FunctionCost& place = in_candidate ? c->second : b->second;
+  FunctionShare share{name, place.file, place.line};
+  const double own_change = (in_candidate ? c->second.self : 0.0) - (in_baseline ? b->second.self : 0.0);
+  if (auto [file, line] = hot_line(in_baseline ? &b->second : nullptr, in_candidate ? &c->second : nullptr,
+                                   own_change < 0 ? -1.0 : 1.0);
+      !file.empty()) {
+    share.file = std::move(file);
+    share.line = line;
+  }
+  share.baseline = in_baseline ? own(b->second, event) : 0.0;
+  share.candidate = in_candidate ? own(c->second, event) : 0.0;
+  share.baseline_inclusive = in_baseline ? b->second.inclusive : 0.0;
+  share.candidate_inclusive = in_candidate ? c->second.inclusive : 0.0;
+  share.change = !in_baseline    ? FunctionChange::added
+                 : !in_candidate ? FunctionChange::removed
+                                 : FunctionChange::changed;
+  return share;
+}
+
 }  // namespace
 
 Attribution attribute_change(const Profile& baseline, const Profile& candidate, CountedEvent event) {
@@ -189,26 +216,7 @@ Attribution attribute_change(const Profile& baseline, const Profile& candidate, 
   }
   std::vector<FunctionShare> all;
   for (const auto& name : names) {
-    const auto b = baseline.functions.find(name);
-    const auto c = candidate.functions.find(name);
-    const bool in_baseline = b != baseline.functions.end();
-    const bool in_candidate = c != candidate.functions.end();
-    const FunctionCost& place = in_candidate ? c->second : b->second;
-    FunctionShare share{name, place.file, place.line};
-    const double own_change = (in_candidate ? c->second.self : 0.0) - (in_baseline ? b->second.self : 0.0);
-    if (auto [file, line] = hot_line(in_baseline ? &b->second : nullptr, in_candidate ? &c->second : nullptr,
-                                     own_change < 0 ? -1.0 : 1.0);
-        !file.empty()) {
-      share.file = std::move(file);
-      share.line = line;
-    }
-    share.baseline = in_baseline ? own(b->second, event) : 0.0;
-    share.candidate = in_candidate ? own(c->second, event) : 0.0;
-    share.baseline_inclusive = in_baseline ? b->second.inclusive : 0.0;
-    share.candidate_inclusive = in_candidate ? c->second.inclusive : 0.0;
-    share.change = !in_baseline    ? FunctionChange::added
-                   : !in_candidate ? FunctionChange::removed
-                                   : FunctionChange::changed;
+    FunctionShare share = function_share(name, baseline, candidate, event);
     attribution.baseline_total += share.baseline;
     attribution.candidate_total += share.candidate;
     all.push_back(std::move(share));

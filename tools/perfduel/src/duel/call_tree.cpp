@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "count/profile.hpp"
+
 namespace perfduel {
 
 namespace {

@@ -12,7 +12,7 @@
 #include "error.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
-#include "run/valgrind.hpp"
+#include "count/valgrind.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {

@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "run/benchmark_counts.hpp"
+#include "count/benchmark_counts.hpp"
 #include "run/signals.hpp"
-#include "run/valgrind.hpp"
+#include "count/valgrind.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -139,6 +139,30 @@ Explanation explain_timed(const MetricResult& result, const Profile& baseline, c
   return explanation;
 }
 
+namespace {
+
+// Explains the timed change of `result` from the profiles of the counted `runs` of both sides into
+// `outcome`: an explanation, or a note saying why there is none.
+void explain_from_runs(const MetricResult& result, BenchmarkFramework framework,
+                       const std::array<RunResult, 2>& runs, DuelOutcome& outcome) {
+  const std::string key = framework == BenchmarkFramework::none ? "" : result.spec.benchmark;
+  const auto baseline = runs[0].profiles.find(key);
+  const auto candidate = runs[1].profiles.find(key);
+  if (baseline == runs[0].profiles.end() || candidate == runs[1].profiles.end()) {
+    std::string why = "its counted runs have no profile of it";
+    for (const RunResult& run : runs) {
+      if (const auto found = run.uncountable.find(key); found != run.uncountable.end()) {
+        why = found->second;
+      }
+    }
+    outcome.notes.push_back({NoteWeight::key, fmt::format("explain: {}: {}", result.spec.name, why)});
+    return;
+  }
+  outcome.explanations.push_back(explain_timed(result, baseline->second, candidate->second));
+}
+
+}  // namespace
+
 void explain_timed_changes(const Config& config, DuelOutcome& outcome, Executor& executor,
                            const std::filesystem::path& valgrind, const std::vector<int>& cpus) {
   if (outcome.end == DuelEnd::interrupted || !outcome.failure.empty() || !config.baseline ||
@@ -186,20 +210,7 @@ void explain_timed_changes(const Config& config, DuelOutcome& outcome, Executor&
       continue;
     }
     for (const MetricResult* result : results) {
-      const std::string key = framework == BenchmarkFramework::none ? "" : result->spec.benchmark;
-      const auto baseline = (*runs)[0].profiles.find(key);
-      const auto candidate = (*runs)[1].profiles.find(key);
-      if (baseline == (*runs)[0].profiles.end() || candidate == (*runs)[1].profiles.end()) {
-        std::string why = "its counted runs have no profile of it";
-        for (const RunResult& run : *runs) {
-          if (const auto found = run.uncountable.find(key); found != run.uncountable.end()) {
-            why = found->second;
-          }
-        }
-        outcome.notes.push_back({NoteWeight::key, fmt::format("explain: {}: {}", result->spec.name, why)});
-        continue;
-      }
-      outcome.explanations.push_back(explain_timed(*result, baseline->second, candidate->second));
+      explain_from_runs(*result, framework, *runs, outcome);
     }
   }
   outcome.explain_seconds = executor.now_seconds() - start;

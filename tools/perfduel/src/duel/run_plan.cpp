@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "error.hpp"
-#include "run/allocation_counts.hpp"
+#include "count/allocation_counts.hpp"
 #include "run/perf_counters.hpp"
 #include "run/program_path.hpp"
 

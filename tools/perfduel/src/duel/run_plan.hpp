@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "run/valgrind.hpp"
+#include "count/valgrind.hpp"
 
 namespace perfduel {
 
@@ -35,7 +35,7 @@ RunPlan plan_runs(const Config& config);
 // the plan has no Valgrind runs).
 std::filesystem::path check_run_plan(const Config& config, const RunPlan& plan);
 
-// The allocation counter the Valgrind runs of `plan` preload (run/allocation_counts.hpp), found
+// The allocation counter the Valgrind runs of `plan` preload (count/allocation_counts.hpp), found
 // beside the driver; empty when no metric counts allocations. Throws perfduel::Error naming the
 // configuration, the metric and the places looked at when it is missing.
 std::filesystem::path find_allocation_counter(const Config& config, const RunPlan& plan);

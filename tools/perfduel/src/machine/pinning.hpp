@@ -81,7 +81,7 @@ PinningPlan plan_pinning(CpuMode mode, const std::vector<int>& requested, const 
 // CPUs chosen for `parallelism` (0: the warm-up measured nothing).
 // A suite whose benchmarks run up to `benchmark_threads` threads (by their names) gets at least
 // that many CPUs, since its parallelism averages over the single-threaded ones. A duel that only
-// counts, `counted_at_once` runs at a time (two: a suite's two processes, run/benchmark_counts.hpp,
+// counts, `counted_at_once` runs at a time (two: a suite's two processes, count/benchmark_counts.hpp,
 // or else both sides at once), gets that many: a count does not depend on contention, so the
 // CPU left to the system is not needed for it.
 Pinning settle_pinning(const PinningPlan& plan, const MachineFacts& facts, double parallelism,

@@ -60,7 +60,7 @@ struct RunResult {
   // Valgrind's counts, for a run under Valgrind.
   std::map<CountedEvent, double> simulated;
   // Valgrind's counts per iteration of each benchmark, for a suite counted one benchmark at a
-  // time (run/benchmark_counts.hpp), and the benchmarks it could not count that way, with why.
+  // time (count/benchmark_counts.hpp), and the benchmarks it could not count that way, with why.
   std::map<std::string, std::map<CountedEvent, double>> simulated_benchmarks;
   std::map<std::string, std::string> uncountable;
   // Where a run under Valgrind spent its instructions, function by function (run/profile.hpp):

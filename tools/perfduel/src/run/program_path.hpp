@@ -15,7 +15,7 @@ namespace perfduel {
 std::filesystem::path find_exec_stub(std::string& searched);
 
 // The file `name` beside the running program (build tree) or in ../libexec/perfduel (install
-// tree), as find_exec_stub looks (libperfduel-alloc.so, run/allocation_counts.hpp); empty when
+// tree), as find_exec_stub looks (libperfduel-alloc.so, count/allocation_counts.hpp); empty when
 // neither exists. `searched` receives the places looked at.
 std::filesystem::path find_helper(std::string_view name, std::string& searched);
 

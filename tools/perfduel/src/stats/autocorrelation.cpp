@@ -172,29 +172,11 @@ Batching largest_batches(Batching result, std::span<const double> x, std::size_t
   return result;
 }
 
-}  // namespace
-
-Batching choose_batching(std::span<const double> x, double limit, std::size_t min_batches) {
-  Batching result;
-  result.batches = x.size();
-  result.lag1 = lag1_autocorrelation(x);
-  result.batch_lag1 = result.lag1;
-  // Undefined r1 (tiny or constant series): nothing to correct. A limit of 1 turns the check off.
-  if (std::isnan(result.lag1) || limit >= 1) {
-    return result;
-  }
+// choose_batching for a series `x` clearly autocorrelated (r1 in `result`): the smallest batch
+// size, from the one an AR(1) process needs on, whose batch means' r1 is within `limit`, with at
+// least `min_batches` batches; widened provisionally when the series is too short for that.
+Batching batched(Batching result, std::span<const double> x, double limit, std::size_t min_batches) {
   const double n = static_cast<double>(x.size());
-  const double upper = lag1_upper_bound(result.lag1, x.size());
-  if (std::abs(result.lag1) <= limit && independence_shown(upper)) {
-    return result;
-  }
-  const bool clearly = clearly_autocorrelated(result.lag1, x.size(), limit);
-  if (!clearly) {
-    if (independence_shown(upper)) {
-      return result;  // outside the band, but within what an independent series shows by chance
-    }
-    return widened_until_ruled_out(result, x.size(), upper);
-  }
   // Pilot's check on the batch means alone is weak: with 20 batches their r1 has a standard
   // error of about 0.22, so a batch size that leaves most of the correlation in passes by
   // chance (16 % A/A false alarms on AR(1) log-ratios in docs/validation.md). The raw series
@@ -238,6 +220,31 @@ Batching choose_batching(std::span<const double> x, double limit, std::size_t mi
     result.batch_lag1 = r;
   }
   return largest_batches(result, x, max_q);
+}
+
+}  // namespace
+
+Batching choose_batching(std::span<const double> x, double limit, std::size_t min_batches) {
+  Batching result;
+  result.batches = x.size();
+  result.lag1 = lag1_autocorrelation(x);
+  result.batch_lag1 = result.lag1;
+  // Undefined r1 (tiny or constant series): nothing to correct. A limit of 1 turns the check off.
+  if (std::isnan(result.lag1) || limit >= 1) {
+    return result;
+  }
+  const double upper = lag1_upper_bound(result.lag1, x.size());
+  if (std::abs(result.lag1) <= limit && independence_shown(upper)) {
+    return result;
+  }
+  const bool clearly = clearly_autocorrelated(result.lag1, x.size(), limit);
+  if (!clearly) {
+    if (independence_shown(upper)) {
+      return result;  // outside the band, but within what an independent series shows by chance
+    }
+    return widened_until_ruled_out(result, x.size(), upper);
+  }
+  return batched(result, x, limit, min_batches);
 }
 
 }  // namespace perfduel::stats

@@ -273,6 +273,48 @@ SizeTerms size_terms(const BitModel& model, std::int64_t max_size) {
   return terms;
 }
 
+// The exact bits of open partition `j`'s last group with the stats `stats`.
+double exact_bits(const OpenColumns& open, const BitModel& model, std::size_t j, const RunStats& stats) {
+  return j == 0 ? model.first_group_bits(stats) : model.later_group_bits(stats, open.previous[j]);
+}
+
+// Open partition `j`'s last group's stats.
+RunStats open_stats(const OpenColumns& open, std::size_t j) {
+  return RunStats{static_cast<std::int64_t>(open.size[j]), open.avg[j], open.stdev[j]};
+}
+
+// The cheapest way to close the partition at run `i`: `record` (the new partition), or an open one
+// whose exact total is lower; open ones whose lower bound exceeds the best so far are skipped.
+Closed best_closing(const OpenColumns& open, const BitModel& model, std::size_t i, Closed record) {
+  // An exact upper bound of the minimum: the new partition, or the one with the lowest bound.
+  const auto lowest =
+      std::min_element(open.lower.begin(), open.lower.begin() + static_cast<std::ptrdiff_t>(i));
+  double limit = record.total_bits;
+  std::size_t lowest_index = i;
+  double lowest_total = 0.0;
+  double lowest_bits = 0.0;
+  if (i > 0) {
+    lowest_index = static_cast<std::size_t>(lowest - open.lower.begin());
+    lowest_bits = exact_bits(open, model, lowest_index, open_stats(open, lowest_index));
+    lowest_total = open.base[lowest_index] + lowest_bits;
+    limit = std::min(limit, lowest_total);
+  }
+  // Rounding in the bound and in the exact sums is below 1e-12 of the total; keep far clear.
+  limit += 1e-8 * (std::fabs(limit) + 1.0);
+  for (std::size_t j = 0; j < i; ++j) {
+    if (open.lower[j] > limit) {
+      continue;
+    }
+    const RunStats stats = open_stats(open, j);
+    const double bits = j == lowest_index ? lowest_bits : exact_bits(open, model, j, stats);
+    const double total = j == lowest_index ? lowest_total : open.base[j] + bits;
+    if (total < record.total_bits) {
+      record = Closed{j, stats, bits, total};
+    }
+  }
+  return record;
+}
+
 }  // namespace
 
 std::vector<Group> partition(std::span<const RunStats> runs, double max_value, double unit) {
@@ -284,12 +326,6 @@ std::vector<Group> partition(std::span<const RunStats> runs, double max_value, d
   OpenColumns open;
   open.reserve(count);
   std::vector<Closed> closed(count + 1);
-  const auto exact_bits = [&](std::size_t j, const RunStats& stats) {
-    return j == 0 ? model.first_group_bits(stats) : model.later_group_bits(stats, open.previous[j]);
-  };
-  const auto open_stats = [&](std::size_t j) {
-    return RunStats{static_cast<std::int64_t>(open.size[j]), open.avg[j], open.stdev[j]};
-  };
 
   for (std::size_t i = 0; i < count; ++i) {
     const RunStats& run = runs[i];
@@ -308,36 +344,10 @@ std::vector<Group> partition(std::span<const RunStats> runs, double max_value, d
       open.avg_weight.push_back(1.0);
     }
     open.previous_units.push_back(open.previous.back().units);
-    const double new_bits = exact_bits(i, new_stats);
+    const double new_bits = exact_bits(open, model, i, new_stats);
     Closed record{i, new_stats, new_bits, base + new_bits};
 
-    // An exact upper bound of the minimum: the new partition, or the one with the lowest bound.
-    const auto lowest =
-        std::min_element(open.lower.begin(), open.lower.begin() + static_cast<std::ptrdiff_t>(i));
-    double limit = record.total_bits;
-    std::size_t lowest_index = i;
-    double lowest_total = 0.0;
-    double lowest_bits = 0.0;
-    if (i > 0) {
-      lowest_index = static_cast<std::size_t>(lowest - open.lower.begin());
-      lowest_bits = exact_bits(lowest_index, open_stats(lowest_index));
-      lowest_total = open.base[lowest_index] + lowest_bits;
-      limit = std::min(limit, lowest_total);
-    }
-    // Rounding in the bound and in the exact sums is below 1e-12 of the total; keep far clear.
-    limit += 1e-8 * (std::fabs(limit) + 1.0);
-    for (std::size_t j = 0; j < i; ++j) {
-      if (open.lower[j] > limit) {
-        continue;
-      }
-      const RunStats stats = open_stats(j);
-      const double bits = j == lowest_index ? lowest_bits : exact_bits(j, stats);
-      const double total = j == lowest_index ? lowest_total : open.base[j] + bits;
-      if (total < record.total_bits) {
-        record = Closed{j, stats, bits, total};
-      }
-    }
-    closed[i + 1] = record;
+    closed[i + 1] = best_closing(open, model, i, record);
 
     open.size.push_back(static_cast<double>(new_stats.size));
     open.avg.push_back(new_stats.avg);

@@ -1,5 +1,5 @@
 // Counting each benchmark of a Google Benchmark suite under callgrind
-// (run/benchmark_counts.hpp): the configuration that asks for it, the command each benchmark
+// (count/benchmark_counts.hpp): the configuration that asks for it, the command each benchmark
 // runs with, the count per iteration from its dumps and JSON, the benchmarks that cannot be
 // counted, and reading the counts as metrics. The callgrind runs themselves are in the CLI
 // test gbench_counted_per_benchmark.
@@ -13,7 +13,7 @@
 #include "config/config.hpp"
 #include "duel/metric_expansion.hpp"
 #include "duel/run_plan.hpp"
-#include "run/benchmark_counts.hpp"
+#include "count/benchmark_counts.hpp"
 #include "run/gbench_results.hpp"
 #include "run/metric_extractor.hpp"
 #include "support/config_helpers.hpp"

@@ -1,4 +1,4 @@
-#include "run/catch2_counts.hpp"
+#include "count/catch2_counts.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "run/allocation_counts.hpp"
-#include "run/valgrind.hpp"
+#include "count/allocation_counts.hpp"
+#include "count/profile.hpp"
+#include "count/valgrind.hpp"
 #include "stats/descriptive.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"

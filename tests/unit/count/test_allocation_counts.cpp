@@ -1,11 +1,11 @@
-// Allocations per iteration from the calls a profile counted (run/allocation_counts.hpp), and
+// Allocations per iteration from the calls a profile counted (count/allocation_counts.hpp), and
 // the configuration of the allocation metrics.
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
 #include "duel/analysis.hpp"
 #include "error.hpp"
-#include "run/allocation_counts.hpp"
+#include "count/allocation_counts.hpp"
 #include "support/analysis_helpers.hpp"
 
 using namespace perfduel;

@@ -18,7 +18,7 @@
 // program's stdout or stderr, so the program's output is parsed as in a plain run.
 namespace perfduel {
 
-struct SuiteCounting;  // run/benchmark_counts.hpp
+struct SuiteCounting;  // count/benchmark_counts.hpp
 
 // Whether cachegrind simulates the caches (needed for the cycles estimate; about twice as slow).
 enum class CacheSimulation { off, on };
@@ -65,10 +65,10 @@ class ValgrindExecutor final : public Executor {
  public:
   // `inner` starts the processes and must outlive this; `valgrind`: the program
   // (find_valgrind); `cache`: simulate caches; `framework`: count the whole process (none) or
-  // each benchmark of a suite alone (run/benchmark_counts.hpp). Creates a private directory
+  // each benchmark of a suite alone (count/benchmark_counts.hpp). Creates a private directory
   // for Valgrind's files under the system's temporary directory.
   // `allocator`: the allocation counter preloaded into a suite's counted runs
-  // (run/allocation_counts.hpp); empty: none.
+  // (count/allocation_counts.hpp); empty: none.
   ValgrindExecutor(Executor& inner, std::filesystem::path valgrind, CacheSimulation cache,
                    BenchmarkFramework framework = BenchmarkFramework::none,
                    std::filesystem::path allocator = {});
@@ -86,7 +86,7 @@ class ValgrindExecutor final : public Executor {
   // Two runs at once, as `run` makes each, `commands[i]` within `limits[i]` (a count does not
   // depend on contention): through the inner executor's run_together for whole processes and
   // Catch2 binaries, one after the other for Google Benchmark suites (each already runs in
-  // two processes at once, run/benchmark_counts.hpp).
+  // two processes at once, count/benchmark_counts.hpp).
   std::array<RunResult, 2> run_together(const std::array<const CommandSpec*, 2>& commands,
                                         const std::array<RunLimits, 2>& limits) override;
 
@@ -109,7 +109,7 @@ class ValgrindExecutor final : public Executor {
   RunResult with_longer_warmups(const CommandSpec& command, const RunLimits& limits, RunResult done);
   // The counts of a finished run of `prepared`: `result` with them, or as failed.
   RunResult finish(const Prepared& prepared, RunResult result) const;
-  // Where `prepared` counts a suite (run/benchmark_counts.hpp).
+  // Where `prepared` counts a suite (count/benchmark_counts.hpp).
   SuiteCounting counting_of(const Prepared& prepared) const;
 
   Executor& m_inner;

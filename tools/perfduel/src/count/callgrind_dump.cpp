@@ -1,7 +1,8 @@
-#include "run/callgrind_dump.hpp"
+#include "count/callgrind_dump.hpp"
 
 #include <fmt/format.h>
 
+#include "count/profile.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {

@@ -1,5 +1,5 @@
 // Callgrind's dump files: the trigger and totals of one dump, and the windows between two
-// function calls that a sequence of dumps describes (run/callgrind_dump.hpp). The fixtures are
+// function calls that a sequence of dumps describes (count/callgrind_dump.hpp). The fixtures are
 // cut from real dumps of Valgrind 3.19 on a Google Benchmark 1.7.1 program.
 #include <set>
 #include <string>
@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "run/callgrind_dump.hpp"
+#include "count/callgrind_dump.hpp"
 
 using namespace perfduel;
 

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "run/benchmark_counts.hpp"
-#include "run/callgrind_dump.hpp"
+#include "count/benchmark_counts.hpp"
+#include "count/callgrind_dump.hpp"
 #include "run/catch2_results.hpp"
 #include "run/executor.hpp"
 #include "util/expected.hpp"

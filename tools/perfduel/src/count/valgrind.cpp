@@ -1,12 +1,13 @@
-#include "run/valgrind.hpp"
+#include "count/valgrind.hpp"
 
 #include <cstdlib>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "run/benchmark_counts.hpp"
-#include "run/catch2_counts.hpp"
+#include "count/benchmark_counts.hpp"
+#include "count/catch2_counts.hpp"
+#include "count/profile.hpp"
 #include "run/process_executor.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "run/callgrind_dump.hpp"
+#include "count/callgrind_dump.hpp"
+#include "count/valgrind.hpp"
 #include "run/executor.hpp"
 #include "run/gbench_results.hpp"
-#include "run/valgrind.hpp"
 #include "util/expected.hpp"
 
 // Counting a Google Benchmark suite one benchmark at a time, in the unmodified binary. The
@@ -125,8 +125,8 @@ struct SuiteCounting {
   std::filesystem::path valgrind;
   CacheSimulation cache = CacheSimulation::off;
   std::filesystem::path directory;
-  int warmup_ms = 250;  // a Catch2 binary's counting warm-up (run/catch2_counts.hpp)
-  // The allocator preloaded to count allocations (run/allocation_counts.hpp); empty: none.
+  int warmup_ms = 250;  // a Catch2 binary's counting warm-up (count/catch2_counts.hpp)
+  // The allocator preloaded to count allocations (count/allocation_counts.hpp); empty: none.
   std::filesystem::path allocator;
 };
 

@@ -1,4 +1,4 @@
-#include "run/allocation_counts.hpp"
+#include "count/allocation_counts.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "run/benchmark_counts.hpp"
+#include "count/benchmark_counts.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "run/allocation_counts.hpp"
+#include "count/allocation_counts.hpp"
+#include "count/profile.hpp"
 #include "util/file.hpp"
 #include "util/text.hpp"
 

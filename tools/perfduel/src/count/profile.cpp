@@ -1,4 +1,4 @@
-#include "run/profile.hpp"
+#include "count/profile.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "run/callgrind_dump.hpp"
-#include "run/valgrind.hpp"
+#include "count/callgrind_dump.hpp"
+#include "count/valgrind.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {

@@ -1,4 +1,4 @@
-// A counted run's functions (run/profile.hpp): their own and inclusive costs read from callgrind's
+// A counted run's functions (count/profile.hpp): their own and inclusive costs read from callgrind's
 // and cachegrind's files, and the arithmetic that turns two windows into a cost per iteration.
 // The callgrind fixture is cut from a real dump of Valgrind 3.19 (a program built with -O2 -g
 // whose work(int) calls helper(int) 10,000 times), names and positions compressed as written.
@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "run/profile.hpp"
+#include "count/profile.hpp"
 
 using namespace perfduel;
 

@@ -1,4 +1,4 @@
-// Counting each benchmark of a Catch2 test binary under callgrind (run/catch2_counts.hpp): the
+// Counting each benchmark of a Catch2 test binary under callgrind (count/catch2_counts.hpp): the
 // configuration that asks for it, the count per call from the dumps of the run's sizing
 // stretches, the fallback on its samples, and what cannot be counted. The dumps below have the
 // shape callgrind wrote for the repository's catch2_bench (Catch2 2.13.10); the callgrind
@@ -10,7 +10,7 @@
 
 #include "config/config.hpp"
 #include "duel/run_plan.hpp"
-#include "run/catch2_counts.hpp"
+#include "count/catch2_counts.hpp"
 #include "support/config_helpers.hpp"
 
 using namespace perfduel;
