@@ -251,6 +251,41 @@ Config builtin_config() {
   return config;
 }
 
+// The counted sources of `node` (counter, valgrind) into `metric`: how many it names, valgrind
+// with google_benchmark or catch2 counting as one with them.
+int read_counted_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric) {
+  int sources = 0;
+  if (const auto counter = node["counter"]) {
+    metric.source = MetricSource::counter;
+    metric.event = reader.choice(counter, "counter", k_hardware_events);
+    if (node["google_benchmark"] || node["catch2"]) {
+      // A PMU window per benchmark would need the CPU's counters read around each timed loop,
+      // from outside the unmodified binary: not done; Valgrind counts each benchmark instead.
+      reader.fail(counter, fmt::format("\"counter\" counts the whole process, not each benchmark; count each "
+                                       "benchmark with valgrind: {} instead",
+                                       counted_event_name(metric.event)));
+    }
+    ++sources;
+  }
+  if (const auto valgrind = node["valgrind"]) {
+    metric.source = MetricSource::valgrind;
+    metric.event = reader.choice(valgrind, "valgrind", k_valgrind_events);
+    if (node["google_benchmark"] || node["catch2"]) {
+      // Together they are one source: the count of each benchmark's timed loop, per iteration.
+      metric.framework = node["catch2"] ? BenchmarkFramework::catch2 : BenchmarkFramework::google_benchmark;
+      metric.field = counted_event_name(metric.event);
+      metric.unit = per_iteration_unit(metric.event);
+      --sources;
+    } else if (is_allocation_event(metric.event)) {
+      reader.fail(valgrind, fmt::format("\"valgrind: {}\" counts each benchmark's allocations per iteration: "
+                                        "give the benchmarks too (google_benchmark or catch2)",
+                                        counted_event_name(metric.event)));
+    }
+    ++sources;
+  }
+  return sources;
+}
+
 }  // namespace
 
 CommandSpec read_command(const Reader& reader, const YAML::Node& node, const std::string& side) {
@@ -338,34 +373,7 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
     metric.unit = k_unit_seconds;
     ++sources;
   }
-  if (const auto counter = node["counter"]) {
-    metric.source = MetricSource::counter;
-    metric.event = reader.choice(counter, "counter", k_hardware_events);
-    if (node["google_benchmark"] || node["catch2"]) {
-      // A PMU window per benchmark would need the CPU's counters read around each timed loop,
-      // from outside the unmodified binary: not done; Valgrind counts each benchmark instead.
-      reader.fail(counter, fmt::format("\"counter\" counts the whole process, not each benchmark; count each "
-                                       "benchmark with valgrind: {} instead",
-                                       counted_event_name(metric.event)));
-    }
-    ++sources;
-  }
-  if (const auto valgrind = node["valgrind"]) {
-    metric.source = MetricSource::valgrind;
-    metric.event = reader.choice(valgrind, "valgrind", k_valgrind_events);
-    if (node["google_benchmark"] || node["catch2"]) {
-      // Together they are one source: the count of each benchmark's timed loop, per iteration.
-      metric.framework = node["catch2"] ? BenchmarkFramework::catch2 : BenchmarkFramework::google_benchmark;
-      metric.field = counted_event_name(metric.event);
-      metric.unit = per_iteration_unit(metric.event);
-      --sources;
-    } else if (is_allocation_event(metric.event)) {
-      reader.fail(valgrind, fmt::format("\"valgrind: {}\" counts each benchmark's allocations per iteration: "
-                                        "give the benchmarks too (google_benchmark or catch2)",
-                                        counted_event_name(metric.event)));
-    }
-    ++sources;
-  }
+  sources += read_counted_source(reader, node, metric);
   // The keys that come with a source (field, missing).
   for (const auto& key : metric_keys()) {
     if (const auto value = node[std::string(key.name)];

@@ -27,6 +27,7 @@ std::vector<SymbolGrowth> grown_symbols(const util::ElfSize& baseline, const uti
 
 std::string describe_growth(const std::vector<SymbolGrowth>& grown) {
   std::vector<std::string> parts;
+  parts.reserve(grown.size());
   for (const auto& symbol : grown) {
     parts.push_back(
         fmt::format("{} (+{} B{})", symbol.name, symbol.bytes(), symbol.baseline == 0 ? ", new" : ""));
