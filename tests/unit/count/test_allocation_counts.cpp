@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
+#include "count/allocation_counts.hpp"
 #include "duel/analysis.hpp"
 #include "error.hpp"
-#include "count/allocation_counts.hpp"
 #include "support/analysis_helpers.hpp"
 
 using namespace perfduel;

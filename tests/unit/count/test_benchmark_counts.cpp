@@ -11,9 +11,9 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
+#include "count/benchmark_counts.hpp"
 #include "duel/metric_expansion.hpp"
 #include "duel/run_plan.hpp"
-#include "count/benchmark_counts.hpp"
 #include "run/gbench_results.hpp"
 #include "run/metric_extractor.hpp"
 #include "support/config_helpers.hpp"

@@ -9,8 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
-#include "duel/run_plan.hpp"
 #include "count/catch2_counts.hpp"
+#include "duel/run_plan.hpp"
 #include "support/config_helpers.hpp"
 
 using namespace perfduel;

@@ -13,11 +13,11 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
+#include "count/valgrind.hpp"
 #include "duel/duel.hpp"
 #include "duel/run_plan.hpp"
 #include "run/metric_extractor.hpp"
 #include "run/perf_counters.hpp"
-#include "count/valgrind.hpp"
 
 using namespace perfduel;
 

@@ -7,12 +7,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "count/valgrind.hpp"
 #include "duel/profiling.hpp"
 #include "duel/run_plan.hpp"
 #include "error.hpp"
 #include "run/process_executor.hpp"
 #include "run/signals.hpp"
-#include "count/valgrind.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "count/benchmark_counts.hpp"
-#include "run/signals.hpp"
 #include "count/valgrind.hpp"
+#include "run/signals.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "error.hpp"
 #include "count/allocation_counts.hpp"
+#include "error.hpp"
 #include "run/perf_counters.hpp"
 #include "run/program_path.hpp"
 
