@@ -1365,6 +1365,34 @@ YAML
     [ "$(value allocs/BM_Label candidate_median extra.json)" = 2 ] || fail "BM_Label --extra: $(value allocs/BM_Label candidate_median extra.json)"
     [ "$(value bytes/BM_Label candidate_median extra.json)" = 57 ] || fail "BM_Label --extra: $(value bytes/BM_Label candidate_median extra.json) B"
     ;;
+  catch2_allocations_per_benchmark)
+    # Allocations per call of each BENCHMARK of the Catch2 v2 binary, from the counted run's
+    # sizing stretches (tests/programs/catch2_bench.cpp): with --scratch each unit of work
+    # allocates 64 bytes, so a call of 10 units makes 10 allocations of 640 bytes in all; one
+    # allocation of 16 bytes more in sort_work's unit (--extra-in=sort) fails exactly the three
+    # sort benchmarks, in 3 rounds. Counted: no timing.
+    : "${CATCH2_BENCH:?set CATCH2_BENCH}"
+    command -v valgrind >/dev/null || fail "valgrind is not installed (.ci/packages lists it)"
+    cat >gate.yaml <<YAML
+max_seconds: 600
+metrics:
+  allocs: {catch2: "*", valgrind: allocations}
+  bytes: {catch2: "*", valgrind: allocated_bytes}
+YAML
+    cb="$CATCH2_BENCH -r xml [!benchmark] --scratch"
+    run 1 compare --config gate.yaml --seed 5 --json report.json -b "$cb" -n "$cb --extra-in=sort"
+    expect_out 'verdict: REGRESSION after 3 rounds'
+    value() { json ".metrics[] | select(.name == \"$1\") | .$2"; }
+    for name in "sort 64" "sort 512" "sort 64 <advanced>" "fnv1a 256"; do
+      [ "$(value "allocs/$name" baseline_median)" = 10 ] || fail "allocs/$name: $(value "allocs/$name" baseline_median), by hand 10"
+      [ "$(value "bytes/$name" baseline_median)" = 640 ] || fail "bytes/$name: $(value "bytes/$name" baseline_median), by hand 640"
+    done
+    [ "$(value "allocs/sort 512" candidate_median)" = 20 ] || fail "sort 512 --extra-in=sort: $(value "allocs/sort 512" candidate_median)"
+    [ "$(value "bytes/sort 512" candidate_median)" = 800 ] || fail "sort 512 --extra-in=sort: $(value "bytes/sort 512" candidate_median) B"
+    regressed=$(json '[.metrics[] | select(.verdict == "regression") | .name] | sort | join(",")')
+    [ "$regressed" = "allocs/sort 512,allocs/sort 64,allocs/sort 64 <advanced>,bytes/sort 512,bytes/sort 64,bytes/sort 64 <advanced>" ] ||
+      fail "regressed: $regressed"
+    ;;
   *)
     fail "unknown test $1"
     ;;
