@@ -38,6 +38,9 @@ install(TARGETS perfduel EXPORT PerfDuelTargets
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 # Found by the driver as ../libexec/perfduel/perfduel-exec relative to itself.
 install(TARGETS perfduel_exec RUNTIME DESTINATION "${CMAKE_INSTALL_LIBEXECDIR}/perfduel")
+# Found by the driver as ../libexec/perfduel/libperfduel-alloc.so: preloaded into counted runs
+# that count allocations (run/allocation_counts.hpp), not a library to link.
+install(TARGETS perfduel_alloc LIBRARY DESTINATION "${CMAKE_INSTALL_LIBEXECDIR}/perfduel")
 install(EXPORT PerfDuelTargets
   NAMESPACE PerfDuel::
   DESTINATION "${PERFDUEL_INSTALL_CMAKEDIR}")

@@ -1303,6 +1303,96 @@ YAML
     run 2 calibrate --db h.sqlite
     expect_err 'give the gate.s --config'
     ;;
+  binary_size_names_the_grown_symbol)
+    # The program's code and data, read from its file: a 4 KiB table added to the program fails
+    # a 1 % gate after the 3 rounds a count needs and names the table, and nothing runs (the
+    # size_app programs print a line when run; no run, no output). A copy of the same program
+    # reads +0 B. No timing: nothing is measured but the files.
+    : "${SIZE_APP:?set SIZE_APP}" "${SIZE_APP_TABLE:?set SIZE_APP_TABLE}"
+    cat >gate.yaml <<YAML
+metrics:
+  binary_size: {threshold: 1%}
+YAML
+    run 1 compare --config gate.yaml --seed 1 --json report.json -b "$SIZE_APP" -n "$SIZE_APP_TABLE"
+    expect_out 'verdict: REGRESSION after 3 rounds'
+    expect_out '^note: binary_size: \+[0-9]+ B: grew most: size_app_table \(\+4096 B, new\)'
+    [ "$(json '[.metrics[].name] | join(",")')" = binary_size ] || fail "metrics $(json '[.metrics[].name]')"
+    [ "$(json '.metrics[0].unit')" = B ] || fail "unit $(json '.metrics[0].unit')"
+    [ "$(json '.metrics[0].verdict')" = regression ] || fail "verdict $(json '.metrics[0].verdict')"
+    json '.duel_notes[]' | grep -q 'grew most: size_app_table (+4096 B, new)' || fail "JSON: $(json '.duel_notes')"
+    growth=$(json '(.runs[] | select(.side == "candidate") | .values.binary_size) - (.runs[] | select(.side == "baseline") | .values.binary_size)' | sort -u)
+    [ "$growth" -ge 4096 ] && [ "$growth" -le 4352 ] || fail "grew by $growth bytes"
+    mkdir copy && cp "$SIZE_APP" copy/size_app
+    echo 'identical_programs: measure' >>gate.yaml
+    run 0 compare --config gate.yaml --seed 1 --json same.json -b "$SIZE_APP" -n copy/size_app
+    expect_out 'verdict: NO-CHANGE after 3 rounds'
+    [ "$(json '.metrics[0].change' same.json)" = 0 ] || fail "a copy changed by $(json '.metrics[0].change' same.json)"
+    ;;
+  gbench_allocations_per_benchmark)
+    # Allocations and the bytes they ask for, per iteration of each benchmark's timed loop, in
+    # the unmodified binary (tests/programs/alloc_bench.cpp): the counts agree with the hand
+    # counts of its header; one allocation of 16 bytes more in checksum() fails exactly the two
+    # benchmarks that call it, and a reworded message passes, each in 3 rounds. Counted: no
+    # timing (the 0.2 s minimum time under callgrind is what a round costs).
+    command -v valgrind >/dev/null || fail "valgrind is not installed (.ci/packages lists it)"
+    : "${ALLOC_BENCH:?set ALLOC_BENCH}"
+    cat >gate.yaml <<YAML
+max_seconds: 400
+metrics:
+  allocs: {google_benchmark: "BM_*", valgrind: allocations}
+  bytes: {google_benchmark: "BM_*", valgrind: allocated_bytes}
+YAML
+    run 0 compare --config gate.yaml --seed 1 --json same.json -b "$ALLOC_BENCH" -n "$ALLOC_BENCH --reworded"
+    expect_out 'verdict: NO-CHANGE after 3 rounds'
+    value() { json ".metrics[] | select(.name == \"$1\") | .$2" "$3"; }
+    for expected in allocs/BM_PushBack=8 bytes/BM_PushBack=1020 allocs/BM_PushBackReserve=1 \
+                    bytes/BM_PushBackReserve=400 allocs/BM_String=1 bytes/BM_String=101 allocs/BM_Checksum=1 \
+                    bytes/BM_Checksum=64 allocs/BM_Label=1 bytes/BM_Label=41; do
+      name=${expected%=*} count=${expected#*=}
+      [ "$(value "$name" baseline_median same.json)" = "$count" ] ||
+        fail "$name: $(value "$name" baseline_median same.json), counted by hand $count"
+      [ "$(value "$name" candidate_median same.json)" = "$count" ] || fail "$name (reworded): $(value "$name" candidate_median same.json)"
+    done
+    [ "$(value allocs/BM_PushBack unit same.json)" = allocs/iter ] || fail "unit $(value allocs/BM_PushBack unit same.json)"
+    [ "$(value bytes/BM_PushBack unit same.json)" = B/iter ] || fail "unit $(value bytes/BM_PushBack unit same.json)"
+    # BM_Arithmetic allocates nothing on either side: set aside, not gated, said so.
+    json '.benchmarks.uncountable | keys | join(",")' same.json | grep -qx 'allocs/BM_Arithmetic,bytes/BM_Arithmetic' ||
+      fail "set aside: $(json '.benchmarks.uncountable' same.json)"
+    run 1 compare --config gate.yaml --seed 1 --json extra.json -b "$ALLOC_BENCH" -n "$ALLOC_BENCH --extra"
+    expect_out 'verdict: REGRESSION after 3 rounds'
+    regressed=$(json '[.metrics[] | select(.verdict == "regression") | .name] | sort | join(",")' extra.json)
+    [ "$regressed" = "allocs/BM_Checksum,allocs/BM_Label,bytes/BM_Checksum,bytes/BM_Label" ] || fail "regressed: $regressed"
+    [ "$(value allocs/BM_Label candidate_median extra.json)" = 2 ] || fail "BM_Label --extra: $(value allocs/BM_Label candidate_median extra.json)"
+    [ "$(value bytes/BM_Label candidate_median extra.json)" = 57 ] || fail "BM_Label --extra: $(value bytes/BM_Label candidate_median extra.json) B"
+    ;;
+  catch2_allocations_per_benchmark)
+    # Allocations per call of each BENCHMARK of the Catch2 v2 binary, from the counted run's
+    # sizing stretches (tests/programs/catch2_bench.cpp): with --scratch each unit of work
+    # allocates 64 bytes, so a call of 10 units makes 10 allocations of 640 bytes in all; one
+    # allocation of 16 bytes more in sort_work's unit (--extra-in=sort) fails exactly the three
+    # sort benchmarks, in 3 rounds. Counted: no timing.
+    : "${CATCH2_BENCH:?set CATCH2_BENCH}"
+    command -v valgrind >/dev/null || fail "valgrind is not installed (.ci/packages lists it)"
+    cat >gate.yaml <<YAML
+max_seconds: 600
+metrics:
+  allocs: {catch2: "*", valgrind: allocations}
+  bytes: {catch2: "*", valgrind: allocated_bytes}
+YAML
+    cb="$CATCH2_BENCH -r xml [!benchmark] --scratch"
+    run 1 compare --config gate.yaml --seed 5 --json report.json -b "$cb" -n "$cb --extra-in=sort"
+    expect_out 'verdict: REGRESSION after 3 rounds'
+    value() { json ".metrics[] | select(.name == \"$1\") | .$2"; }
+    for name in "sort 64" "sort 512" "sort 64 <advanced>" "fnv1a 256"; do
+      [ "$(value "allocs/$name" baseline_median)" = 10 ] || fail "allocs/$name: $(value "allocs/$name" baseline_median), by hand 10"
+      [ "$(value "bytes/$name" baseline_median)" = 640 ] || fail "bytes/$name: $(value "bytes/$name" baseline_median), by hand 640"
+    done
+    [ "$(value "allocs/sort 512" candidate_median)" = 20 ] || fail "sort 512 --extra-in=sort: $(value "allocs/sort 512" candidate_median)"
+    [ "$(value "bytes/sort 512" candidate_median)" = 800 ] || fail "sort 512 --extra-in=sort: $(value "bytes/sort 512" candidate_median) B"
+    regressed=$(json '[.metrics[] | select(.verdict == "regression") | .name] | sort | join(",")')
+    [ "$regressed" = "allocs/sort 512,allocs/sort 64,allocs/sort 64 <advanced>,bytes/sort 512,bytes/sort 64,bytes/sort 64 <advanced>" ] ||
+      fail "regressed: $regressed"
+    ;;
   *)
     fail "unknown test $1"
     ;;

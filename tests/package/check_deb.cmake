@@ -89,6 +89,7 @@ run_checked(ignored "${DPKG_DEB}" --extract "${deb}" "${root}")
 foreach(file
     usr/bin/perfduel
     usr/libexec/perfduel/perfduel-exec
+    usr/libexec/perfduel/libperfduel-alloc.so
     usr/lib/cmake/PerfDuel/PerfDuelConfig.cmake
     usr/lib/cmake/PerfDuel/PerfDuelConfigVersion.cmake
     usr/lib/cmake/PerfDuel/PerfDuelTargets.cmake

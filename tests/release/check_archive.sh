@@ -17,7 +17,7 @@ version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build_dir/CMakeCache.tx
 name=perfduel-$version-linux-x86_64
 [ -f "$work/$name.tar.gz" ] || { echo "FAIL: cpack wrote $(ls "$work"), not $name.tar.gz"; exit 1; }
 tar -xzf "$work/$name.tar.gz" -C "$work"
-for file in bin/perfduel libexec/perfduel/perfduel-exec lib/cmake/PerfDuel/PerfDuelConfig.cmake \
+for file in bin/perfduel libexec/perfduel/perfduel-exec libexec/perfduel/libperfduel-alloc.so lib/cmake/PerfDuel/PerfDuelConfig.cmake \
             lib/cmake/PerfDuel/PerfDuelConfigVersion.cmake lib/cmake/PerfDuel/PerfDuelTargets.cmake \
             lib/cmake/PerfDuel/PerfDuel.cmake lib/cmake/PerfDuel/PerfDuelBaseline.cmake \
             share/perfduel/templates/perfduel.yaml share/perfduel/templates/gate/action.yml \

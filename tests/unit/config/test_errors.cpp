@@ -264,8 +264,10 @@ TEST_CASE("counted metrics: hardware counters and valgrind", "[config]") {
       parse_gate("metrics:\n  insns:\n    counter: instruction\n"),
       "gate.yaml:3: \"counter\" must be one of instructions, cycles, branch-misses, cache-misses, "
       "not \"instruction\"");
-  CHECK_THROWS_WITH(parse_gate("metrics:\n  bm:\n    valgrind: branch-misses\n"),
-                    "gate.yaml:3: \"valgrind\" must be one of instructions, cycles, not \"branch-misses\"");
+  CHECK_THROWS_WITH(
+      parse_gate("metrics:\n  bm:\n    valgrind: branch-misses\n"),
+      "gate.yaml:3: \"valgrind\" must be one of instructions, cycles, allocations, allocated_bytes, not "
+      "\"branch-misses\"");
   CHECK_THROWS_WITH(
       parse_gate("metrics:\n  insns:\n    valgrind: instructions\n    counter: instructions\n"),
       "gate.yaml:2: metric \"insns\" needs exactly one source: regex, json_pointer, google_benchmark, "

@@ -67,7 +67,7 @@ class CountingDirectory {
     std::filesystem::remove_all(m_path, ignored);
   }
   SuiteCounting counting() const {
-    return {"/work/bench", "/usr/bin/valgrind", CacheSimulation::off, m_path, 250};
+    return {"/work/bench", "/usr/bin/valgrind", CacheSimulation::off, m_path, 250, {}};
   }
 
  private:

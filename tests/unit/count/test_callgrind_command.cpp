@@ -14,7 +14,7 @@ TEST_CASE("each benchmark's command: callgrind around the user's arguments, then
   CommandSpec command;
   command.argv = {"./bench", "--benchmark_min_time=0.1", "--benchmark_filter=BM_Hash"};
   const auto wrapped = callgrind_benchmark_command(
-      command, {"/work/bench", "/usr/bin/valgrind", CacheSimulation::off, "/tmp/d"},
+      command, {"/work/bench", "/usr/bin/valgrind", CacheSimulation::off, "/tmp/d", 250, {}},
       {"/tmp/d/callgrind.3", "/tmp/d/valgrind.log.3"}, std::vector<std::string>{"BM_Hash/16"});
   CHECK(wrapped.argv == std::vector<std::string>{
                             "/usr/bin/valgrind", "--tool=callgrind", "--cache-sim=no",
@@ -25,6 +25,14 @@ TEST_CASE("each benchmark's command: callgrind around the user's arguments, then
                             "--benchmark_filter=^BM_Hash/16$", "--benchmark_format=json",
                             "--benchmark_repetitions=1", "--v=2"});
   CHECK(wrapped.environment.at("LD_BIND_NOW") == "1");
+  CHECK(wrapped.environment.count("LD_PRELOAD") == 0);
+  // Counting allocations preloads the counter after the command's own preloads.
+  command.environment["LD_PRELOAD"] = "/opt/libfast.so";
+  const auto counting = callgrind_benchmark_command(
+      command,
+      {"/work/bench", "/usr/bin/valgrind", CacheSimulation::off, "/tmp/d", 250, "/opt/libperfduel-alloc.so"},
+      {"/tmp/d/callgrind.3", "/tmp/d/valgrind.log.3"}, std::vector<std::string>{"BM_Hash/16"});
+  CHECK(counting.environment.at("LD_PRELOAD") == "/opt/libfast.so:/opt/libperfduel-alloc.so");
 }
 
 TEST_CASE("a suite is counted at its own minimum time, in the form the command gives", "[benchmark_counts]") {

@@ -30,7 +30,8 @@ bool zeros_allowed(const MetricSpec& metric) {
       return true;
     case MetricSource::counter:
     case MetricSource::valgrind:
-      return metric.event == CountedEvent::branch_misses || metric.event == CountedEvent::cache_misses;
+      return metric.event == CountedEvent::branch_misses || metric.event == CountedEvent::cache_misses ||
+             is_allocation_event(metric.event);
     default:
       return false;
   }

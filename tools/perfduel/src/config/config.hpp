@@ -31,6 +31,7 @@ enum class MetricSource {
   catch2,            // the mean of one BENCHMARK in a Catch2 test binary's XML report on stdout
   counter,           // a hardware performance counter (perf_event_open) over the plain run
   valgrind,          // counted by Valgrind in a separate, slower run (the process, or each benchmark)
+  binary_size,       // the program's code and data, bytes, read from its file: no run needed
 };
 
 // Whose benchmarks a valgrind metric counts one by one (MetricSpec::framework): none counts
@@ -43,7 +44,17 @@ enum class CountedEvent {
   cycles,         // CPU cycles (valgrind: an estimate from simulated cache misses)
   branch_misses,  // mispredicted branches (counter only)
   cache_misses,   // last-level cache misses as the PMU defines them (counter only)
+  // Heap allocations the program asked for (malloc, calloc, realloc, the aligned forms, and
+  // operator new through them) and the bytes they asked for: valgrind only, per benchmark
+  // iteration, told to callgrind by an interposed allocator (src/alloc_counter.cpp).
+  allocations,
+  allocated_bytes,
 };
+
+// Whether `event` counts allocations (allocations, allocated_bytes) rather than the CPU's work.
+constexpr bool is_allocation_event(CountedEvent event) {
+  return event == CountedEvent::allocations || event == CountedEvent::allocated_bytes;
+}
 
 // What a benchmark pattern does when a benchmark it matches runs on one side only.
 enum class MissingBenchmark {

@@ -7,14 +7,26 @@ namespace perfduel::config {
 
 // One name table per enum, for reading the YAML and writing the effective configuration
 // (k_order_names is public: --order takes the same names).
-inline constexpr util::NameTable<CountedEvent, 4> k_counted_events{
+inline constexpr util::NameTable<CountedEvent, 6> k_counted_events{
+    {{CountedEvent::instructions, "instructions"},
+     {CountedEvent::cycles, "cycles"},
+     {CountedEvent::branch_misses, "branch-misses"},
+     {CountedEvent::cache_misses, "cache-misses"},
+     {CountedEvent::allocations, "allocations"},
+     {CountedEvent::allocated_bytes, "allocated_bytes"}}};
+// What the CPU's own counters count (`counter:`).
+inline constexpr util::NameTable<CountedEvent, 4> k_hardware_events{
     {{CountedEvent::instructions, "instructions"},
      {CountedEvent::cycles, "cycles"},
      {CountedEvent::branch_misses, "branch-misses"},
      {CountedEvent::cache_misses, "cache-misses"}}};
-// Valgrind's cachegrind counts instructions and, with its cache simulation, estimates cycles.
-inline constexpr util::NameTable<CountedEvent, 2> k_valgrind_events{
-    {{CountedEvent::instructions, "instructions"}, {CountedEvent::cycles, "cycles"}}};
+// Valgrind's cachegrind counts instructions and, with its cache simulation, estimates cycles;
+// per benchmark, callgrind also counts the allocations of an interposed allocator.
+inline constexpr util::NameTable<CountedEvent, 4> k_valgrind_events{
+    {{CountedEvent::instructions, "instructions"},
+     {CountedEvent::cycles, "cycles"},
+     {CountedEvent::allocations, "allocations"},
+     {CountedEvent::allocated_bytes, "allocated_bytes"}}};
 inline constexpr util::NameTable<MissingBenchmark, 2> k_missing_names{
     {{MissingBenchmark::report, "report"}, {MissingBenchmark::error, "error"}}};
 inline constexpr util::NameTable<Repetitions, 2> k_repetitions_names{

@@ -41,6 +41,18 @@ MetricSpec builtin_metric(const std::string& name) {
   return metric;
 }
 
+// Whether a metric of `source` is counted: the same on every run of one program, compared
+// exactly (within k_counted_tolerance).
+bool counted_source(MetricSource source) {
+  return source == MetricSource::counter || source == MetricSource::valgrind ||
+         source == MetricSource::binary_size;
+}
+
+// Whether a metric of `source` needs no plain, timed run of the program.
+bool needs_no_plain_run(MetricSource source) {
+  return source == MetricSource::valgrind || source == MetricSource::binary_size;
+}
+
 // The entry of metric `key` in `config`: the built-in one, or a new gated one.
 MetricSpec& metric_entry(const Reader& reader, const YAML::Node& key, Config& config, bool builtin) {
   const auto name = reader.key(key, "\"metrics\"");
@@ -55,6 +67,20 @@ MetricSpec& metric_entry(const Reader& reader, const YAML::Node& key, Config& co
   metric.name = name;
   metric.gating = Gating::gated;
   return metric;
+}
+
+// The unit of a benchmark's count of `event` per iteration.
+const char* per_iteration_unit(CountedEvent event) {
+  switch (event) {
+    case CountedEvent::cycles:
+      return k_unit_cycles_per_iteration;
+    case CountedEvent::allocations:
+      return k_unit_allocations_per_iteration;
+    case CountedEvent::allocated_bytes:
+      return k_unit_bytes_per_iteration;
+    default:
+      return k_unit_instructions_per_iteration;
+  }
 }
 
 // The unit of a Google Benchmark `field`: times are read in seconds (the extractor converts
@@ -90,6 +116,15 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   const bool builtin =
       std::find(k_builtin_metrics.begin(), k_builtin_metrics.end(), name) != k_builtin_metrics.end();
   MetricSpec& metric = metric_entry(reader, key, config, builtin);
+  const bool binary_size = name == k_binary_size_metric;
+  if (binary_size) {
+    metric.source = MetricSource::binary_size;
+    metric.unit = k_unit_bytes;
+    metric.tolerance = k_counted_tolerance;
+  }
+  if (node.IsNull() && binary_size) {
+    return;
+  }
   if (node.IsNull()) {
     if (!builtin) {
       reader.fail(key, fmt::format("metric \"{}\" needs a source: regex, json_pointer, google_benchmark, "
@@ -100,10 +135,10 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   }
   reader.check_keys(node, key_names(metric_keys()), fmt::format("metric \"{}\"", name));
   const int sources = read_source(reader, node, metric);
-  if (builtin && sources > 0) {
+  if ((builtin || binary_size) && sources > 0) {
     reader.fail(key, fmt::format("\"{}\" is a built-in metric and takes no source; pick another name", name));
   }
-  if (!builtin && sources != 1) {
+  if (!builtin && !binary_size && sources != 1) {
     reader.fail(key, fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer, "
                                  "google_benchmark, catch2, counter or valgrind",
                                  name));
@@ -118,17 +153,16 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   read_metric_settings(reader, node, metric);
 }
 
-// Counted metrics (counter, valgrind) are there because wall time is too noisy to gate on, so
-// a configuration with one gates wall time only when it says so. When every gated metric is
-// counted by Valgrind, nothing needs the plain, timed runs: the built-in metrics the
-// configuration does not name are dropped, and so is the warm-up unless set (counts do not
-// warm up), so that each round is one Valgrind run per side and nothing else.
+// Counted metrics (counter, valgrind, binary_size) are there because wall time is too noisy to
+// gate on, so a configuration with one gates wall time only when it says so. When every gated
+// metric is counted by Valgrind or read from the program's file, nothing needs the plain, timed
+// runs: the built-in metrics the configuration does not name are dropped, and so is the warm-up
+// unless set (counts do not warm up), so that each round is one Valgrind run per side and
+// nothing else (a gate on binary_size alone runs nothing).
 void apply_counted_defaults(const YAML::Node& root, Config& config) {
   const auto metrics = root["metrics"];
   const auto named = [&](const std::string& name) { return metrics && metrics.IsMap() && metrics[name]; };
-  const auto counted = [](const MetricSpec& m) {
-    return m.source == MetricSource::counter || m.source == MetricSource::valgrind;
-  };
+  const auto counted = [](const MetricSpec& m) { return counted_source(m.source); };
   if (std::none_of(config.metrics.begin(), config.metrics.end(), counted)) {
     return;
   }
@@ -140,9 +174,8 @@ void apply_counted_defaults(const YAML::Node& root, Config& config) {
     }
   }
   const auto gated = config.gated_metrics();
-  if (gated.empty() || !std::all_of(gated.begin(), gated.end(), [](const MetricSpec* m) {
-        return m->source == MetricSource::valgrind;
-      })) {
+  if (gated.empty() || !std::all_of(gated.begin(), gated.end(),
+                                    [](const MetricSpec* m) { return needs_no_plain_run(m->source); })) {
     return;
   }
   std::erase_if(config.metrics, [&](const MetricSpec& m) {
@@ -167,7 +200,7 @@ void apply_default_tolerance(const YAML::Node& root, Config& config) {
   const auto metrics = root.IsMap() ? root["metrics"] : YAML::Node();
   for (auto& metric : config.metrics) {
     const auto entry = metrics && metrics.IsMap() ? metrics[metric.name] : YAML::Node();
-    const bool counted = metric.source == MetricSource::counter || metric.source == MetricSource::valgrind;
+    const bool counted = counted_source(metric.source);
     if (!(counted && metric.gating == Gating::gated) && !(entry && entry.IsMap() && entry["tolerance"])) {
       double tolerance = k_default_tolerance_share * metric.threshold;
       if (metric.direction == Direction::higher_is_better) {
@@ -216,6 +249,41 @@ Config builtin_config() {
     config.metrics.push_back(builtin_metric(name));
   }
   return config;
+}
+
+// The counted sources of `node` (counter, valgrind) into `metric`: how many it names, valgrind
+// with google_benchmark or catch2 counting as one with them.
+int read_counted_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric) {
+  int sources = 0;
+  if (const auto counter = node["counter"]) {
+    metric.source = MetricSource::counter;
+    metric.event = reader.choice(counter, "counter", k_hardware_events);
+    if (node["google_benchmark"] || node["catch2"]) {
+      // A PMU window per benchmark would need the CPU's counters read around each timed loop,
+      // from outside the unmodified binary: not done; Valgrind counts each benchmark instead.
+      reader.fail(counter, fmt::format("\"counter\" counts the whole process, not each benchmark; count each "
+                                       "benchmark with valgrind: {} instead",
+                                       counted_event_name(metric.event)));
+    }
+    ++sources;
+  }
+  if (const auto valgrind = node["valgrind"]) {
+    metric.source = MetricSource::valgrind;
+    metric.event = reader.choice(valgrind, "valgrind", k_valgrind_events);
+    if (node["google_benchmark"] || node["catch2"]) {
+      // Together they are one source: the count of each benchmark's timed loop, per iteration.
+      metric.framework = node["catch2"] ? BenchmarkFramework::catch2 : BenchmarkFramework::google_benchmark;
+      metric.field = counted_event_name(metric.event);
+      metric.unit = per_iteration_unit(metric.event);
+      --sources;
+    } else if (is_allocation_event(metric.event)) {
+      reader.fail(valgrind, fmt::format("\"valgrind: {}\" counts each benchmark's allocations per iteration: "
+                                        "give the benchmarks too (google_benchmark or catch2)",
+                                        counted_event_name(metric.event)));
+    }
+    ++sources;
+  }
+  return sources;
 }
 
 }  // namespace
@@ -305,31 +373,7 @@ int read_source(const Reader& reader, const YAML::Node& node, MetricSpec& metric
     metric.unit = k_unit_seconds;
     ++sources;
   }
-  if (const auto counter = node["counter"]) {
-    metric.source = MetricSource::counter;
-    metric.event = reader.choice(counter, "counter", k_counted_events);
-    if (node["google_benchmark"] || node["catch2"]) {
-      // A PMU window per benchmark would need the CPU's counters read around each timed loop,
-      // from outside the unmodified binary: not done; Valgrind counts each benchmark instead.
-      reader.fail(counter, fmt::format("\"counter\" counts the whole process, not each benchmark; count each "
-                                       "benchmark with valgrind: {} instead",
-                                       counted_event_name(metric.event)));
-    }
-    ++sources;
-  }
-  if (const auto valgrind = node["valgrind"]) {
-    metric.source = MetricSource::valgrind;
-    metric.event = reader.choice(valgrind, "valgrind", k_valgrind_events);
-    if (node["google_benchmark"] || node["catch2"]) {
-      // Together they are one source: the count of each benchmark's timed loop, per iteration.
-      metric.framework = node["catch2"] ? BenchmarkFramework::catch2 : BenchmarkFramework::google_benchmark;
-      metric.field = counted_event_name(metric.event);
-      metric.unit = metric.event == CountedEvent::cycles ? k_unit_cycles_per_iteration
-                                                         : k_unit_instructions_per_iteration;
-      --sources;
-    }
-    ++sources;
-  }
+  sources += read_counted_source(reader, node, metric);
   // The keys that come with a source (field, missing).
   for (const auto& key : metric_keys()) {
     if (const auto value = node[std::string(key.name)];

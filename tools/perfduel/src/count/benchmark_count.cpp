@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "count/allocation_counts.hpp"
 #include "count/profile.hpp"
 #include "util/text.hpp"
 
@@ -102,6 +103,7 @@ util::Expected<BenchmarkCount> per_iteration(const std::string& name, const Coun
   counted.profile = smaller != nullptr
                         ? profile_difference(larger.window->profile, smaller->window->profile, iterations)
                         : scaled_profile(larger.window->profile, iterations);
+  add_allocation_counts(counted.profile, counted.per_iteration);
   return counted;
 }
 

@@ -17,6 +17,10 @@ CommandSpec callgrind_command(const CommandSpec& command, const SuiteCounting& c
   wrapped.working_directory = command.working_directory;
   wrapped.environment = command.environment;
   wrapped.environment["LD_BIND_NOW"] = "1";
+  if (!counting.allocator.empty()) {
+    auto& preload = wrapped.environment["LD_PRELOAD"];
+    preload = preload.empty() ? counting.allocator.string() : preload + ":" + counting.allocator.string();
+  }
   wrapped.argv = {counting.valgrind.string(), "--tool=callgrind",
                   counting.cache == CacheSimulation::on ? "--cache-sim=yes" : "--cache-sim=no",
                   "--collect-atstart=yes"};

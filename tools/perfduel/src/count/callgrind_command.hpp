@@ -21,6 +21,8 @@ struct SuiteCounting {
   CacheSimulation cache = CacheSimulation::off;
   std::filesystem::path directory;
   int warmup_ms = 250;  // a Catch2 binary's counting warm-up (count/catch2_counts.hpp)
+  // The allocator preloaded to count allocations (count/allocation_counts.hpp); empty: none.
+  std::filesystem::path allocator;
 };
 
 // Where one callgrind process writes: its dumps, numbered (output_base.1, .2, ...), and its log.
@@ -33,7 +35,7 @@ struct CallgrindFiles {
 // `counting.cache` simulation, with `dumps` (callgrind's --dump-before=PATTERN and
 // --dump-after=PATTERN options; of two patterns that agree up to their first `*`, callgrind
 // keeps one, so no two may), its files `files`. LD_BIND_NOW=1 resolves the program's symbols
-// at start.
+// at start; a `counting.allocator` is preloaded (LD_PRELOAD, after the command's own).
 CommandSpec callgrind_command(const CommandSpec& command, const SuiteCounting& counting,
                               const CallgrindFiles& files, std::span<const std::string> dumps);
 

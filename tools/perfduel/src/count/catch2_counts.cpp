@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "count/allocation_counts.hpp"
 #include "count/count_failure.hpp"
 #include "count/profile.hpp"
 #include "count/valgrind.hpp"
@@ -228,6 +229,7 @@ util::Expected<std::vector<BenchmarkCount>> catch2_counts_from_dumps(
     }
     if (counts[i].uncountable.empty()) {
       counts[i].profile = profile_per_call(all[i], benchmark);
+      add_allocation_counts(counts[i].profile, counts[i].per_iteration);
     }
   }
   return counts;

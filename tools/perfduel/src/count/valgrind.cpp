@@ -72,6 +72,8 @@ util::Expected<double> simulated_value(const CachegrindCounts& counts, CountedEv
       return estimated_cycles(counts);
     case CountedEvent::branch_misses:
     case CountedEvent::cache_misses:
+    case CountedEvent::allocations:
+    case CountedEvent::allocated_bytes:
       break;
   }
   return Result::failure(fmt::format("valgrind does not count {}", counted_event_name(event)));

@@ -16,8 +16,12 @@
 namespace perfduel {
 
 ValgrindExecutor::ValgrindExecutor(Executor& inner, std::filesystem::path valgrind, CacheSimulation cache,
-                                   BenchmarkFramework framework)
-    : m_inner(inner), m_valgrind(std::move(valgrind)), m_cache(cache), m_framework(framework) {
+                                   BenchmarkFramework framework, std::filesystem::path allocator)
+    : m_inner(inner),
+      m_valgrind(std::move(valgrind)),
+      m_cache(cache),
+      m_framework(framework),
+      m_allocator(std::move(allocator)) {
   std::string pattern = (std::filesystem::temp_directory_path() / "perfduel-valgrind-XXXXXX").string();
   if (::mkdtemp(pattern.data()) != nullptr) {
     m_directory = pattern;
@@ -113,7 +117,7 @@ util::Expected<ValgrindExecutor::Prepared> ValgrindExecutor::prepare(const Comma
 }
 
 SuiteCounting ValgrindExecutor::counting_of(const Prepared& prepared) const {
-  return {prepared.program, m_valgrind, m_cache, prepared.directory, prepared.warmup_ms};
+  return {prepared.program, m_valgrind, m_cache, prepared.directory, prepared.warmup_ms, m_allocator};
 }
 
 RunResult ValgrindExecutor::with_longer_warmups(const CommandSpec& command, const RunLimits& limits,

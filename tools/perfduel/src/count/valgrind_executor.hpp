@@ -23,8 +23,11 @@ class ValgrindExecutor final : public Executor {
   // (find_valgrind); `cache`: simulate caches; `framework`: count the whole process (none) or
   // each benchmark of a suite alone (count/benchmark_counts.hpp). Creates a private directory
   // for Valgrind's files under the system's temporary directory.
+  // `allocator`: the allocation counter preloaded into a suite's counted runs
+  // (count/allocation_counts.hpp); empty: none.
   ValgrindExecutor(Executor& inner, std::filesystem::path valgrind, CacheSimulation cache,
-                   BenchmarkFramework framework = BenchmarkFramework::none);
+                   BenchmarkFramework framework = BenchmarkFramework::none,
+                   std::filesystem::path allocator = {});
   ~ValgrindExecutor() override;
   ValgrindExecutor(const ValgrindExecutor&) = delete;
   ValgrindExecutor& operator=(const ValgrindExecutor&) = delete;
@@ -72,6 +75,7 @@ class ValgrindExecutor final : public Executor {
   std::filesystem::path m_valgrind;
   CacheSimulation m_cache;
   BenchmarkFramework m_framework;
+  std::filesystem::path m_allocator;
   std::filesystem::path m_directory;
   ProgramPaths m_programs;  // each command's program, as a plain run finds it
 };

@@ -16,6 +16,7 @@ Determinism determinism_of(const MetricSpec& metric) {
   switch (metric.source) {
     case MetricSource::counter:
     case MetricSource::valgrind:
+    case MetricSource::binary_size:
       return Determinism::counted;
     case MetricSource::wall_time:
     case MetricSource::user_time:

@@ -125,7 +125,9 @@ void play_rounds(DuelRounds& duel, std::uint64_t seed, const std::function<doubl
     // would grow into a measurable share of the duel. Analyse only while the time spent on
     // it stays under 2 % of the time the runs took: the stopping decision may come a few
     // rounds late, never early, and the final analysis below always sees every round.
-    if (warmup || (analysis_seconds > 0.02 * duel.run_seconds() && measured + 1 < config.max_rounds)) {
+    // Rounds that run nothing (binary_size alone) are analysed every time.
+    if (warmup || (duel.runs_programs() && analysis_seconds > 0.02 * duel.run_seconds() &&
+                   measured + 1 < config.max_rounds)) {
       continue;
     }
     try {
@@ -173,6 +175,7 @@ DuelOutcome run_duel(const Config& config, Executor& executor, Executor* simulat
   try {
     outcome.analysis = analyze(duel.effective(), outcome.runs, Finality::final);
     outcome.explanations = explain_counted_metrics(outcome.analysis, outcome.profiles);
+    duel.sizes().note_growth(outcome.analysis, outcome.notes);
   } catch (const Error& e) {
     end_by_error(outcome, e);
   }

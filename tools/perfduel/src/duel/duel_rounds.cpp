@@ -46,7 +46,8 @@ DuelRounds::DuelRounds(const Config& config, Executor& executor, Executor* simul
       m_simulator(simulator),
       m_plan(plan_runs(config)),
       m_limits{config.run_timeout, config.cpus, std::nullopt, m_plan.counters},
-      m_seed(seed) {
+      m_seed(seed),
+      m_sizes(config) {
   if (m_plan.valgrind && simulator == nullptr) {
     throw Error("valgrind metrics need a Valgrind executor");  // a wiring mistake, not a user error
   }
@@ -186,6 +187,15 @@ std::vector<DuelRounds::CompletedSide> DuelRounds::run_round(RoundId round,
       }
     }
   }
+  if (!runs_programs()) {  // binary_size alone: read from the files, nothing runs
+    RunResult read;
+    read.status = RunStatus::exited;
+    read.exit_code = 0;
+    runs.completed = {{order[0], read}, {order[1], read}};
+  }
+  for (auto& [side, result] : runs.completed) {
+    result.program_bytes = m_sizes.bytes(side);
+  }
   return std::move(runs.completed);
 }
 
@@ -319,6 +329,8 @@ void DuelRounds::expand_patterns(RoundId round, const std::vector<CompletedSide>
   auto expansion = expand_metric_patterns(m_effective.metrics, baseline_run.out, candidate_run.out);
   if (expansion) {
     set_aside_uncountable(expansion.value(), baseline_run.uncountable, candidate_run.uncountable);
+    set_aside_allocation_free(expansion.value(), baseline_run.simulated_benchmarks,
+                              candidate_run.simulated_benchmarks);
   }
   if (expansion && std::none_of(expansion->metrics.begin(), expansion->metrics.end(),
                                 [](const MetricSpec& m) { return m.gating == Gating::gated; })) {

@@ -8,6 +8,7 @@
 
 #include "config/config.hpp"
 #include "duel/duel.hpp"
+#include "duel/program_sizes.hpp"
 #include "duel/run_plan.hpp"
 #include "run/executor.hpp"
 #include "run/metric_extractor.hpp"
@@ -57,6 +58,9 @@ class DuelRounds {
   const Config& config() const { return m_config; }
   const Config& effective() const { return m_effective; }
   double run_seconds() const { return m_run_seconds; }
+  // Whether rounds run the programs: not for binary_size alone, read from the files.
+  bool runs_programs() const { return m_plan.plain || m_plan.valgrind; }
+  const ProgramSizes& sizes() const { return m_sizes; }
   DuelOutcome& outcome() { return m_outcome; }
 
  private:
@@ -101,6 +105,7 @@ class DuelRounds {
   RunPlan m_plan;
   RunLimits m_limits;
   std::uint64_t m_seed;
+  ProgramSizes m_sizes;
   std::uint64_t m_run_index = 0;
   std::optional<MetricExtractor> m_extractor;
   DuelOutcome m_outcome;

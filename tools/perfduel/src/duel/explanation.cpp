@@ -14,7 +14,8 @@ bool worth_explaining(const MetricResult& result) {
 std::vector<Explanation> explain_counted_metrics(const Analysis& analysis, const SideProfiles& profiles) {
   std::vector<Explanation> explanations;
   for (const MetricResult& result : analysis.metrics) {
-    if (result.spec.source != MetricSource::valgrind || !worth_explaining(result)) {
+    if (result.spec.source != MetricSource::valgrind || is_allocation_event(result.spec.event) ||
+        !worth_explaining(result)) {
       continue;
     }
     const auto found = profiles.find(profile_key(result.spec));

@@ -45,6 +45,15 @@ MetricResult judge_without_ratio(const Config& config, const MetricPlan& plan, c
   const bool gated = spec.gating == Gating::gated;
   const Readings& read = plan.readings;
   const std::size_t rounds = series.rounds.size();
+  if (gated && !read.invalid && is_allocation_event(spec.event) && read.zeros_baseline == rounds &&
+      read.zeros_candidate == 0) {
+    // A count of 0 against a positive one is certain and has no ratio: the gate fails by name.
+    throw Error(fmt::format("metric \"{}\": {}: the benchmark allocates in its loop on the candidate "
+                            "side only, a change no ratio expresses: an allocation added to a loop "
+                            "that made none",
+                            spec.name, zero_counts(read, rounds, spec.unit)),
+                ExitCode::regression);
+  }
   if (gated && !read.invalid && zeros_allowed(spec)) {
     throw Error(fmt::format("metric \"{}\": {}: most runs are below its resolution ({}). Make "
                             "each run longer (repeat the work inside the benchmark), or gate another "

@@ -109,7 +109,8 @@ LocalDuel run_local_duel(Config& config, const std::string& cpus_origin, const P
   ProcessExecutor executor(exec_stub);
   std::optional<ValgrindExecutor> simulator;
   if (!valgrind.empty()) {
-    simulator.emplace(executor, valgrind, plan_runs(config).cache, plan_runs(config).framework);
+    simulator.emplace(executor, valgrind, plan_runs(config).cache, plan_runs(config).framework,
+                      find_allocation_counter(config, plan_runs(config)));
   }
   // Counted runs and nothing timed: two runs at a time (a suite's two processes, or both sides).
   const RunPlan runs = plan_runs(config);

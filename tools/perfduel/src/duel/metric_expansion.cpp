@@ -202,4 +202,25 @@ void set_aside_uncountable(MetricExpansion& expansion, const std::map<std::strin
   });
 }
 
+void set_aside_allocation_free(MetricExpansion& expansion,
+                               const std::map<std::string, std::map<CountedEvent, double>>& baseline,
+                               const std::map<std::string, std::map<CountedEvent, double>>& candidate) {
+  const auto count = [](const auto& side, const MetricSpec& metric) {
+    const auto benchmark = side.find(metric.benchmark);
+    if (benchmark == side.end()) {
+      return -1.0;
+    }
+    const auto event = benchmark->second.find(metric.event);
+    return event == benchmark->second.end() ? 0.0 : event->second;  // none marked: none made
+  };
+  std::erase_if(expansion.metrics, [&](const MetricSpec& metric) {
+    if (metric.framework == BenchmarkFramework::none || !is_allocation_event(metric.event) ||
+        count(baseline, metric) != 0 || count(candidate, metric) != 0) {
+      return false;
+    }
+    expansion.changes.uncountable[metric.name] = "allocates nothing per iteration on either side: no change";
+    return true;
+  });
+}
+
 }  // namespace perfduel

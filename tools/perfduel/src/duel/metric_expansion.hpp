@@ -64,6 +64,14 @@ util::Expected<MetricExpansion> expand_metric_patterns(std::span<const MetricSpe
 util::Expected<std::vector<MetricSpec>> expand_recorded_patterns(std::span<const MetricSpec> metrics,
                                                                  const std::vector<std::string>& recorded);
 
+// Takes out of `expansion` the allocation metrics (allocations, allocated_bytes) of benchmarks
+// that allocate nothing per iteration on both sides (`baseline`, `candidate`: the counts per
+// iteration by benchmark, RunResult::simulated_benchmarks) and lists them in its changes as
+// not countable: a count of 0 against 0 has no ratio, and is no change.
+void set_aside_allocation_free(MetricExpansion& expansion,
+                               const std::map<std::string, std::map<CountedEvent, double>>& baseline,
+                               const std::map<std::string, std::map<CountedEvent, double>>& candidate);
+
 // Takes out of `expansion` the metrics that count a benchmark which either side's suite could
 // not count one benchmark at a time (`baseline` and `candidate`: RunResult::uncountable, by
 // benchmark name), and lists them with the reason in its changes.

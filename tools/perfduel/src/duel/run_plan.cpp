@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "count/allocation_counts.hpp"
 #include "error.hpp"
 #include "run/perf_counters.hpp"
+#include "run/program_path.hpp"
 
 namespace perfduel {
 
@@ -19,7 +21,11 @@ RunPlan plan_runs(const Config& config) {
         plan.cache = CacheSimulation::on;
       }
       plan.framework = std::max(plan.framework, metric.framework);
+      plan.allocations |= is_allocation_event(metric.event);
       continue;
+    }
+    if (metric.source == MetricSource::binary_size) {
+      continue;  // read from the program's file, once per duel
     }
     plan.plain = true;
     if (metric.source == MetricSource::counter &&
@@ -82,6 +88,23 @@ std::filesystem::path check_run_plan(const Config& config, const RunPlan& plan) 
     throw Error(fmt::format("{}: metric \"{}\": {}", config.origin, metric.name, valgrind.error()));
   }
   return std::move(valgrind).value();
+}
+
+std::filesystem::path find_allocation_counter(const Config& config, const RunPlan& plan) {
+  if (!plan.allocations) {
+    return {};
+  }
+  std::string searched;
+  auto found = find_helper(k_allocation_counter_library, searched);
+  if (found.empty()) {
+    const auto& metric = *std::find_if(config.metrics.begin(), config.metrics.end(),
+                                       [](const MetricSpec& m) { return is_allocation_event(m.event); });
+    throw Error(
+        fmt::format("{}: metric \"{}\": the allocation counter {} is not installed (looked at {}); "
+                    "build or install perfduel whole",
+                    config.origin, metric.name, k_allocation_counter_library, searched));
+  }
+  return found;
 }
 
 }  // namespace perfduel

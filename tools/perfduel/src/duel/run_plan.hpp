@@ -14,12 +14,13 @@ namespace perfduel {
 // sides first, back to back so that drift cancels in their ratio, then the Valgrind runs in
 // the same order (their counts do not drift).
 struct RunPlan {
-  bool plain = true;                             // metrics other than valgrind ones exist
+  bool plain = true;                             // metrics other than valgrind and binary_size ones exist
   bool valgrind = false;                         // some metric is a valgrind one
   CacheSimulation cache = CacheSimulation::off;  // on when estimated cycles are asked for
   // Whose benchmarks the Valgrind runs count one by one; none: the whole process.
   BenchmarkFramework framework = BenchmarkFramework::none;
   std::vector<CountedEvent> counters;  // hardware events for the plain run, each once
+  bool allocations = false;            // a valgrind metric counts allocations (preloads the counter)
 };
 
 // The runs `config`'s metrics need.
@@ -33,5 +34,10 @@ RunPlan plan_runs(const Config& config);
 // this VM?); use valgrind: instructions instead`. Returns the valgrind program (empty when
 // the plan has no Valgrind runs).
 std::filesystem::path check_run_plan(const Config& config, const RunPlan& plan);
+
+// The allocation counter the Valgrind runs of `plan` preload (count/allocation_counts.hpp), found
+// beside the driver; empty when no metric counts allocations. Throws perfduel::Error naming the
+// configuration, the metric and the places looked at when it is missing.
+std::filesystem::path find_allocation_counter(const Config& config, const RunPlan& plan);
 
 }  // namespace perfduel

@@ -44,7 +44,10 @@ struct RunResult {
   double wall_seconds = 0;  // steady clock from just before spawn to reaping
   double user_seconds = 0;  // from wait4's rusage: this child and its waited-for descendants
   double system_seconds = 0;
-  double max_rss_bytes = 0;    // the largest resident set of the child or one of its descendants
+  double max_rss_bytes = 0;  // the largest resident set of the child or one of its descendants
+  // The program's code and data (util/elf_size.hpp), read from its file: set by the duel for
+  // binary_size metrics, not by the executor.
+  double program_bytes = 0;
   std::string out;             // all of stdout, up to k_max_stdout_mib
   bool out_truncated = false;  // stdout was longer than that; the rest was read and dropped
   std::string err;             // the end of stderr

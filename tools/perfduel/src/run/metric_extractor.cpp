@@ -140,6 +140,9 @@ Value benchmark_count(const MetricSpec& metric, const RunResult& run) {
     return Value::failure(fmt::format("the run counted no benchmark named \"{}\"", metric.benchmark));
   }
   const auto found = counts->second.find(metric.event);
+  if (found == counts->second.end() && is_allocation_event(metric.event)) {
+    return 0.0;  // counted, and no allocation marked (count/allocation_counts.hpp)
+  }
   if (found == counts->second.end()) {
     return Value::failure(fmt::format("the run has no valgrind count of {} for benchmark \"{}\"",
                                       counted_event_name(metric.event), metric.benchmark));
@@ -213,6 +216,9 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
         break;
       case MetricSource::max_rss:
         value = run.max_rss_bytes;
+        break;
+      case MetricSource::binary_size:
+        value = run.program_bytes;
         break;
       case MetricSource::counter:
       case MetricSource::valgrind:

@@ -45,6 +45,9 @@ std::uint64_t hardware_event(CountedEvent event) {
       return PERF_COUNT_HW_BRANCH_MISSES;
     case CountedEvent::cache_misses:
       return PERF_COUNT_HW_CACHE_MISSES;
+    case CountedEvent::allocations:
+    case CountedEvent::allocated_bytes:
+      break;  // not a hardware event (config/names.hpp, k_hardware_events)
   }
   return PERF_COUNT_HW_INSTRUCTIONS;
 }

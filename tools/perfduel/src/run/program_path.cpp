@@ -38,7 +38,7 @@ util::Expected<std::filesystem::path> resolve_program(const std::string& program
   return std::filesystem::absolute(path);
 }
 
-std::filesystem::path find_exec_stub(std::string& searched) {
+std::filesystem::path find_helper(std::string_view name, std::string& searched) {
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) {
@@ -46,12 +46,12 @@ std::filesystem::path find_exec_stub(std::string& searched) {
     return {};
   }
   const auto directory = self.parent_path();
-  const std::filesystem::path candidates[] = {
-      directory / "perfduel-exec", directory.parent_path() / "libexec" / "perfduel" / "perfduel-exec"};
+  const std::filesystem::path candidates[] = {directory / name,
+                                              directory.parent_path() / "libexec" / "perfduel" / name};
   searched.clear();
   for (const auto& candidate : candidates) {
     searched += (searched.empty() ? "" : ", ") + candidate.string();
-    if (::access(candidate.c_str(), X_OK) == 0) {
+    if (::access(candidate.c_str(), R_OK) == 0) {
       return candidate;
     }
   }
@@ -70,6 +70,11 @@ util::Expected<std::filesystem::path> ProgramPaths::resolve(const std::string& p
     cached = m_resolved.emplace(key, std::move(resolved).value()).first;
   }
   return cached->second;
+}
+
+std::filesystem::path find_exec_stub(std::string& searched) {
+  auto found = find_helper("perfduel-exec", searched);
+  return !found.empty() && ::access(found.c_str(), X_OK) == 0 ? found : std::filesystem::path();
 }
 
 }  // namespace perfduel

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "util/expected.hpp"
 
@@ -13,6 +14,11 @@ namespace perfduel {
 // perfduel-exec beside the running program (build tree) or in ../libexec/perfduel (install
 // tree); empty when neither exists. `searched` receives the places looked at.
 std::filesystem::path find_exec_stub(std::string& searched);
+
+// The file `name` beside the running program (build tree) or in ../libexec/perfduel (install
+// tree), as find_exec_stub looks (libperfduel-alloc.so, count/allocation_counts.hpp); empty when
+// neither exists. `searched` receives the places looked at.
+std::filesystem::path find_helper(std::string_view name, std::string& searched);
 
 // The absolute path of `program` as the child would find it: searched on PATH when it has
 // no slash, resolved against `working_directory` otherwise. The error says what is wrong
