@@ -1,5 +1,7 @@
 #include "bisect/duel_reading.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "duel/verdict.hpp"
@@ -56,6 +58,30 @@ std::string interval_text(const MetricAtCut& m) {
                      util::format_percent(*m.low), util::format_percent(*m.high));
 }
 
+// The gated metric a reading shows: the worst bad one; when none is bad, the one nearest to being
+// so (the least settled when unresolved).
+const MetricAtCut* metric_to_show(const std::vector<MetricAtCut>& gated) {
+  const MetricAtCut* shown = nullptr;
+  for (const auto& m : gated) {
+    if (m.reading == Reading::bad &&
+        (shown == nullptr || shown->reading != Reading::bad || m.worst > shown->worst)) {
+      shown = &m;
+    }
+  }
+  if (shown != nullptr) {
+    return shown;
+  }
+  for (const auto& m : gated) {
+    const bool better =
+        shown == nullptr || (m.reading != Reading::good && shown->reading == Reading::good) ||
+        ((m.reading == Reading::good) == (shown->reading == Reading::good) && m.worst > shown->worst);
+    if (better) {
+      shown = &m;
+    }
+  }
+  return shown;
+}
+
 }  // namespace
 
 DuelReading read_duel_report(const SavedReport& report) {
@@ -85,26 +111,9 @@ DuelReading read_duel_report(const SavedReport& report) {
     reading.reason = "the report has no gated metric";
     return reading;
   }
-  const MetricAtCut* shown = nullptr;
-  bool all_good = true;
-  for (const auto& m : gated) {
-    all_good = all_good && m.reading == Reading::good;
-    if (m.reading == Reading::bad &&
-        (shown == nullptr || shown->reading != Reading::bad || m.worst > shown->worst)) {
-      shown = &m;
-    }
-  }
-  if (shown == nullptr) {
-    // No metric is bad: show the one nearest to being so (the least settled when unresolved).
-    for (const auto& m : gated) {
-      const bool better =
-          shown == nullptr || (m.reading != Reading::good && shown->reading == Reading::good) ||
-          ((m.reading == Reading::good) == (shown->reading == Reading::good) && m.worst > shown->worst);
-      if (better) {
-        shown = &m;
-      }
-    }
-  }
+  const MetricAtCut* shown = metric_to_show(gated);
+  const bool all_good = std::all_of(gated.begin(), gated.end(),
+                                    [](const MetricAtCut& m) { return m.reading == Reading::good; });
   reading.reading = shown->reading == Reading::bad ? Reading::bad
                     : all_good                     ? Reading::good
                                                    : Reading::unresolved;

@@ -190,12 +190,56 @@ MetricExtractor::MetricExtractor(std::span<const MetricSpec> metrics) : m_metric
   }
 }
 
+namespace {
+
+// A run's stdout, parsed as JSON, Google Benchmark's or Catch2's output on first need, once a run.
+class ParsedOutput {
+ public:
+  explicit ParsedOutput(const std::string& out) : m_out(out) {}
+
+  // `metric` (json_pointer or google_benchmark) from the JSON document.
+  Value json_value(const MetricSpec& metric) {
+    if (!m_document) {
+      m_document = nlohmann::json::parse(m_out, nullptr, false);
+    }
+    if (m_document->is_discarded()) {
+      const std::string first_line(util::trim(std::string_view(m_out).substr(0, m_out.find('\n'))));
+      return Value::failure(fmt::format(
+          "stdout is not valid JSON (starts with \"{}\"){}", first_line.substr(0, 40),
+          metric.source == MetricSource::google_benchmark ? "; pass --benchmark_format=json to the benchmark"
+                                                          : ""));
+    }
+    if (metric.source == MetricSource::json_pointer) {
+      return from_json_pointer(metric, *m_document);
+    }
+    if (!m_gbench) {
+      m_gbench = read_gbench_document(*m_document);
+    }
+    return m_gbench->fault == GbenchFault::none ? from_google_benchmark(metric, m_gbench->results)
+                                                : Value::failure(m_gbench->error);
+  }
+
+  // `metric` (catch2) from Catch2's XML reporter output.
+  Value catch2_value(const MetricSpec& metric) {
+    if (!m_catch2) {
+      m_catch2 = read_catch2_benchmarks(m_out);
+    }
+    return *m_catch2 ? from_catch2(metric, m_catch2->value()) : Value::failure(m_catch2->error());
+  }
+
+ private:
+  const std::string& m_out;
+  std::optional<nlohmann::json> m_document;
+  std::optional<GbenchReading> m_gbench;
+  std::optional<util::Expected<std::vector<Catch2Benchmark>>> m_catch2;
+};
+
+}  // namespace
+
 util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& run) const {
   using Result = util::Expected<std::vector<double>>;
   std::vector<double> values;
-  std::optional<nlohmann::json> document;                              // parsed on first need, once per run
-  std::optional<GbenchReading> gbench;                                 // read from it on first need
-  std::optional<util::Expected<std::vector<Catch2Benchmark>>> catch2;  // likewise
+  ParsedOutput output{run.out};
   const bool no_output = util::trim(run.out).empty();
   for (std::size_t i = 0; i < m_metrics.size(); ++i) {
     const auto& metric = m_metrics[i];
@@ -229,31 +273,10 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
         break;
       case MetricSource::json_pointer:
       case MetricSource::google_benchmark:
-        if (!document) {
-          document = nlohmann::json::parse(run.out, nullptr, false);
-        }
-        if (document->is_discarded()) {
-          const std::string first_line(util::trim(std::string_view(run.out).substr(0, run.out.find('\n'))));
-          value = Value::failure(fmt::format("stdout is not valid JSON (starts with \"{}\"){}",
-                                             first_line.substr(0, 40),
-                                             metric.source == MetricSource::google_benchmark
-                                                 ? "; pass --benchmark_format=json to the benchmark"
-                                                 : ""));
-        } else if (metric.source == MetricSource::json_pointer) {
-          value = from_json_pointer(metric, *document);
-        } else {
-          if (!gbench) {
-            gbench = read_gbench_document(*document);
-          }
-          value = gbench->fault == GbenchFault::none ? from_google_benchmark(metric, gbench->results)
-                                                     : Value::failure(gbench->error);
-        }
+        value = output.json_value(metric);
         break;
       case MetricSource::catch2:
-        if (!catch2) {
-          catch2 = read_catch2_benchmarks(run.out);
-        }
-        value = *catch2 ? from_catch2(metric, catch2->value()) : Value::failure(catch2->error());
+        value = output.catch2_value(metric);
         break;
     }
     if (!value) {

@@ -345,9 +345,7 @@ std::vector<Group> partition(std::span<const RunStats> runs, double max_value, d
     }
     open.previous_units.push_back(open.previous.back().units);
     const double new_bits = exact_bits(open, model, i, new_stats);
-    Closed record{i, new_stats, new_bits, base + new_bits};
-
-    closed[i + 1] = best_closing(open, model, i, record);
+    closed[i + 1] = best_closing(open, model, i, Closed{i, new_stats, new_bits, base + new_bits});
 
     open.size.push_back(static_cast<double>(new_stats.size));
     open.avg.push_back(new_stats.avg);
