@@ -134,7 +134,53 @@ template <typename Source, typename Target>
 bool read_fields(const FieldTable<Source, Target>& fields, const Json& object, Target& target);
 
 // Reads `value` into `target` leniently; false, `target` as it was, when it is of another type.
-// An array's items of another type: a string's are dumped, an int's left out, a double's 0.
+template <typename T>
+bool read_value(const Json& value, T& target);
+
+// The items of the array `value` appended to `target`, each read as read_value reads it; items of
+// another type: a string's are dumped, an int's left out, any other's its default.
+template <typename Item>
+bool read_items(const Json& value, std::vector<Item>& target) {
+  if (!value.is_array()) {
+    return false;
+  }
+  for (const auto& item : value) {
+    if constexpr (std::is_same_v<Item, std::string>) {
+      target.push_back(item.is_string() ? item.template get<std::string>() : item.dump());
+    } else if constexpr (std::is_same_v<Item, int>) {
+      if (item.is_number_integer()) {
+        target.push_back(item.template get<int>());
+      }
+    } else {
+      Item read{};
+      read_value(item, read);
+      target.push_back(std::move(read));
+    }
+  }
+  return true;
+}
+
+// A string (or path), bool, integer or floating-point `value` into `target`.
+template <typename T>
+bool read_scalar(const Json& value, T& target) {
+  bool fits = false;
+  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::filesystem::path>) {
+    fits = value.is_string();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    fits = value.is_boolean();
+  } else if constexpr (std::is_integral_v<T>) {
+    fits = value.is_number_integer();
+  } else {
+    static_assert(std::is_floating_point_v<T>, "a field of a type the report does not read");
+    fits = value.is_number();
+  }
+  if (fits) {
+    using Read = std::conditional_t<std::is_same_v<T, std::filesystem::path>, std::string, T>;
+    target = value.template get<Read>();
+  }
+  return fits;
+}
+
 template <typename T>
 bool read_value(const Json& value, T& target) {
   if constexpr (HasTable<T>) {
@@ -154,49 +200,14 @@ bool read_value(const Json& value, T& target) {
     target = std::move(item);
     return true;
   } else if constexpr (IsVector<T>::value) {
-    if (!value.is_array()) {
-      return false;
-    }
-    for (const auto& item : value) {
-      if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-        target.push_back(item.is_string() ? item.template get<std::string>() : item.dump());
-      } else if constexpr (std::is_same_v<T, std::vector<int>>) {
-        if (item.is_number_integer()) {
-          target.push_back(item.template get<int>());
-        }
-      } else {
-        typename T::value_type read{};
-        read_value(item, read);
-        target.push_back(std::move(read));
-      }
-    }
-    return true;
+    return read_items(value, target);
   } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
     for (auto it = value.begin(); value.is_object() && it != value.end(); ++it) {
       target[it.key()] = it->is_string() ? it->template get<std::string>() : it->dump();
     }
     return value.is_object();
-  } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::filesystem::path>) {
-    if (value.is_string()) {
-      target = value.template get<std::string>();
-    }
-    return value.is_string();
-  } else if constexpr (std::is_same_v<T, bool>) {
-    if (value.is_boolean()) {
-      target = value.template get<bool>();
-    }
-    return value.is_boolean();
-  } else if constexpr (std::is_integral_v<T>) {
-    if (value.is_number_integer()) {
-      target = value.template get<T>();
-    }
-    return value.is_number_integer();
   } else {
-    static_assert(std::is_floating_point_v<T>, "a field of a type the report does not read");
-    if (value.is_number()) {
-      target = value.template get<T>();
-    }
-    return value.is_number();
+    return read_scalar(value, target);
   }
 }
 
@@ -246,12 +257,15 @@ void read_fields_strict(const FieldTable<Source, Target>& fields, const Json& ob
 template <typename T, typename Projection>
 Field<T> member(const char* name, Projection projection, Need need = Need::optional) {
   using Value = std::remove_cvref_t<std::invoke_result_t<Projection, T&>>;
-  typename Field<T>::ReadStrict strict_reader;
-  if constexpr (std::is_arithmetic_v<Value> || std::is_same_v<Value, std::string>) {  // a run's
-    strict_reader = [projection](const Json& value, T& target) {
-      std::invoke(projection, target) = value.get<Value>();
-    };
-  }
+  const auto strict_reader = [projection]() -> typename Field<T>::ReadStrict {
+    if constexpr (std::is_arithmetic_v<Value> || std::is_same_v<Value, std::string>) {  // a run's
+      return [projection](const Json& value, T& target) {
+        std::invoke(projection, target) = value.get<Value>();
+      };
+    } else {
+      return {};
+    }
+  }();
   return Field<T>(
       name, [projection](const T& source) { return write_value(std::invoke(projection, source)); },
       [projection](const Json& value, T& target) {

@@ -65,6 +65,7 @@ bool has_interval(const MetricResult& result) {
 // Each run with its values by metric name, enough for a re-analysis.
 Json runs_json(const RunSummary& summary) {
   std::vector<std::string> names;
+  names.reserve(summary.config->metrics.size());
   for (const auto& metric : summary.config->metrics) {
     names.push_back(metric.name);
   }
