@@ -18,10 +18,12 @@ using namespace perfduel::report_field;
 namespace {
 
 // Converts to any member's type, so that `T{AnyMember{}, …}` compiles with at most as many as
-// the aggregate T has members. Declared only: it is used where nothing is evaluated.
+// the aggregate T has members.
 struct AnyMember {
   template <typename T>
-  operator T() const;
+  operator T() const {
+    return T{};
+  }
 };
 
 // How many members the aggregate T has: a member added to a section's type without a field in

@@ -252,26 +252,28 @@ void read_fields_strict(const FieldTable<Source, Target>& fields, const Json& ob
   }
 }
 
+// The strict reader of a member: only a run's are read strictly, numbers, flags and strings.
+template <typename T, typename Value, typename Projection>
+typename Field<T>::ReadStrict strict_member_reader([[maybe_unused]] Projection projection) {
+  if constexpr (std::is_arithmetic_v<Value> || std::is_same_v<Value, std::string>) {
+    return
+        [projection](const Json& value, T& target) { std::invoke(projection, target) = value.get<Value>(); };
+  } else {
+    return {};
+  }
+}
+
 // A field of the member `projection` of a `T` (a member pointer, or a lambda returning a
 // reference to a member of a member), written and read as its type.
 template <typename T, typename Projection>
 Field<T> member(const char* name, Projection projection, Need need = Need::optional) {
   using Value = std::remove_cvref_t<std::invoke_result_t<Projection, T&>>;
-  const auto strict_reader = [projection]() -> typename Field<T>::ReadStrict {
-    if constexpr (std::is_arithmetic_v<Value> || std::is_same_v<Value, std::string>) {  // a run's
-      return [projection](const Json& value, T& target) {
-        std::invoke(projection, target) = value.get<Value>();
-      };
-    } else {
-      return {};
-    }
-  }();
   return Field<T>(
       name, [projection](const T& source) { return write_value(std::invoke(projection, source)); },
       [projection](const Json& value, T& target) {
         return read_value(value, std::invoke(projection, target));
       },
-      strict_reader, need);
+      strict_member_reader<T, Value>(projection), need);
 }
 
 // A field of the member `pointer` of a `T`, written and read as its type.
