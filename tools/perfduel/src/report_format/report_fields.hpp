@@ -13,7 +13,7 @@
 // The writer (report_format/json_report.cpp) and the strict and lenient readers
 // (report_format/saved_report.cpp) go through them. No other file reads a report by these
 // names: they read a SavedReport (tests/lint/report_fields.sh holds the tree to that, taking the
-// names from the tables' lines, `{"name", …` or `member("name", …` or `named("name", …`).
+// names from the descriptors, `{"name", …`, `member("name", …` or `named("name", …`).
 namespace perfduel::report_field {
 
 // A metric's result as written ("metrics" items): its environment decides at_driver_floor.
@@ -28,7 +28,7 @@ struct NamedRun {
   std::span<const std::string> names;
 };
 
-// The report's top level, in the order written; "runs" is read apart (k_run_fields), by the
+// The report's top level, in the order written; "runs" is read apart (run_fields()), by the
 // strict reader only once the configuration is read.
 const FieldTable<RunSummary, SavedReport>& report_fields();
 // A metric's result ("metrics" items).
@@ -36,6 +36,8 @@ const FieldTable<MetricInReport, SavedMetric>& metric_fields();
 // A run ("runs" items).
 const FieldTable<NamedRun>& run_fields();
 
+// The sections written and read whole as one type (write_value, read_value), each table in
+// report_format/report_fields.cpp or, for an explanation's, report_format/explanation_fields.cpp.
 template <>
 struct Table<Environment> {
   static const FieldTable<Environment>& fields();
