@@ -21,6 +21,8 @@ set(configure_args
   -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -gline-tables-only"
   -DPERFDUEL_SANITIZE=address,undefined -DPERFDUEL_FUZZ=ON -DPERFDUEL_BUILD_TESTS=ON
   -DPERFDUEL_UNITY_BUILD=ON
+  # sanitize.unit runs the unit tests' binary whole: no listing of its cases after the build.
+  -DPERFDUEL_UNIT_TESTS_EACH=OFF
   # Each fuzz target's smoke run: its seed corpus, then 4 s of fuzzing (30 by default); the
   # longer runs of docs/fuzzing.md are made by hand.
   -DPERFDUEL_FUZZ_SECONDS=4)
