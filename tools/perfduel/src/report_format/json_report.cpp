@@ -40,6 +40,9 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result, const Environm
       result.settled_by == SettledBy::none
           ? nlohmann::ordered_json(nullptr)
           : nlohmann::ordered_json(std::string(util::name_of(k_settled_by_names, result.settled_by)));
+  if (result.zero_side) {  // a count from or to 0: no change or interval, the verdict all the same
+    json[report_field::k_read_zero] = std::string(util::name_of(k_side_names, *result.zero_side));
+  }
   json[report_field::k_stopping_width] =
       std::isfinite(result.stopping_width) ? nlohmann::ordered_json(result.stopping_width) : nullptr;
   json[report_field::k_sequence] =

@@ -83,6 +83,8 @@ inline constexpr const char* k_threshold = "threshold";
 inline constexpr const char* k_tolerance = "tolerance";
 inline constexpr const char* k_likely_regression = "likely_regression";
 inline constexpr const char* k_settled_by = "settled_by";
+// The side whose every run read 0 while the other's never did (MetricResult::zero_side).
+inline constexpr const char* k_read_zero = "read_zero";
 inline constexpr const char* k_stopping_width = "stopping_width";
 inline constexpr const char* k_sequence = "sequence";
 inline constexpr const char* k_signs = "signs";

@@ -87,6 +87,9 @@ SavedMetric metric_from_json(const Json& json) {
   metric.verdict = string_at(json, report_field::k_verdict);
   metric.likely_regression = flag_at(json, report_field::k_likely_regression);
   metric.settled_by = string_at(json, report_field::k_settled_by);
+  if (const auto side = string_at(json, report_field::k_read_zero)) {
+    metric.read_zero = util::value_of(k_side_names, *side);
+  }
   if (const auto& signs = member(json, report_field::k_signs); signs.is_object()) {
     metric.signs = SavedSigns{count_at<std::size_t>(signs, report_field::k_beyond),
                               count_at<std::size_t>(signs, report_field::k_rounds),
