@@ -11,6 +11,31 @@ namespace perfduel {
 
 namespace {
 
+// How `result` was settled, into its `json`: the rule, the width rule's width, the confidence and
+// sign sequences, and for a count from or to 0 the side that read 0.
+void settlement_to_json(const MetricResult& result, nlohmann::ordered_json& json) {
+  const auto& spec = result.spec;
+  json[report_field::k_settled_by] =
+      result.settled_by == SettledBy::none
+          ? nlohmann::ordered_json(nullptr)
+          : nlohmann::ordered_json(std::string(util::name_of(k_settled_by_names, result.settled_by)));
+  if (result.zero_side) {  // a count from or to 0: no change or interval, the verdict all the same
+    json[report_field::k_read_zero] = std::string(util::name_of(k_side_names, *result.zero_side));
+  }
+  json[report_field::k_stopping_width] =
+      std::isfinite(result.stopping_width) ? nlohmann::ordered_json(result.stopping_width) : nullptr;
+  json[report_field::k_sequence] =
+      result.sequence ? nlohmann::ordered_json::array({result.sequence->lo, result.sequence->hi})
+                      : nlohmann::ordered_json(nullptr);
+  json[report_field::k_signs] =
+      result.settled_by == SettledBy::signs
+          ? nlohmann::ordered_json{{report_field::k_beyond, result.signs_beyond},
+                                   {report_field::k_rounds, result.signs_rounds},
+                                   {report_field::k_by_more_than, signs_bound(spec)},
+                                   {report_field::k_shown_instead_of_interval, shows_signs(result)}}
+          : nlohmann::ordered_json(nullptr);
+}
+
 nlohmann::ordered_json metric_to_json(const MetricResult& result, const Environment& environment) {
   nlohmann::ordered_json json;
   const auto& spec = result.spec;
@@ -36,25 +61,7 @@ nlohmann::ordered_json metric_to_json(const MetricResult& result, const Environm
   if (at_driver_floor(result, environment)) {
     json[report_field::k_at_driver_floor] = true;  // not the programs' memory: a note, not a row
   }
-  json[report_field::k_settled_by] =
-      result.settled_by == SettledBy::none
-          ? nlohmann::ordered_json(nullptr)
-          : nlohmann::ordered_json(std::string(util::name_of(k_settled_by_names, result.settled_by)));
-  if (result.zero_side) {  // a count from or to 0: no change or interval, the verdict all the same
-    json[report_field::k_read_zero] = std::string(util::name_of(k_side_names, *result.zero_side));
-  }
-  json[report_field::k_stopping_width] =
-      std::isfinite(result.stopping_width) ? nlohmann::ordered_json(result.stopping_width) : nullptr;
-  json[report_field::k_sequence] =
-      result.sequence ? nlohmann::ordered_json::array({result.sequence->lo, result.sequence->hi})
-                      : nlohmann::ordered_json(nullptr);
-  json[report_field::k_signs] =
-      result.settled_by == SettledBy::signs
-          ? nlohmann::ordered_json{{report_field::k_beyond, result.signs_beyond},
-                                   {report_field::k_rounds, result.signs_rounds},
-                                   {report_field::k_by_more_than, signs_bound(spec)},
-                                   {report_field::k_shown_instead_of_interval, shows_signs(result)}}
-          : nlohmann::ordered_json(nullptr);
+  settlement_to_json(result, json);
   json[report_field::k_rounds] = result.estimate.rounds;
   if (result.cpu_effect) {
     // Order duet: the higher-numbered CPU of the pair against the other, on the same program.
