@@ -128,7 +128,7 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   if (node.IsNull()) {
     if (!builtin) {
       reader.fail(key, fmt::format("metric \"{}\" needs a source: regex, json_pointer, google_benchmark, "
-                                   "catch2, counter or valgrind",
+                                   "catch2, counter, valgrind or heap",
                                    name));
     }
     return;
@@ -140,7 +140,7 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   }
   if (!builtin && !binary_size && sources != 1) {
     reader.fail(key, fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer, "
-                                 "google_benchmark, catch2, counter or valgrind",
+                                 "google_benchmark, catch2, counter, valgrind or heap",
                                  name));
   }
   if (counted_source(metric.source) && metric.source != MetricSource::binary_size) {
