@@ -34,9 +34,9 @@ class ReportingExecutor : public Executor {
     const bool candidate = command.argv.at(0) == "candidate";
     std::string text;
     for (int i = 0; i < lines && report != command.environment.end(); ++i) {
-      text += fmt::format("pid={} allocations={} allocated_bytes={} peak={}\n", 100 + i,
-                          100 + (candidate && extra ? 1 : 0), 120 * (100 + (candidate && extra ? 1 : 0)),
-                          12000);
+      text +=
+          fmt::format("pid={} allocations={} allocated_bytes={} peak={}\n", 100 + i,
+                      100 + (candidate && extra ? 1 : 0), 120 * (100 + (candidate && extra ? 1 : 0)), 12000);
     }
     if (report != command.environment.end()) {
       (void)util::write_file_atomically(report->second, text);
@@ -171,8 +171,9 @@ TEST_CASE("heap metrics: natively counted, in their units, judged as counts", "[
       "not which blocks are live at once)");
   CHECK_THROWS_WITH(parse_config("metrics:\n  a: {valgrind: allocations}\n", "gate.yaml"),
                     Catch::Contains("or count the whole program's with heap: allocations"));
-  CHECK_THROWS_WITH(parse_config("metrics:\n  a: {heap: frees}\n", "gate.yaml"),
-                    Catch::Contains("\"heap\" must be one of allocations, allocated_bytes, peak, not \"frees\""));
+  CHECK_THROWS_WITH(
+      parse_config("metrics:\n  a: {heap: frees}\n", "gate.yaml"),
+      Catch::Contains("\"heap\" must be one of allocations, allocated_bytes, peak, not \"frees\""));
 }
 
 TEST_CASE("a duel on heap metrics: one allocation more fails in 3 rounds, the same program passes",
