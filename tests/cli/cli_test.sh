@@ -1330,6 +1330,38 @@ YAML
     expect_out 'verdict: NO-CHANGE after 3 rounds'
     [ "$(json '.metrics[0].change' same.json)" = 0 ] || fail "a copy changed by $(json '.metrics[0].change' same.json)"
     ;;
+  heap_counts_a_whole_program)
+    # A whole program's heap, counted natively by the preloaded allocation counter: heap_app
+    # (tests/programs/heap_app.cpp, libc only) holds 100 blocks of 120 bytes at once, so its
+    # counts are known by hand: 100 allocations, 12000 bytes, a peak heap of 12000 bytes. One
+    # allocation more (--extra, +1 %) fails allocs and bytes, not peak, in 3 rounds; the same program
+    # with an argument that changes nothing passes in 3. No timing: counts only. Each run spins
+    # 50 ms (--work), so that the duel judges every round (duel.cpp analyses a run of a
+    # millisecond only while its analysis costs under 2 % of the runs: a few rounds late).
+    : "${HEAP_APP:?set HEAP_APP}"
+    cat >gate.yaml <<YAML
+identical_programs: measure
+metrics:
+  allocs: {heap: allocations}
+  bytes: {heap: allocated_bytes}
+  peak: {heap: peak}
+YAML
+    run 0 compare --config gate.yaml --seed 1 --json same.json -b "$HEAP_APP --blocks 100 --work 50" \
+      -n "$HEAP_APP --blocks 100 --work 50 --label reworded"
+    expect_out 'verdict: NO-CHANGE after 3 rounds'
+    for side in baseline candidate; do
+      counts=$(json "[.runs[] | select(.side == \"$side\") | \"\(.values.allocs) \(.values.bytes) \(.values.peak)\"] | unique | join(\",\")" same.json)
+      [ "$counts" = "100 12000 12000" ] || fail "$side read $counts, not 100 allocations, 12000 B, peak 12000 B"
+    done
+    [ "$(json '.metrics[] | select(.name == "allocs") | .unit' same.json)" = allocs ] || fail "unit $(json '.metrics' same.json)"
+    run 1 compare --config gate.yaml --seed 1 --json more.json -b "$HEAP_APP --blocks 100 --work 50" \
+      -n "$HEAP_APP --blocks 100 --work 50 --extra"
+    expect_out 'verdict: REGRESSION after 3 rounds'
+    expect_out '^allocs +100 allocs +101 allocs +\+1\.00 % .* regression$'
+    [ "$(json '[.metrics[] | select(.verdict == "regression") | .name] | join(",")' more.json)" = allocs,bytes ] ||
+      fail "regressed: $(json '[.metrics[] | {name, verdict}]' more.json)"
+    [ "$(json '.metrics[] | select(.name == "peak") | .verdict' more.json)" = no-change ] || fail "peak changed"
+    ;;
   gbench_allocations_per_benchmark)
     # Allocations and the bytes they ask for, per iteration of each benchmark's timed loop, in
     # the unmodified binary (tests/programs/alloc_bench.cpp): the counts agree with the hand

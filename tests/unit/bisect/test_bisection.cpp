@@ -323,6 +323,25 @@ TEST_CASE("bisect: a duel's report read at the cut", "[bisect]") {
         Reading::interrupted);
 }
 
+TEST_CASE("bisect: a count from or to 0 is read without an interval", "[bisect][allocations]") {
+  const auto reading_of = [](const std::string& zero_side) {
+    const nlohmann::json metric{{"name", "allocs"},        {"gated", true},          {"direction", "lower"},
+                                {"unit", "allocs"},        {"tolerance", 0.001},     {"change", nullptr},
+                                {"ci", nullptr},           {"read_zero", zero_side}, {"baseline_median", 0.0},
+                                {"candidate_median", 3.0}, {"verdict", "regression"}};
+    const nlohmann::json report{{"verdict", "regression"},
+                                {"end", "decided"},
+                                {"measured_rounds", 3},
+                                {"elapsed_seconds", 0.5},
+                                {"metrics", nlohmann::json(std::vector<nlohmann::json>{metric})}};
+    return read_duel_report(report_from_json_lenient(nlohmann::ordered_json(report)));
+  };
+  const DuelReading added = reading_of("baseline");  // allocations new to the program: bad
+  CHECK(added.reading == Reading::bad);
+  CHECK(added.metric == "allocs");
+  CHECK(reading_of("candidate").reading == Reading::good);  // every allocation taken out
+}
+
 TEST_CASE("bisect: the probes' configuration", "[bisect]") {
   Config config = parse_config(R"yaml(
 metrics:

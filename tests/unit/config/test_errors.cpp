@@ -219,13 +219,13 @@ TEST_CASE("a regex needs exactly one capture group", "[config]") {
 TEST_CASE("a metric needs exactly one source", "[config]") {
   CHECK_THROWS_WITH(parse_gate("metrics:\n  score:\n"),
                     "gate.yaml:2: metric \"score\" needs a source: regex, json_pointer, google_benchmark, "
-                    "catch2, counter or valgrind");
+                    "catch2, counter, valgrind or heap");
   CHECK_THROWS_WITH(parse_gate("metrics:\n  score:\n    gate: true\n"),
                     "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer, "
-                    "google_benchmark, catch2, counter or valgrind");
+                    "google_benchmark, catch2, counter, valgrind or heap");
   CHECK_THROWS_WITH(parse_gate("metrics:\n  score:\n    regex: '(\\d+)'\n    json_pointer: /score\n"),
                     "gate.yaml:2: metric \"score\" needs exactly one source: regex, json_pointer, "
-                    "google_benchmark, catch2, counter or valgrind");
+                    "google_benchmark, catch2, counter, valgrind or heap");
   CHECK_THROWS_WITH(
       parse_gate("metrics:\n  score:\n    json_pointer: score\n"),
       "gate.yaml:3: \"json_pointer\": invalid JSON pointer \"score\" (write e.g. /results/0/time)");
@@ -271,7 +271,7 @@ TEST_CASE("counted metrics: hardware counters and valgrind", "[config]") {
   CHECK_THROWS_WITH(
       parse_gate("metrics:\n  insns:\n    valgrind: instructions\n    counter: instructions\n"),
       "gate.yaml:2: metric \"insns\" needs exactly one source: regex, json_pointer, google_benchmark, "
-      "catch2, counter or valgrind");
+      "catch2, counter, valgrind or heap");
 }
 
 TEST_CASE("a counted metric makes wall time report-only unless its gate is set", "[config]") {

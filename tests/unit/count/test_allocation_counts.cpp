@@ -65,17 +65,13 @@ TEST_CASE("an allocation new to a loop that made none fails the gate by name", "
       parse_config("metrics:\n  allocs: {google_benchmark: BM_Zero, valgrind: allocations}\n", "gate.yaml");
   const std::vector<double> none(10, 0.0);
   const std::vector<double> one(10, 1.0);
-  try {
-    (void)analyze(config, testing::runs_of(none, one), Finality::final);
-    FAIL("no error");
-  } catch (const Error& e) {
-    CHECK(e.exit_code() == ExitCode::regression);
-    CHECK(
-        std::string(e.what()) ==
-        "metric \"allocs\": 10 of 10 baseline and 0 of 10 candidate runs read 0 allocs/iter: the benchmark "
-        "allocates in its loop on the candidate side only, a change no ratio expresses: an allocation added "
-        "to a loop that made none");
-  }
-  // The other way round (an allocation taken out of the loop) is refused as a metric read at 0.
-  CHECK_THROWS_AS(analyze(config, testing::runs_of(one, none), Finality::final), Error);
+  // A verdict, not an error: a regression by the metric's name, its note saying why there is no ratio.
+  const Analysis added = analyze(config, testing::runs_of(none, one), Finality::final);
+  CHECK(added.verdict == Verdict::regression);
+  CHECK(added.metrics.front().verdict == Verdict::regression);
+  CHECK(testing::has_note(added, "allocs: 0 → 1 allocs/iter (new allocations in its loop)"));
+  // The other way round (every allocation taken out of the loop) is an improvement.
+  const Analysis removed = analyze(config, testing::runs_of(one, none), Finality::final);
+  CHECK(removed.verdict == Verdict::improvement);
+  CHECK(testing::has_note(removed, "allocs: 1 allocs/iter → 0 (no allocation left in its loop)"));
 }

@@ -79,3 +79,16 @@ TEST_CASE("the run page's data of a duel without explanations has an empty list"
       R"({"verdict": "no-change", "metrics": [{"name": "wall_time", "verdict": "no-change"}], "runs": []})")));
   CHECK(data["explanations"] == nlohmann::json::array());
 }
+
+TEST_CASE("the run page shows a count from or to 0 by its two sides, not n/a", "[html][allocations]") {
+  const auto data = duel_page_data(report_from_json_lenient(nlohmann::ordered_json::parse(R"json({
+    "verdict": "regression", "runs": [],
+    "metrics": [{"name": "allocs", "unit": "allocs", "gated": true, "change": null, "ci": null,
+                 "baseline_median": 0, "candidate_median": 3, "read_zero": "baseline", "verdict": "regression"},
+                {"name": "bytes", "unit": "B", "gated": true, "change": 0.0, "verdict": "no-change"}]})json")));
+  const auto& metrics = data["metrics"];
+  REQUIRE(metrics.size() == 2);
+  CHECK(metrics[0]["change_text"] == "0 → 3 allocs");
+  CHECK(metrics[0]["verdict"] == "regression");
+  CHECK(metrics[1]["change_text"].is_null());
+}

@@ -6,11 +6,23 @@
 // another one, by the allocator itself, is not counted), and for each set bit k of the size
 // asked for, one call of perfduel_alloc_bit_<k>. Bytes = Σ calls(bit k)·2^k, exact, through the
 // same slope between two windows as the instructions (run/benchmark_counts.hpp). libc only.
+//
+// Run natively with PERFDUEL_ALLOC_REPORT=<file> in its environment (count/heap_report.hpp), it
+// calls no marker but counts itself, in atomics: the allocations the program asked for, the bytes
+// they asked for, and its peak live heap, the largest sum at any moment of the usable sizes
+// (malloc_usable_size) of the blocks it holds. At exit (a destructor: the end of main or exit(),
+// not _exit, exec, or a signal) it appends one line to that file, written by the process that
+// loaded it only (a forked child that exits without exec does not; a program it starts loads it
+// anew and writes a line of its own).
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace {
 
@@ -122,6 +134,7 @@ bool from_bootstrap(const void* memory) {
 
 struct Real {
   void* (*malloc)(std::size_t) = nullptr;
+  std::size_t (*malloc_usable_size)(void*) = nullptr;
   void* (*calloc)(std::size_t, std::size_t) = nullptr;
   void* (*realloc)(void*, std::size_t) = nullptr;
   void (*free)(void*) = nullptr;
@@ -132,6 +145,27 @@ struct Real {
 };
 Real g_real;
 bool g_resolving = false;
+
+// Native counting (PERFDUEL_ALLOC_REPORT set): the counts, the live and peak heap, and where to
+// write them. The path is copied when the allocator is first used: the environment may change.
+struct Native {
+  char report[4096] = {};  // empty: not native (markers for callgrind)
+  pid_t pid = 0;           // the process that read it: only it writes the report
+  std::atomic<std::uint64_t> allocations{0};
+  std::atomic<std::uint64_t> bytes{0};
+  std::atomic<std::int64_t> live{0};
+  std::atomic<std::int64_t> peak{0};
+};
+Native g_native;
+
+void read_report_path() {
+  const char* path = std::getenv("PERFDUEL_ALLOC_REPORT");
+  if (path == nullptr || path[0] == '\0' || std::strlen(path) >= sizeof(g_native.report)) {
+    return;
+  }
+  std::strcpy(g_native.report, path);  // NOLINT: length checked above
+  g_native.pid = ::getpid();
+}
 
 template <typename Function>
 void resolve(Function& function, const char* name) {
@@ -149,14 +183,22 @@ const Real& real() {
     resolve(g_real.posix_memalign, "posix_memalign");
     resolve(g_real.memalign, "memalign");
     resolve(g_real.valloc, "valloc");
+    resolve(g_real.malloc_usable_size, "malloc_usable_size");
+    read_report_path();
     g_resolving = false;
   }
   return g_real;
 }
 
-// Counts one allocation of `size` bytes asked for by the program (outermost calls only).
+// Counts one allocation of `size` bytes asked for by the program (outermost calls only): the
+// markers under callgrind; natively, the counts of the report.
 void count(std::size_t size) {
   if (t_depth != 1) {
+    return;
+  }
+  if (g_native.report[0] != '\0') {
+    g_native.allocations.fetch_add(1, std::memory_order_relaxed);
+    g_native.bytes.fetch_add(size, std::memory_order_relaxed);
     return;
   }
   perfduel_allocation();
@@ -165,6 +207,83 @@ void count(std::size_t size) {
       k_bits[bit]();
     }
   }
+}
+
+bool native() {
+  return g_native.report[0] != '\0';
+}
+
+// A block of the program's, `memory` (outermost calls only), now held: its usable size joins the
+// live heap, whose largest value is the peak.
+void add_live(void* memory) {
+  if (!native() || memory == nullptr || t_depth != 1) {
+    return;
+  }
+  const auto size = static_cast<std::int64_t>(g_real.malloc_usable_size(memory));
+  const std::int64_t live = g_native.live.fetch_add(size, std::memory_order_relaxed) + size;
+  std::int64_t peak = g_native.peak.load(std::memory_order_relaxed);
+  while (live > peak && !g_native.peak.compare_exchange_weak(peak, live, std::memory_order_relaxed)) {
+  }
+}
+
+// The usable size of `memory`, about to be freed or moved, natively; 0 otherwise.
+std::int64_t live_size(void* memory) {
+  if (!native() || memory == nullptr || from_bootstrap(memory)) {
+    return 0;
+  }
+  return static_cast<std::int64_t>(g_real.malloc_usable_size(memory));
+}
+
+// Writes `number` in decimal at `out[at]`, moving `at` past it.
+void put_number(char* out, std::size_t& at, std::uint64_t number) {
+  char digits[24];
+  std::size_t count = 0;
+  do {
+    digits[count++] = static_cast<char>('0' + number % 10);
+    number /= 10;
+  } while (number != 0);
+  while (count > 0) {
+    out[at++] = digits[--count];
+  }
+}
+
+void put_text(char* out, std::size_t& at, const char* text) {
+  while (*text != '\0') {
+    out[at++] = *text++;
+  }
+}
+
+// The allocator is resolved, and the report's path read, before main, so that a program that
+// allocates nothing reports so too.
+__attribute__((constructor)) void start() {
+  (void)real();
+}
+
+// At exit: one line, "pid=<pid> allocations=<n> allocated_bytes=<n> peak=<bytes>", appended to the
+// report by the process that read its path (count/heap_report.hpp reads it). No allocation here.
+__attribute__((destructor)) void write_report() {
+  if (!native() || ::getpid() != g_native.pid) {
+    return;
+  }
+  char line[192];
+  std::size_t at = 0;
+  put_text(line, at, "pid=");
+  put_number(line, at, static_cast<std::uint64_t>(g_native.pid));
+  put_text(line, at, " allocations=");
+  put_number(line, at, g_native.allocations.load());
+  put_text(line, at, " allocated_bytes=");
+  put_number(line, at, g_native.bytes.load());
+  put_text(line, at, " peak=");
+  put_number(line, at, static_cast<std::uint64_t>(g_native.peak.load()));
+  line[at++] = '\n';
+  const int file =
+      ::open(g_native.report, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);  // NOLINT: vararg
+  if (file < 0) {
+    return;
+  }
+  const ssize_t written = ::write(file, line, at);
+  (void)written;  // nothing to tell: a missing line fails the run in the driver
+  ::close(file);
 }
 
 // Enters an allocation function for the length of a scope.
@@ -186,7 +305,9 @@ __attribute__((visibility("default"))) void* malloc(std::size_t size) {
   }
   const Depth depth;
   count(size);
-  return functions.malloc(size);
+  void* memory = functions.malloc(size);
+  add_live(memory);
+  return memory;
 }
 
 __attribute__((visibility("default"))) void* calloc(std::size_t count_of, std::size_t size) {
@@ -197,7 +318,9 @@ __attribute__((visibility("default"))) void* calloc(std::size_t count_of, std::s
   }
   const Depth depth;
   count(count_of * size);
-  return functions.calloc(count_of, size);
+  void* memory = functions.calloc(count_of, size);
+  add_live(memory);
+  return memory;
 }
 
 __attribute__((visibility("default"))) void* realloc(void* memory, std::size_t size) {
@@ -213,12 +336,21 @@ __attribute__((visibility("default"))) void* realloc(void* memory, std::size_t s
   }
   const Depth depth;
   count(size);
-  return functions.realloc(memory, size);
+  const std::int64_t before = t_depth == 1 ? live_size(memory) : 0;
+  void* moved = functions.realloc(memory, size);
+  if (native() && (moved != nullptr || size == 0)) {  // moved, or freed; a failed one leaves the block
+    g_native.live.fetch_sub(before, std::memory_order_relaxed);
+    add_live(moved);
+  }
+  return moved;
 }
 
 __attribute__((visibility("default"))) void free(void* memory) {
   if (memory == nullptr || from_bootstrap(memory)) {
     return;
+  }
+  if (native() && t_depth == 0) {
+    g_native.live.fetch_sub(live_size(memory), std::memory_order_relaxed);
   }
   real().free(memory);
 }
@@ -227,7 +359,9 @@ __attribute__((visibility("default"))) void* aligned_alloc(std::size_t alignment
   const Real& functions = real();
   const Depth depth;
   count(size);
-  return functions.aligned_alloc(alignment, size);
+  void* memory = functions.aligned_alloc(alignment, size);
+  add_live(memory);
+  return memory;
 }
 
 __attribute__((visibility("default"))) int posix_memalign(void** memory, std::size_t alignment,
@@ -235,21 +369,29 @@ __attribute__((visibility("default"))) int posix_memalign(void** memory, std::si
   const Real& functions = real();
   const Depth depth;
   count(size);
-  return functions.posix_memalign(memory, alignment, size);
+  const int error = functions.posix_memalign(memory, alignment, size);
+  if (error == 0) {
+    add_live(*memory);
+  }
+  return error;
 }
 
 __attribute__((visibility("default"))) void* memalign(std::size_t alignment, std::size_t size) {
   const Real& functions = real();
   const Depth depth;
   count(size);
-  return functions.memalign(alignment, size);
+  void* memory = functions.memalign(alignment, size);
+  add_live(memory);
+  return memory;
 }
 
 __attribute__((visibility("default"))) void* valloc(std::size_t size) {
   const Real& functions = real();
   const Depth depth;
   count(size);
-  return functions.valloc(size);
+  void* memory = functions.valloc(size);
+  add_live(memory);
+  return memory;
 }
 
 }  // extern "C"

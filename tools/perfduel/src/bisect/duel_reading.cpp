@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "duel/verdict.hpp"
+#include "duel/zero_readings.hpp"
 #include "util/text.hpp"
 
 namespace perfduel::bisect {
@@ -20,7 +21,8 @@ struct MetricAtCut {
   double cut = 0;
   bool higher_is_better = false;
   Reading reading = Reading::unresolved;
-  double worst = 0;  // how far the interval reaches to the worse side, as a worse-is-larger change
+  double worst = 0;             // how far the interval reaches to the worse side, as a worse-is-larger change
+  std::string from_or_to_zero;  // a count from or to 0: "0 → 3 allocs" (no interval, certain)
 };
 
 MetricAtCut read_metric(const SavedMetric& metric) {
@@ -32,6 +34,16 @@ MetricAtCut read_metric(const SavedMetric& metric) {
   if (metric.ci) {
     m.low = metric.ci->lo;
     m.high = metric.ci->hi;
+  }
+  if (metric.read_zero) {
+    // A count that read 0 on every run of one side only (SavedMetric::read_zero): certain without
+    // an interval, and from 0 is worse for a lower-is-better count.
+    const bool from_zero = *metric.read_zero == Side::baseline;
+    const auto other = from_zero ? metric.candidate_median : metric.baseline_median;
+    m.from_or_to_zero = zero_change_text(*metric.read_zero, other.value_or(0.0), metric.unit.value_or(""));
+    m.reading = from_zero != m.higher_is_better ? Reading::bad : Reading::good;
+    m.worst = m.reading == Reading::bad ? 1e300 : -1e300;
+    return m;
   }
   if (!m.low || !m.high) {
     m.worst = -1e300;
@@ -50,6 +62,9 @@ MetricAtCut read_metric(const SavedMetric& metric) {
 }
 
 std::string interval_text(const MetricAtCut& m) {
+  if (!m.from_or_to_zero.empty()) {
+    return fmt::format("{} was {}", m.name, m.from_or_to_zero);
+  }
   if (!m.low || !m.high) {
     // The confidence sequence gives none before 20 rounds of a value that varies.
     return fmt::format("{} had no interval yet", m.name);

@@ -27,6 +27,7 @@ bool zeros_allowed(const MetricSpec& metric) {
   switch (metric.source) {
     case MetricSource::user_time:
     case MetricSource::system_time:
+    case MetricSource::heap:  // a program may allocate nothing
       return true;
     case MetricSource::counter:
     case MetricSource::valgrind:

@@ -32,6 +32,9 @@ enum class MetricSource {
   counter,           // a hardware performance counter (perf_event_open) over the plain run
   valgrind,          // counted by Valgrind in a separate, slower run (the process, or each benchmark)
   binary_size,       // the program's code and data, bytes, read from its file: no run needed
+  // The whole program's heap, counted natively over the plain run by the preloaded allocation
+  // counter (count/heap_report.hpp): allocations, allocated_bytes or peak_heap.
+  heap,
 };
 
 // Whose benchmarks a valgrind metric counts one by one (MetricSpec::framework): none counts
@@ -45,15 +48,21 @@ enum class CountedEvent {
   branch_misses,  // mispredicted branches (counter only)
   cache_misses,   // last-level cache misses as the PMU defines them (counter only)
   // Heap allocations the program asked for (malloc, calloc, realloc, the aligned forms, and
-  // operator new through them) and the bytes they asked for: valgrind only, per benchmark
-  // iteration, told to callgrind by an interposed allocator (src/alloc_counter.cpp).
+  // operator new through them) and the bytes they asked for: per benchmark iteration by valgrind,
+  // told to callgrind by an interposed allocator (src/alloc_counter.cpp), or for a whole run by
+  // the same allocator counting natively (source heap).
   allocations,
   allocated_bytes,
+  // The largest live heap of a whole run, in bytes (source heap only): the usable sizes of the
+  // blocks held at once.
+  peak_heap,
 };
 
-// Whether `event` counts allocations (allocations, allocated_bytes) rather than the CPU's work.
+// Whether `event` counts the heap (allocations, allocated_bytes, peak_heap) rather than the
+// CPU's work.
 constexpr bool is_allocation_event(CountedEvent event) {
-  return event == CountedEvent::allocations || event == CountedEvent::allocated_bytes;
+  return event == CountedEvent::allocations || event == CountedEvent::allocated_bytes ||
+         event == CountedEvent::peak_heap;
 }
 
 // What a benchmark pattern does when a benchmark it matches runs on one side only.

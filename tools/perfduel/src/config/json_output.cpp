@@ -47,6 +47,9 @@ void write_source(const MetricSpec& metric, nlohmann::ordered_json& item) {
       }
       item["valgrind"] = counted_event_name(metric.event);
       break;
+    case MetricSource::heap:
+      item["heap"] = counted_event_name(metric.event);
+      break;
     default:
       break;
   }

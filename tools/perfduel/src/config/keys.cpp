@@ -328,6 +328,8 @@ constexpr auto k_metric = std::to_array<Key<MetricSpec>>({
     {"counter", made_the_runs, "", "source: a hardware counter over the timed run"},
     {"valgrind", made_the_runs, "",
      "source: instructions or cycles counted by Valgrind (with google_benchmark: per benchmark)"},
+    {"heap", made_the_runs, "",
+     "source: the whole run's heap, counted natively: allocations, allocated_bytes or peak"},
     {"field", made_the_runs, "real_time",
      "the field of a Google Benchmark (a time or a counter) or Catch2 (mean)",
      written_by(read_by(text<&MetricSpec::field>(), read_field), nullptr)},

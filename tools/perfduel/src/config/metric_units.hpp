@@ -16,12 +16,15 @@ inline constexpr const char* k_unit_cycles_per_iteration = "cycles/iter";
 // A benchmark's heap allocations and the bytes they asked for per iteration: deterministic.
 inline constexpr const char* k_unit_allocations_per_iteration = "allocs/iter";
 inline constexpr const char* k_unit_bytes_per_iteration = "B/iter";
+// A whole run's heap allocations (source heap): deterministic where the program is.
+inline constexpr const char* k_unit_allocations = "allocs";
 
 // Whether `unit` is one perfduel gives a counted metric, whose every step is real however
 // small (trend/history_trend.cpp shows all of them by default).
 constexpr bool is_count_unit(std::string_view unit) {
   return unit == k_unit_instructions_per_iteration || unit == k_unit_cycles_per_iteration ||
-         unit == k_unit_allocations_per_iteration || unit == k_unit_bytes_per_iteration;
+         unit == k_unit_allocations_per_iteration || unit == k_unit_bytes_per_iteration ||
+         unit == k_unit_allocations;
 }
 
 // The metric that reads the program's code and data from its file (MetricSource::binary_size):

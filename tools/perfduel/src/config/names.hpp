@@ -7,13 +7,19 @@ namespace perfduel::config {
 
 // One name table per enum, for reading the YAML and writing the effective configuration
 // (k_order_names is public: --order takes the same names).
-inline constexpr util::NameTable<CountedEvent, 6> k_counted_events{
+inline constexpr util::NameTable<CountedEvent, 7> k_counted_events{
     {{CountedEvent::instructions, "instructions"},
      {CountedEvent::cycles, "cycles"},
      {CountedEvent::branch_misses, "branch-misses"},
      {CountedEvent::cache_misses, "cache-misses"},
      {CountedEvent::allocations, "allocations"},
-     {CountedEvent::allocated_bytes, "allocated_bytes"}}};
+     {CountedEvent::allocated_bytes, "allocated_bytes"},
+     {CountedEvent::peak_heap, "peak"}}};
+// What the allocation counter counts natively over a whole run (`heap:`).
+inline constexpr util::NameTable<CountedEvent, 3> k_heap_events{
+    {{CountedEvent::allocations, "allocations"},
+     {CountedEvent::allocated_bytes, "allocated_bytes"},
+     {CountedEvent::peak_heap, "peak"}}};
 // What the CPU's own counters count (`counter:`).
 inline constexpr util::NameTable<CountedEvent, 4> k_hardware_events{
     {{CountedEvent::instructions, "instructions"},

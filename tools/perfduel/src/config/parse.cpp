@@ -45,7 +45,7 @@ MetricSpec builtin_metric(const std::string& name) {
 // exactly (within k_counted_tolerance).
 bool counted_source(MetricSource source) {
   return source == MetricSource::counter || source == MetricSource::valgrind ||
-         source == MetricSource::binary_size;
+         source == MetricSource::binary_size || source == MetricSource::heap;
 }
 
 // Whether a metric of `source` needs no plain, timed run of the program.
@@ -128,7 +128,7 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   if (node.IsNull()) {
     if (!builtin) {
       reader.fail(key, fmt::format("metric \"{}\" needs a source: regex, json_pointer, google_benchmark, "
-                                   "catch2, counter or valgrind",
+                                   "catch2, counter, valgrind or heap",
                                    name));
     }
     return;
@@ -140,10 +140,10 @@ void read_metric(const Reader& reader, const YAML::Node& key, const YAML::Node& 
   }
   if (!builtin && !binary_size && sources != 1) {
     reader.fail(key, fmt::format("metric \"{}\" needs exactly one source: regex, json_pointer, "
-                                 "google_benchmark, catch2, counter or valgrind",
+                                 "google_benchmark, catch2, counter, valgrind or heap",
                                  name));
   }
-  if (metric.source == MetricSource::counter || metric.source == MetricSource::valgrind) {
+  if (counted_source(metric.source) && metric.source != MetricSource::binary_size) {
     // A count is the same on every run, so its interval is a point and any difference at all
     // is certain; the program's path and environment alone move a count by a few
     // instructions (12 in 11.8 million for a longer directory name). Differences below 0.1 %
@@ -277,9 +277,26 @@ int read_counted_source(const Reader& reader, const YAML::Node& node, MetricSpec
       metric.unit = per_iteration_unit(metric.event);
       --sources;
     } else if (is_allocation_event(metric.event)) {
-      reader.fail(valgrind, fmt::format("\"valgrind: {}\" counts each benchmark's allocations per iteration: "
-                                        "give the benchmarks too (google_benchmark or catch2)",
-                                        counted_event_name(metric.event)));
+      reader.fail(valgrind,
+                  fmt::format("\"valgrind: {0}\" counts each benchmark's allocations per iteration: "
+                              "give the benchmarks too (google_benchmark or catch2), or count the "
+                              "whole program's with heap: {0}",
+                              counted_event_name(metric.event)));
+    }
+    ++sources;
+  }
+  if (const auto heap = node["heap"]) {
+    metric.source = MetricSource::heap;
+    metric.event = reader.choice(heap, "heap", k_heap_events);
+    metric.unit = metric.event == CountedEvent::allocations ? k_unit_allocations : k_unit_bytes;
+    if (node["google_benchmark"] || node["catch2"]) {
+      // Callgrind's counts of the marker calls in a benchmark's window give its allocations and
+      // bytes exactly; which blocks are live at once they cannot tell.
+      reader.fail(heap,
+                  "\"heap\" counts the whole program's run, not each benchmark: count each benchmark's "
+                  "allocations and bytes with valgrind: allocations or allocated_bytes (a benchmark's "
+                  "peak heap is not counted: the marker calls callgrind counts in its window give its "
+                  "allocations and bytes exactly, but not which blocks are live at once)");
     }
     ++sources;
   }

@@ -41,6 +41,8 @@ std::string source_text(const MetricSpec& metric) {
                            metric.benchmark, util::name_of(k_counted_events, metric.event));
       }
       return fmt::format("valgrind {}", util::name_of(k_counted_events, metric.event));
+    case MetricSource::heap:
+      return fmt::format("heap {}", util::name_of(k_counted_events, metric.event));
     default:
       return "the built-in " + metric.name;
   }

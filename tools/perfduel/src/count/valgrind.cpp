@@ -74,6 +74,7 @@ util::Expected<double> simulated_value(const CachegrindCounts& counts, CountedEv
     case CountedEvent::cache_misses:
     case CountedEvent::allocations:
     case CountedEvent::allocated_bytes:
+    case CountedEvent::peak_heap:
       break;
   }
   return Result::failure(fmt::format("valgrind does not count {}", counted_event_name(event)));

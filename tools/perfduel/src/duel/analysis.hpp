@@ -67,6 +67,10 @@ struct MetricResult {
   // the rounds so far once settled, NaN while it has no interval.
   double projected_rounds = std::numeric_limits<double>::quiet_NaN();
   bool has_ratio = true;  // false: values of zero, shown without a ratio
+  // A count of allocations that read 0 on every run of this side and above 0 on every run of the
+  // other (duel/zero_readings.hpp, zero_side_of): judged without a ratio, a regression (from 0) or
+  // an improvement (to 0) settled by SettledBy::count_of_zero once it has its minimum rounds.
+  std::optional<Side> zero_side;
   // Gated and not a regression, but its change worse than its tolerance and its interval wholly
   // worse than no change: a regression its interval has not shown beyond the tolerance (yet). A
   // failing suite names it apart from the undecided ones.

@@ -1,6 +1,7 @@
 #include "duel/call_tree.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 

@@ -17,6 +17,7 @@ Determinism determinism_of(const MetricSpec& metric) {
     case MetricSource::counter:
     case MetricSource::valgrind:
     case MetricSource::binary_size:
+    case MetricSource::heap:
       return Determinism::counted;
     case MetricSource::wall_time:
     case MetricSource::user_time:

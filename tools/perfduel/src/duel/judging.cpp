@@ -1,6 +1,7 @@
 #include "duel/judging.hpp"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include "duel/notes.hpp"
 #include "duel/settling.hpp"
 #include "duel/verdict.hpp"
+#include "duel/zero_readings.hpp"
 #include "error.hpp"
 #include "stats/descriptive.hpp"
 
@@ -36,6 +38,37 @@ MetricResult judge_with_ratio(const Config& config, const MetricPlan& plan, cons
   return result;
 }
 
+// Metric `m`, a count of allocations that read 0 on every run of one side (plan.zero_side) and
+// above 0 on every run of the other: no ratio, but a certain change, a regression from 0 or an
+// improvement to 0 by its direction, settled once it has its minimum rounds (a count's three
+// when the other side's runs agree). "0 → 3 allocs/iter (new allocations in its loop)".
+MetricResult judge_from_zero(const Config& config, const MetricPlan& plan, const Levels& levels,
+                             const PairedSeries& series, std::size_t m, bool enough_rounds) {
+  const MetricSpec& spec = config.metrics[m];
+  const Side zero_side = *plan.zero_side;
+  const auto& counted = zero_side == Side::baseline ? series.candidate[m] : series.baseline[m];
+  const double median = stats::median(counted);
+  MetricResult result;
+  result.spec = spec;
+  result.estimator = plan.estimator;
+  result.confidence = levels.interval;
+  result.has_ratio = false;
+  result.zero_side = zero_side;
+  result.baseline_median = zero_side == Side::baseline ? 0.0 : median;
+  result.candidate_median = zero_side == Side::baseline ? median : 0.0;
+  result.change = std::numeric_limits<double>::quiet_NaN();
+  const bool in_loop = spec.framework != BenchmarkFramework::none;
+  const char* what = zero_side == Side::baseline
+                         ? (in_loop ? "new allocations in its loop" : "new allocations")
+                         : (in_loop ? "no allocation left in its loop" : "no allocation left");
+  result.estimate.note = fmt::format("{} ({})", zero_change_text(zero_side, median, spec.unit), what);
+  if (enough_rounds) {
+    result.verdict = verdict_of_side(spec.direction, zero_side == Side::baseline);
+    result.settled_by = SettledBy::count_of_zero;
+  }
+  return result;
+}
+
 // Metric `m`, whose values have no ratio (a 0 beyond the zero rule, or an invalid value): a
 // gated one is refused (Error, see analyze); a report-only one is shown without a ratio, since
 // report-only metrics such as the system time of a short program are often exactly zero.
@@ -45,15 +78,6 @@ MetricResult judge_without_ratio(const Config& config, const MetricPlan& plan, c
   const bool gated = spec.gating == Gating::gated;
   const Readings& read = plan.readings;
   const std::size_t rounds = series.rounds.size();
-  if (gated && !read.invalid && is_allocation_event(spec.event) && read.zeros_baseline == rounds &&
-      read.zeros_candidate == 0) {
-    // A count of 0 against a positive one is certain and has no ratio: the gate fails by name.
-    throw Error(fmt::format("metric \"{}\": {}: the benchmark allocates in its loop on the candidate "
-                            "side only, a change no ratio expresses: an allocation added to a loop "
-                            "that made none",
-                            spec.name, zero_counts(read, rounds, spec.unit)),
-                ExitCode::regression);
-  }
   if (gated && !read.invalid && zeros_allowed(spec)) {
     throw Error(fmt::format("metric \"{}\": {}: most runs are below its resolution ({}). Make "
                             "each run longer (repeat the work inside the benchmark), or gate another "
@@ -93,7 +117,8 @@ MetricResult judge_metric(const Config& config, const LevelPlan& level_plan, con
   const Levels levels = levels_of(level_plan, spec, plan.estimator);
   const bool enough_rounds = static_cast<int>(series.rounds.size()) >= plan.min_rounds;
   const bool usable_zeros = zeros_allowed(spec) && !mostly_zero(plan.readings, series.rounds.size());
-  MetricResult result = !plan.readings.invalid && (!plan.readings.any_zero() || usable_zeros)
+  MetricResult result = plan.zero_side ? judge_from_zero(config, plan, levels, series, m, enough_rounds)
+                        : !plan.readings.invalid && (!plan.readings.any_zero() || usable_zeros)
                             ? judge_with_ratio(config, plan, levels, series, m, enough_rounds)
                             : judge_without_ratio(config, plan, levels, series, m);
   result.estimate.rounds = a.size();

@@ -14,7 +14,8 @@ namespace perfduel {
 
 // Judges metric `m` of `config`, planned as `plan`, from its paired `series` at the levels
 // `level_plan` gives it; at the end (`finality`) with each side's median and its final verdict.
-// Throws perfduel::Error for a gated metric whose values have no ratio (see analyze).
+// Throws perfduel::Error for a gated metric whose values have no ratio (see analyze), but for a
+// count of allocations from or to 0 (MetricPlan::zero_side), which is judged without one.
 MetricResult judge_metric(const Config& config, const LevelPlan& level_plan, const MetricPlan& plan,
                           const PairedSeries& series, std::size_t m, Finality finality);
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "count/heap_executor.hpp"
 #include "count/valgrind.hpp"
 #include "count/valgrind_executor.hpp"
 #include "duel/profiling.hpp"
@@ -107,17 +108,22 @@ LocalDuel run_local_duel(Config& config, const std::string& cpus_origin, const P
   const std::filesystem::path exec_stub = exec_stub_for(config);
   duel.exec_stub = !exec_stub.empty();
   ProcessExecutor executor(exec_stub);
+  const RunPlan runs = plan_runs(config);
   std::optional<ValgrindExecutor> simulator;
   if (!valgrind.empty()) {
-    simulator.emplace(executor, valgrind, plan_runs(config).cache, plan_runs(config).framework,
-                      find_allocation_counter(config, plan_runs(config)));
+    simulator.emplace(executor, valgrind, runs.cache, runs.framework, find_allocation_counter(config, runs));
   }
+  // Heap metrics: the plain runs with the allocation counter preloaded, counting natively.
+  std::optional<HeapExecutor> heap;
+  if (runs.heap) {
+    heap.emplace(executor, find_allocation_counter(config, runs));
+  }
+  Executor& plain = heap ? static_cast<Executor&>(*heap) : executor;
   // Counted runs and nothing timed: two runs at a time (a suite's two processes, or both sides).
-  const RunPlan runs = plan_runs(config);
   const int counted_at_once = runs.valgrind && !runs.plain ? 2 : 0;
   bool settled = false;
   duel.outcome = run_duel_unless_identical(
-      config, executor, simulator ? &*simulator : nullptr, *config.seed, progress,
+      config, plain, simulator ? &*simulator : nullptr, *config.seed, progress,
       [&](double parallelism, int benchmark_threads) {
         duel.pinning =
             settle_pinning(pinning_plan, duel.facts, parallelism, benchmark_threads, counted_at_once);

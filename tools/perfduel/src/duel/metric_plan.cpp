@@ -20,7 +20,10 @@ namespace perfduel {
 // for counted metrics, and for values that are not times only when identical to the bit
 // (determinism_of); a time honours min_rounds whatever its threshold.
 // A metric that has read 0 needs k_zero_rule_rounds, so that the zero rule has judged it
-// before it settles; its estimator is the ratio of means once its zeros are allowed.
+// before it settles; its estimator is the ratio of means once its zeros are allowed. A count of
+// allocations that read 0 on every run of one side and on none of the other (zero_side_of) is no
+// reading below a resolution: it needs the rounds of a count, three when the other side's runs
+// agree as a count's do.
 RoundPlan plan_rounds(const Config& config, const PairedSeries& series) {
   RoundPlan plan;
   const int measured = static_cast<int>(series.rounds.size());
@@ -28,8 +31,14 @@ RoundPlan plan_rounds(const Config& config, const PairedSeries& series) {
     const MetricSpec& spec = config.metrics[m];
     MetricPlan metric;
     metric.readings = readings_of(series.baseline[m], series.candidate[m]);
-    const bool any_zero = metric.readings.any_zero();
-    metric.deterministic = !any_zero && is_deterministic(spec, series.baseline[m], series.candidate[m]);
+    metric.zero_side = zero_side_of(spec, metric.readings, series.rounds.size());
+    const bool any_zero = metric.readings.any_zero() && !metric.zero_side;
+    if (metric.zero_side) {
+      const auto& counted = *metric.zero_side == Side::baseline ? series.candidate[m] : series.baseline[m];
+      metric.deterministic = is_deterministic(spec, counted, counted);
+    } else {
+      metric.deterministic = !any_zero && is_deterministic(spec, series.baseline[m], series.candidate[m]);
+    }
     metric.min_rounds = any_zero               ? std::max(config.min_rounds, k_zero_rule_rounds)
                         : metric.deterministic ? std::min(config.min_rounds, k_deterministic_min_rounds)
                                                : config.min_rounds;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "config/config.hpp"
@@ -13,7 +14,10 @@ namespace perfduel {
 // What the runs so far say about one metric before it is judged.
 struct MetricPlan {
   Readings readings;
-  bool deterministic = false;  // is_deterministic, and no reading of 0
+  // The side whose every run read 0 while the other's never did (zero_side_of): a count's change
+  // from or to nothing, judged without a ratio.
+  std::optional<Side> zero_side;
+  bool deterministic = false;  // is_deterministic (of the side above 0, for a zero_side)
   int min_rounds = 0;          // MetricResult::min_rounds
   Estimator estimator = Estimator::mean;
 };

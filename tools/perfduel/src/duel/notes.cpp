@@ -148,7 +148,8 @@ void note_metric(const Config& config, const MetricResult& result, const std::st
   if (gated && !result.estimate.note.empty()) {
     // Why a metric is still undecided is what a reader of this verdict needs; for a settled
     // metric the note (batching, a widened interval) is a detail.
-    notes.push_back({is_undecided(result.verdict) ? NoteWeight::key : NoteWeight::detail,
+    // So is a count from or to 0, whose note says what no ratio can ("0 → 3 allocs/iter").
+    notes.push_back({is_undecided(result.verdict) || result.zero_side ? NoteWeight::key : NoteWeight::detail,
                      fmt::format("{}: {}", spec.name, result.estimate.note)});
   }
 }

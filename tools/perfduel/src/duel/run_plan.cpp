@@ -28,6 +28,7 @@ RunPlan plan_runs(const Config& config) {
       continue;  // read from the program's file, once per duel
     }
     plan.plain = true;
+    plan.heap |= metric.source == MetricSource::heap;
     if (metric.source == MetricSource::counter &&
         std::find(plan.counters.begin(), plan.counters.end(), metric.event) == plan.counters.end()) {
       plan.counters.push_back(metric.event);
@@ -91,7 +92,7 @@ std::filesystem::path check_run_plan(const Config& config, const RunPlan& plan) 
 }
 
 std::filesystem::path find_allocation_counter(const Config& config, const RunPlan& plan) {
-  if (!plan.allocations) {
+  if (!plan.allocations && !plan.heap) {
     return {};
   }
   std::string searched;

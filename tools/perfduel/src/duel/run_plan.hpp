@@ -21,6 +21,7 @@ struct RunPlan {
   BenchmarkFramework framework = BenchmarkFramework::none;
   std::vector<CountedEvent> counters;  // hardware events for the plain run, each once
   bool allocations = false;            // a valgrind metric counts allocations (preloads the counter)
+  bool heap = false;                   // a heap metric: the plain runs preload the counter, natively
 };
 
 // The runs `config`'s metrics need.
@@ -35,8 +36,9 @@ RunPlan plan_runs(const Config& config);
 // the plan has no Valgrind runs).
 std::filesystem::path check_run_plan(const Config& config, const RunPlan& plan);
 
-// The allocation counter the Valgrind runs of `plan` preload (count/allocation_counts.hpp), found
-// beside the driver; empty when no metric counts allocations. Throws perfduel::Error naming the
+// The allocation counter the Valgrind runs of `plan` preload (count/allocation_counts.hpp), and
+// its plain runs for heap metrics (count/heap_report.hpp), found beside the driver; empty when no
+// metric counts allocations. Throws perfduel::Error naming the
 // configuration, the metric and the places looked at when it is missing.
 std::filesystem::path find_allocation_counter(const Config& config, const RunPlan& plan);
 

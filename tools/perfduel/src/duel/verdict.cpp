@@ -187,9 +187,9 @@ std::vector<HolmDecision> holm_step_down(std::span<const HolmMetric> gated, doub
 }
 
 GatedMetric gated_metric(const Settlement& settlement, bool has_interval) {
-  return {settlement.verdict, has_interval || settlement.settled_by == SettledBy::signs
-                                  ? settlement.settled_by
-                                  : SettledBy::none};
+  const bool needs_no_interval =
+      settlement.settled_by == SettledBy::signs || settlement.settled_by == SettledBy::count_of_zero;
+  return {settlement.verdict, has_interval || needs_no_interval ? settlement.settled_by : SettledBy::none};
 }
 
 OverallVerdict overall_verdict(std::span<const GatedMetric> gated, bool enough_rounds, Finality finality) {
@@ -205,9 +205,13 @@ OverallVerdict overall_verdict(std::span<const GatedMetric> gated, bool enough_r
     // is looked at. A width-rule verdict is valid at the moment its metric settles; looked at
     // again each round while other metrics are pending, it would get many chances to turn
     // into a regression (4 gated metrics: 5.65 % family-wise false alarms instead of 3.8 %,
-    // docs/validation.md), so it waits for the common stop like every other verdict.
-    settled_regression |= metric.verdict == Verdict::regression &&
-                          (metric.settled_by == SettledBy::sequence || metric.settled_by == SettledBy::signs);
+    // docs/validation.md), so it waits for the common stop like every other verdict. A count of 0
+    // on one side only is no estimate that could turn: each run of one side read 0 and each of the
+    // other did not, so it may end the duel too.
+    settled_regression |=
+        metric.verdict == Verdict::regression &&
+        (metric.settled_by == SettledBy::sequence || metric.settled_by == SettledBy::signs ||
+         metric.settled_by == SettledBy::count_of_zero);
     any_improvement |= metric.verdict == Verdict::improvement;
     any_undecided |= is_undecided(metric.verdict);
     all_settled &= settled;

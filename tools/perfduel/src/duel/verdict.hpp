@@ -49,19 +49,26 @@ enum class SettledBy {
   signs,  // its sign sequence showed the rounds beyond the threshold (a regression; stats/sign_sequence.hpp)
   // The two sides run identical programs (duel/programs.hpp): no change, with nothing measured.
   identical,
+  // A count that read 0 on every run of one side and above 0 on every run of the other (allocations
+  // new to a loop that made none, or all taken out of it; duel/zero_readings.hpp): certain, with
+  // no ratio, once the metric has its minimum rounds.
+  count_of_zero,
 };
 
 // The report words of the settling rules ("settled_by" in the JSON report); none has none.
-constexpr util::NameTable<SettledBy, 4> k_settled_by_names{{{SettledBy::width, "width"},
+constexpr util::NameTable<SettledBy, 5> k_settled_by_names{{{SettledBy::width, "width"},
                                                             {SettledBy::sequence, "sequence"},
                                                             {SettledBy::signs, "signs"},
-                                                            {SettledBy::identical, "identical-programs"}}};
+                                                            {SettledBy::identical, "identical-programs"},
+                                                            {SettledBy::count_of_zero, "count-of-zero"}}};
 
 // The rules' names in the report's sentences ("regression (confidence sequence)"); none has none.
-constexpr util::NameTable<SettledBy, 4> k_settled_by_rules{{{SettledBy::width, "width rule"},
-                                                            {SettledBy::sequence, "confidence sequence"},
-                                                            {SettledBy::signs, "sign sequence"},
-                                                            {SettledBy::identical, "identical programs"}}};
+constexpr util::NameTable<SettledBy, 5> k_settled_by_rules{
+    {{SettledBy::width, "width rule"},
+     {SettledBy::sequence, "confidence sequence"},
+     {SettledBy::signs, "sign sequence"},
+     {SettledBy::identical, "identical programs"},
+     {SettledBy::count_of_zero, "count of 0 on one side"}}};
 
 // "width rule", "confidence sequence", "sign sequence", or "" for none (k_settled_by_rules).
 std::string to_string(SettledBy settled_by);
@@ -237,8 +244,8 @@ struct GatedMetric {
 };
 
 // A gated metric's part in the overall verdict: its `verdict`, and the rule that settled it,
-// which counts only with an interval (`has_interval`), or when it is the sign sequence (which
-// needs none).
+// which counts only with an interval (`has_interval`), or when it is the sign sequence or a count
+// of 0 on one side (which need none).
 GatedMetric gated_metric(const Settlement& settlement, bool has_interval);
 
 struct OverallVerdict {

@@ -76,6 +76,31 @@ std::string zero_counts(const Readings& readings, std::size_t rounds, const std:
                      readings.zeros_candidate, rounds, format_reading(0, unit));
 }
 
+// A count of allocations that read 0 on one side only has no ratio, but its change is certain:
+// each run of one side made none, each run of the other made some. Only counts whose 0 is a
+// count (allocations, bytes and peak heap, never read below a resolution) qualify; a time or a
+// cache miss that reads 0 is a reading at its resolution, for the zero rule.
+std::optional<Side> zero_side_of(const MetricSpec& metric, const Readings& readings, std::size_t rounds) {
+  const bool counts_allocations =
+      (metric.source == MetricSource::valgrind || metric.source == MetricSource::heap) &&
+      is_allocation_event(metric.event);
+  if (!counts_allocations || readings.invalid || rounds == 0) {
+    return std::nullopt;
+  }
+  if (readings.zeros_baseline == rounds && readings.zeros_candidate == 0) {
+    return Side::baseline;
+  }
+  if (readings.zeros_candidate == rounds && readings.zeros_baseline == 0) {
+    return Side::candidate;
+  }
+  return std::nullopt;
+}
+
+std::string zero_change_text(Side zero_side, double other, const std::string& unit) {
+  const std::string value = format_reading(other, unit);
+  return zero_side == Side::baseline ? "0 → " + value : value + " → 0";
+}
+
 // What limits the resolution of `spec`, for the zero rule's message.
 std::string resolution_of(const MetricSpec& spec, const Readings& readings) {
   std::string what;
@@ -87,6 +112,7 @@ std::string resolution_of(const MetricSpec& spec, const Readings& readings) {
       break;
     case MetricSource::counter:
     case MetricSource::valgrind:
+    case MetricSource::heap:
       what = "a count of events: most runs cause none";
       break;
     default:

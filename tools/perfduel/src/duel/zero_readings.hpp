@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,15 @@ std::string zero_counts(const Readings& readings, std::size_t rounds, const std:
 // What limits the resolution of `spec`, with the smallest reading above 0 of `readings`, for the
 // zero rule's message.
 std::string resolution_of(const MetricSpec& spec, const Readings& readings);
+
+// A count's change from or to nothing: `metric` (one that counts allocations, whose 0 is a count,
+// not a reading below its resolution) read 0 on every one of `rounds` runs of one side and above 0
+// on every run of the other. The side that read 0, or nothing.
+std::optional<Side> zero_side_of(const MetricSpec& metric, const Readings& readings, std::size_t rounds);
+
+// "0 → 3 allocs/iter" (`zero_side` baseline) or "1020 B/iter → 0" (candidate): the change of a
+// count from or to nothing, `other` the median of the side that did not read 0, in `unit`.
+std::string zero_change_text(Side zero_side, double other, const std::string& unit);
 
 // Which values the error message looks for.
 enum class Unusable {

@@ -53,7 +53,7 @@ GateResult gate_from_json(const std::filesystem::path& path) {
 GateMetricRow metric_row(const SavedMetric& metric) {
   GateMetricRow row;
   row.metric = metric.name.value_or("?");
-  row.change = metric.change ? util::format_percent(*metric.change) : "n/a";
+  row.change = change_label(metric);
   row.interval = interval_cell(metric);
   row.verdict = metric.verdict.value_or("?");
   if (metric.likely_regression && !metric.settled_by &&

@@ -116,6 +116,7 @@ nlohmann::json metric_page_data(const SavedReport& report, const SavedMetric& me
           {"gated", metric.gated},
           {"verdict", verdict_text(metric)},
           {"change", number_or_null(metric.change)},
+          {"change_text", metric.read_zero ? nlohmann::json(change_label(metric)) : nlohmann::json(nullptr)},
           {"ci", metric.ci ? nlohmann::json{metric.ci->lo, metric.ci->hi} : nlohmann::json(nullptr)},
           {"confidence", number_or_null(metric.confidence)},
           {"threshold", number_or_null(metric.threshold)},

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "duel/zero_readings.hpp"
 #include "report_format/json_report.hpp"
 #include "stats/estimator.hpp"
 #include "util/text.hpp"
@@ -178,7 +179,7 @@ std::vector<std::string> column_legend(const Analysis& analysis, double family_c
 }
 
 std::string verdict_label(const MetricResult& result) {
-  auto text = result.has_ratio ? to_string(result.verdict) : std::string("n/a");
+  auto text = result.has_ratio || result.zero_side ? to_string(result.verdict) : std::string("n/a");
   // Open, but worse than its threshold: not called inconclusive beside a settled regression.
   if (result.likely_regression && result.settled_by == SettledBy::none && is_undecided(result.verdict)) {
     text = "likely regression (open)";
@@ -187,6 +188,28 @@ std::string verdict_label(const MetricResult& result) {
     text += " (info)";
   }
   return text;
+}
+
+std::string change_label(const MetricResult& result) {
+  if (result.zero_side) {
+    const bool baseline_zero = *result.zero_side == Side::baseline;
+    return zero_change_text(*result.zero_side,
+                            baseline_zero ? result.candidate_median : result.baseline_median,
+                            result.spec.unit);
+  }
+  if (result.estimate.status == stats::EstimateStatus::insufficient_data) {
+    return "n/a";
+  }
+  return util::format_percent(result.change);
+}
+
+std::string change_label(const SavedMetric& metric) {
+  if (metric.read_zero) {
+    const bool baseline_zero = *metric.read_zero == Side::baseline;
+    const auto other = baseline_zero ? metric.candidate_median : metric.baseline_median;
+    return zero_change_text(*metric.read_zero, other.value_or(0.0), metric.unit.value_or(""));
+  }
+  return metric.change ? util::format_percent(*metric.change) : "n/a";
 }
 
 std::string signs_text(std::size_t beyond, std::size_t rounds, Direction direction, double bound) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "duel/analysis.hpp"
+#include "report_format/saved_report.hpp"
 
 namespace perfduel {
 
@@ -23,8 +24,16 @@ std::string change_header(const Analysis& analysis);
 std::vector<std::string> column_legend(const Analysis& analysis, double family_confidence);
 
 // A metric's verdict as the table and the plots show it: "regression", "no-change (info)" for
-// a report-only metric, "n/a" for one without a ratio (values of zero: no verdict to speak of).
+// a report-only metric, "n/a" for one without a ratio (values of zero: no verdict to speak of)
+// unless it is a count of allocations from or to 0 (MetricResult::zero_side), which has one.
 std::string verdict_label(const MetricResult& result);
+
+// A metric's change as the table, the progress line and the charts show it: "+3.10 %", "n/a"
+// without an estimate, or for a count from or to 0 its two sides, "0 → 3 allocs/iter".
+std::string change_label(const MetricResult& result);
+
+// The same for a metric of a saved report: "+3.10 %", "n/a" without a change, "0 → 3 allocs/iter".
+std::string change_label(const SavedMetric& metric);
 
 // The sign sequence's evidence for an interval column: "10 of 12 rounds > +2.00 %" (`beyond` of
 // `rounds` worse than `bound`, a relative change, by `direction`).

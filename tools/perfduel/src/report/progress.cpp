@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "report/labels.hpp"
 #include "util/text.hpp"
 
 namespace perfduel {
@@ -20,6 +21,12 @@ namespace {
 // stopping, the confidence sequence against the tolerance band. A settled metric says how.
 std::string metric_progress(const MetricResult& result) {
   const auto& spec = result.spec;
+  if (result.zero_side) {  // a count from or to 0: no interval to narrow
+    return fmt::format("{} {}{}", spec.name, change_label(result),
+                       result.settled_by == SettledBy::none
+                           ? fmt::format(", min_rounds {}", result.min_rounds)
+                           : " " + to_string(result.verdict));
+  }
   if (result.estimate.status != stats::EstimateStatus::ok) {
     return fmt::format("{} …", spec.name);
   }

@@ -28,7 +28,7 @@ constexpr double k_clip = 1.0;
 // A row's tooltip: "name: +3.10 % [+1.00 %, +5.20 %]", and the sign sequence's rounds where they
 // showed a regression before the interval did.
 std::string row_title(const MetricResult& result) {
-  std::string text = fmt::format("{}: {}", result.spec.name, util::format_percent(result.change));
+  std::string text = fmt::format("{}: {}", result.spec.name, change_label(result));
   if (result.estimate.status == stats::EstimateStatus::ok) {
     text += fmt::format(" [{}, {}]", util::format_percent(result.ci.lo), util::format_percent(result.ci.hi));
   }

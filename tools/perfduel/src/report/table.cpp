@@ -18,13 +18,6 @@ namespace perfduel {
 
 namespace {
 
-std::string change_text(const MetricResult& result) {
-  if (result.estimate.status == stats::EstimateStatus::insufficient_data) {
-    return "n/a";
-  }
-  return util::format_percent(result.change);
-}
-
 std::string interval_text(const MetricResult& result) {
   if (shows_signs(result)) {
     return signs_test_text(result.signs_beyond, result.signs_rounds, result.spec.direction,
@@ -48,6 +41,8 @@ std::string settled_list(const Analysis& analysis, bool regressions_only) {
         return "its " + to_string(by) + " (rounds beyond its threshold)";
       case SettledBy::identical:
         return to_string(by);
+      case SettledBy::count_of_zero:
+        return "a " + to_string(by) + " (no ratio needed)";
       case SettledBy::none:
       case SettledBy::sequence:
         break;
@@ -101,7 +96,7 @@ std::vector<std::vector<std::string>> rows(const RunSummary& summary, RowSet set
       continue;
     }
     table.push_back({result.spec.name, format_value(result.baseline_median, result.spec.unit),
-                     format_value(result.candidate_median, result.spec.unit), change_text(result),
+                     format_value(result.candidate_median, result.spec.unit), change_label(result),
                      interval_text(result), verdict_label(result)});
   }
   return table;

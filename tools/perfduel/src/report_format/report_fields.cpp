@@ -236,6 +236,17 @@ const FieldTable<MetricInReport, SavedMetric> k_metric_fields{
                   : Json(std::string(util::name_of(k_settled_by_names, m.result.settled_by)));
      },
      read_into(&SavedMetric::settled_by)},
+    // A count from or to 0: the side that read 0 (no change or interval; a verdict all the same).
+    omitted_unless(
+        [](Metric m) { return m.result.zero_side.has_value(); },
+        MetricField{
+            "read_zero",
+            [](Metric m) { return Json(std::string(util::name_of(k_side_names, *m.result.zero_side))); },
+            [](const Json& value, SavedMetric& metric) {
+              metric.read_zero =
+                  util::value_of(k_side_names, value.is_string() ? value.get<std::string>() : std::string());
+              return metric.read_zero.has_value();
+            }}),
     {"stopping_width",
      [](Metric m) {
        return std::isfinite(m.result.stopping_width) ? Json(m.result.stopping_width) : Json(nullptr);

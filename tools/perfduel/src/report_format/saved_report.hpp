@@ -45,6 +45,7 @@ struct SavedMetric {
   bool likely_regression = false;
   std::optional<std::string> settled_by;  // which rule settled it; none while open
   std::optional<SavedSigns> signs;        // when the sign sequence settled it
+  std::optional<Side> read_zero;          // a count from or to 0: the side that read 0 (zero_side)
   int rounds = 0;
   std::string estimator;
   // A max_rss at or below the driver's own peak: not the programs' memory (at_driver_floor).

@@ -60,6 +60,9 @@ struct RunResult {
   std::map<CountedEvent, double> counters;
   // Valgrind's counts, for a run under Valgrind.
   std::map<CountedEvent, double> simulated;
+  // The whole run's heap (allocations, allocated_bytes, peak_heap), for a run with the allocation
+  // counter preloaded (count/heap_executor.hpp).
+  std::map<CountedEvent, double> heap;
   // Valgrind's counts per iteration of each benchmark, for a suite counted one benchmark at a
   // time (count/benchmark_counts.hpp), and the benchmarks it could not count that way, with why.
   std::map<std::string, std::map<CountedEvent, double>> simulated_benchmarks;

@@ -156,10 +156,14 @@ Value counted_value(const MetricSpec& metric, const RunResult& run) {
     return benchmark_count(metric, run);
   }
   const bool hardware = metric.source == MetricSource::counter;
-  const auto& counts = hardware ? run.counters : run.simulated;
+  const bool heap = metric.source == MetricSource::heap;
+  const auto& counts = hardware ? run.counters : heap ? run.heap : run.simulated;
   const auto found = counts.find(metric.event);
   if (found == counts.end()) {
-    return Value::failure(fmt::format("the run has no {} count of {}", hardware ? "hardware" : "valgrind",
+    return Value::failure(fmt::format("the run has no {} count of {}",
+                                      hardware ? "hardware"
+                                      : heap   ? "heap"
+                                               : "valgrind",
                                       counted_event_name(metric.event)));
   }
   return found->second;
@@ -266,6 +270,7 @@ util::Expected<std::vector<double>> MetricExtractor::extract(const RunResult& ru
         break;
       case MetricSource::counter:
       case MetricSource::valgrind:
+      case MetricSource::heap:
         value = counted_value(metric, run);
         break;
       case MetricSource::regex:

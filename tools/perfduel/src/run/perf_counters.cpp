@@ -47,6 +47,7 @@ std::uint64_t hardware_event(CountedEvent event) {
       return PERF_COUNT_HW_CACHE_MISSES;
     case CountedEvent::allocations:
     case CountedEvent::allocated_bytes:
+    case CountedEvent::peak_heap:
       break;  // not a hardware event (config/names.hpp, k_hardware_events)
   }
   return PERF_COUNT_HW_INSTRUCTIONS;

@@ -161,7 +161,7 @@
   }
 
   function metricTitle(metric) {
-    let numbers = 'n/a';
+    let numbers = metric.change_text || 'n/a';
     if (metric.change !== null) {
       numbers = PD.percent(100 * metric.change) +
                 (metric.ci ? ' [' + PD.percent(100 * metric.ci[0]) + ', ' + PD.percent(100 * metric.ci[1]) + ']'
@@ -210,7 +210,7 @@
                             onclick: function () { openPanel(m.index); }},
           PD.el('td', {}, PD.el('a', {href: '#metric-' + gateIndex + '-' + m.index}, metric.name)),
           PD.el('td', {}, PD.badge(metric.verdict + (metric.gated ? '' : ' (info)'))),
-          PD.el('td', {class: 'num'}, metric.change === null ? 'n/a' : PD.percent(100 * metric.change)),
+          PD.el('td', {class: 'num'}, metric.change_text || (metric.change === null ? 'n/a' : PD.percent(100 * metric.change))),
           PD.el('td', {class: 'num'}, metric.ci ? '[' + PD.percent(100 * metric.ci[0]) + ', ' +
                                                   PD.percent(100 * metric.ci[1]) + ']' : 'n/a'),
           PD.el('td', {class: 'num'}, metric.baseline_median),
