@@ -1086,18 +1086,21 @@ YAML
     [ "$(json '[.runs[] | select(.side == "baseline") | .values.insns] | unique | length')" = 1 ] ||
       fail "baseline counts differ: $(json '[.runs[] | select(.side == "baseline") | .values.insns]')"
     # Where: the one function whose work grew carries the change, in the table's output, the
-    # JSON report, a re-rendering of it by analyze, and its Markdown.
+    # JSON report, a re-rendering of it by analyze, and its Markdown. Its share is 99.3-99.7 %
+    # (shown as 99 % or 100 %): the rest, 100-250 instructions, is the C library's string
+    # functions reading "0.303" instead of "0.3" at another alignment, which moves with the
+    # length of the checkout's path.
     expect_out '^where: insns: \+0\.[0-9]+ % instructions \(\+[0-9,]+ per run\)$'
-    expect_out '^ +100 %  \(anonymous namespace\)::burn\(double\)'
+    expect_out '^ +(99|100) %  \(anonymous namespace\)::burn\(double\)'
     [ "$(json '.explanations[0].functions[0].name')" = "(anonymous namespace)::burn(double)" ] ||
       fail "explained by $(json '.explanations[0].functions')"
     [ "$(json '.explanations[0].reading')" = explained ] || fail "reading $(json '.explanations[0].reading')"
     share=$(json '.explanations[0].functions[0].share')
     awk -v s="$share" 'BEGIN { exit !(s > 0.99 && s < 1.01) }' || fail "burn's share $share"
     run 1 analyze report.json --markdown where.md
-    expect_out '^ +100 %  \(anonymous namespace\)::burn\(double\)'
+    expect_out '^ +(99|100) %  \(anonymous namespace\)::burn\(double\)'
     grep -q '^<details><summary>Where: 1 regressed metric by function</summary>' where.md || fail "no where in the Markdown"
-    grep -q '| 100 % | `(anonymous namespace)::burn(double)` |' where.md || fail "burn not in the Markdown's where"
+    grep -Eq '\| (99|100) % \| `\(anonymous namespace\)::burn\(double\)` \|' where.md || fail "burn not in the Markdown's where"
     est=$(json '.metrics[1].baseline_median')
     insns=$(json '.metrics[0].baseline_median')
     awk -v e="$est" -v i="$insns" 'BEGIN { exit !(e > i) }' || fail "estimated cycles $est not above instructions $insns"

@@ -1,6 +1,7 @@
 # Configures and builds the sanitized tree of tests/sanitize:
 #   cmake -DSOURCE_DIR=<src> -DBUILD_DIR=<dir> -DCXX=<clang++> -DGENERATOR=<g>
 #         [-DLAUNCHER=<ccache>] [-DPROGRAMS_DIR=<plain tree>/tests/programs] [-DJOBS=<n>, 2]
+#         [-DLLD=<ld.lld>: link with lld]
 #         -P build_sanitized.cmake
 # -O0: clang's optimizer was most of the cost of this tree (a batch of the core library: 47 s
 # of CPU at -O1, 20 s at -O0; the tree 416 s -> 272 s), while the tests it runs take little more
@@ -31,6 +32,9 @@ if(NOT JOBS)
 endif()
 if(PROGRAMS_DIR)
   list(APPEND configure_args "-DPERFDUEL_TEST_PROGRAMS_FROM=${PROGRAMS_DIR}")
+endif()
+if(LLD)
+  list(APPEND configure_args "-DCMAKE_EXE_LINKER_FLAGS=--ld-path=${LLD}" "-DCMAKE_SHARED_LINKER_FLAGS=--ld-path=${LLD}")
 endif()
 if(LAUNCHER)
   list(APPEND configure_args "-DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER}")
