@@ -12,22 +12,11 @@
 namespace perfduel {
 
 HeapExecutor::HeapExecutor(Executor& inner, std::filesystem::path library)
-    : m_inner(inner), m_library(std::move(library)) {
-  std::string pattern = (std::filesystem::temp_directory_path() / "perfduel-heap-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) != nullptr) {
-    m_directory = pattern;
-  }
-}
-
-HeapExecutor::~HeapExecutor() {
-  std::error_code ignored;
-  if (!m_directory.empty()) {
-    std::filesystem::remove_all(m_directory, ignored);
-  }
-}
+    : m_inner(inner), m_library(std::move(library)), m_directory("perfduel-heap") {}
 
 std::filesystem::path HeapExecutor::next_report() {
-  const auto directory = m_directory.empty() ? std::filesystem::temp_directory_path() : m_directory;
+  const auto directory =
+      m_directory.path().empty() ? std::filesystem::temp_directory_path() : m_directory.path();
   return directory / fmt::format("heap-{}.txt", m_runs++);
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "run/executor.hpp"
+#include "util/file.hpp"
 
 // The Executor of the plain runs of a duel with heap metrics (`heap: allocations | allocated_bytes
 // | peak`): each run's command gets the allocation counter preloaded, counting natively, and the
@@ -19,9 +20,6 @@ class HeapExecutor final : public Executor {
   // (find_allocation_counter). Creates a private directory for the reports under the system's
   // temporary directory.
   HeapExecutor(Executor& inner, std::filesystem::path library);
-  ~HeapExecutor() override;
-  HeapExecutor(const HeapExecutor&) = delete;
-  HeapExecutor& operator=(const HeapExecutor&) = delete;
 
   // Runs `command` once within `limits` with the counter preloaded. A run that exits with 0
   // has RunResult::heap set from its report, or the status failed_to_count with why there is
@@ -41,7 +39,7 @@ class HeapExecutor final : public Executor {
 
   Executor& m_inner;
   std::filesystem::path m_library;
-  std::filesystem::path m_directory;
+  util::PrivateDirectory m_directory;
   std::size_t m_runs = 0;
 };
 

@@ -21,19 +21,8 @@ ValgrindExecutor::ValgrindExecutor(Executor& inner, std::filesystem::path valgri
       m_valgrind(std::move(valgrind)),
       m_cache(cache),
       m_framework(framework),
-      m_allocator(std::move(allocator)) {
-  std::string pattern = (std::filesystem::temp_directory_path() / "perfduel-valgrind-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) != nullptr) {
-    m_directory = pattern;
-  }
-}
-
-ValgrindExecutor::~ValgrindExecutor() {
-  std::error_code ignored;
-  if (!m_directory.empty()) {
-    std::filesystem::remove_all(m_directory, ignored);
-  }
-}
+      m_allocator(std::move(allocator)),
+      m_directory("perfduel-valgrind") {}
 
 namespace {
 
@@ -85,7 +74,7 @@ util::Expected<ValgrindExecutor::Prepared> ValgrindExecutor::prepare(const Comma
                                                                      const RunLimits& limits, int slot,
                                                                      int warmup_ms) {
   using Result = util::Expected<Prepared>;
-  if (m_directory.empty()) {
+  if (m_directory.path().empty()) {
     return Result::failure("cannot create a temporary directory for cachegrind's output");
   }
   // Valgrind needs the program's path; resolve it as a plain run would, once per command.
@@ -100,7 +89,7 @@ util::Expected<ValgrindExecutor::Prepared> ValgrindExecutor::prepare(const Comma
     return Result::failure(
         "counting each benchmark under valgrind needs the program itself as the command, not a shell");
   }
-  const std::filesystem::path directory = m_directory / fmt::format("run.{}", slot);
+  const std::filesystem::path directory = m_directory.path() / fmt::format("run.{}", slot);
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);
   std::filesystem::create_directory(directory, ignored);

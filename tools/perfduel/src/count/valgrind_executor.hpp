@@ -8,6 +8,7 @@
 #include "run/executor.hpp"
 #include "run/program_path.hpp"
 #include "util/expected.hpp"
+#include "util/file.hpp"
 
 // The Executor of the runs under Valgrind: each run's command wrapped for cachegrind (a whole
 // process) or callgrind (each benchmark of a suite alone), its counts read when it ends.
@@ -28,9 +29,6 @@ class ValgrindExecutor final : public Executor {
   ValgrindExecutor(Executor& inner, std::filesystem::path valgrind, CacheSimulation cache,
                    BenchmarkFramework framework = BenchmarkFramework::none,
                    std::filesystem::path allocator = {});
-  ~ValgrindExecutor() override;
-  ValgrindExecutor(const ValgrindExecutor&) = delete;
-  ValgrindExecutor& operator=(const ValgrindExecutor&) = delete;
 
   // Runs `command` once under cachegrind with `limits` (the timeout stretched by
   // k_valgrind_slowdown, no hardware counters). On success RunResult::simulated holds
@@ -76,7 +74,7 @@ class ValgrindExecutor final : public Executor {
   CacheSimulation m_cache;
   BenchmarkFramework m_framework;
   std::filesystem::path m_allocator;
-  std::filesystem::path m_directory;
+  util::PrivateDirectory m_directory;
   ProgramPaths m_programs;  // each command's program, as a plain run finds it
 };
 

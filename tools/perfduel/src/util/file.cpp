@@ -2,7 +2,9 @@
 
 #include <array>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <system_error>
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -87,6 +89,20 @@ std::string write_file_atomically(const std::filesystem::path& path, std::string
     return fmt::format("cannot replace it: {}", std::strerror(rename_errno));
   }
   return {};
+}
+
+PrivateDirectory::PrivateDirectory(std::string_view prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / fmt::format("{}-XXXXXX", prefix)).string();
+  if (::mkdtemp(pattern.data()) != nullptr) {
+    m_path = pattern;
+  }
+}
+
+PrivateDirectory::~PrivateDirectory() {
+  std::error_code ignored;
+  if (!m_path.empty()) {
+    std::filesystem::remove_all(m_path, ignored);
+  }
 }
 
 }  // namespace perfduel::util

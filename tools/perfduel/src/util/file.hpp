@@ -28,4 +28,20 @@ std::string read_file_chunks(const std::filesystem::path& path,
 // read), or "<path>: cannot read (<why>)": the one place perfduel reads a file whole.
 Expected<std::string> read_file(const std::filesystem::path& path);
 
+// A directory of this process's own under the system's temporary directory, named
+// `<prefix>-XXXXXX`, removed with what it holds when this goes. path() is empty when it could
+// not be created.
+class PrivateDirectory {
+ public:
+  explicit PrivateDirectory(std::string_view prefix);
+  ~PrivateDirectory();
+  PrivateDirectory(const PrivateDirectory&) = delete;
+  PrivateDirectory& operator=(const PrivateDirectory&) = delete;
+
+  const std::filesystem::path& path() const { return m_path; }
+
+ private:
+  std::filesystem::path m_path;
+};
+
 }  // namespace perfduel::util
