@@ -1,10 +1,13 @@
 # Sanitizers and fuzzing (docs/fuzzing.md). The sanitizers apply to every target of this tree,
 # so that the core library, the tests and the programs they run are all checked.
 #   -DPERFDUEL_SANITIZE=address,undefined   any -fsanitize= list; every finding is fatal
+#   -DPERFDUEL_SANITIZE_EXCLUDE=null,...    checks of that list left out (-fno-sanitize=)
 #   -DPERFDUEL_FUZZ=ON                      the libFuzzer targets in tests/fuzz (clang only)
 # A plain build's test suite builds such a tree of its own (tests/sanitize), so CI runs both.
 set(PERFDUEL_SANITIZE "" CACHE STRING
   "Sanitizers to build with, as for -fsanitize= (e.g. address,undefined); empty: none")
+set(PERFDUEL_SANITIZE_EXCLUDE "" CACHE STRING
+  "Checks left out of PERFDUEL_SANITIZE, as for -fno-sanitize= (e.g. null,alignment); empty: none")
 option(PERFDUEL_FUZZ "Build the libFuzzer targets in tests/fuzz (needs clang)" OFF)
 
 if(NOT PERFDUEL_SANITIZE STREQUAL "")
@@ -12,6 +15,10 @@ if(NOT PERFDUEL_SANITIZE STREQUAL "")
   add_compile_options(-fsanitize=${PERFDUEL_SANITIZE} -fno-sanitize-recover=all
                       -fno-omit-frame-pointer)
   add_link_options(-fsanitize=${PERFDUEL_SANITIZE})
+  if(NOT PERFDUEL_SANITIZE_EXCLUDE STREQUAL "")
+    # After the list, which would otherwise turn them back on.
+    add_compile_options(-fno-sanitize=${PERFDUEL_SANITIZE_EXCLUDE})
+  endif()
 endif()
 
 if(PERFDUEL_FUZZ)
