@@ -884,11 +884,17 @@ max_seconds: 150
 explain: off
 metrics:
   wall_time: {gate: false}
-  sorts: {catch2: "sort*", threshold: 20%, tolerance: 5%}
+  sorts: {catch2: "sort*", threshold: 50%, tolerance: 25%}
 YAML
     # The two unchanged benchmarks are called regressions with chance ≤ 10⁻⁴ (fact 1), so
-    # the headline names sort 512 alone; twice as slow, it is decided by round 20, or by the
-    # final interval if the budget ends first (fact 2).
+    # the headline names sort 512 alone; twice as slow (+100 %, four times the tolerance), it
+    # is decided by round 20, or by the final interval if the budget ends first (fact 2): its
+    # sequence's lower bound was +45 % to +78 % at round 20 in three seeds.
+    # A 25 % tolerance: the microsecond benchmarks' runs vary by 30-60 % (bimodal, the layout
+    # of each process), so at round 20 an unchanged one's mean is off by about 10 % (one
+    # standard error): worse than a 5 % tolerance with chance about 0.3 each, and then the duel
+    # goes on looking for more regressions (docs/how-it-decides.md; 30 rounds and 72 s instead
+    # of 20 and 48 s, seen in a suite run); worse than 25 % with chance about 0.015 each.
     # Each run takes ~1.7 s (Catch2 measures its clock first), and the confidence sequence
     # that ends a duel on one regression needs 20 rounds; on a loaded machine the budget may
     # end the duel first, with the same regression named.
