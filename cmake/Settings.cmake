@@ -11,11 +11,13 @@ endif()
 # Tests are on when perfduel is the top-level project, off when it is pulled in by a consumer.
 option(PERFDUEL_BUILD_TESTS "Build the perfduel test suite" ${PROJECT_IS_TOP_LEVEL})
 
-# The build of CI and of the README's test command: the core library's sources compiled in
-# batches (CMake's unity build), so that the library headers they share (fmt, nlohmann/json,
-# CLI11, Boost) are parsed once a batch instead of once a file. A developer's incremental build
-# leaves it off: a change then recompiles one file, not its batch.
-option(PERFDUEL_UNITY_BUILD "Compile the core library in batches of sources (faster full builds)" OFF)
+# The build of CI and of the README's test command: the sources of the core library, the unit
+# tests, perfduel_validate and ci_local compiled in batches (CMake's unity build), so that the
+# headers they share (fmt, nlohmann/json, CLI11, Boost, Catch2) are parsed once a batch instead
+# of once a file. A developer's incremental build leaves it off: a change then recompiles one
+# file, not its batch.
+option(PERFDUEL_UNITY_BUILD
+  "Compile the core library, the unit tests and two test tools in batches (faster full builds)" OFF)
 
 # The release archive's driver (cmake/Portable.cmake, tools/release/build-release.sh): libraries
 # linked in, libpq loaded on use, glibc 2.31 or newer at run time. Off: Debian's shared libraries.
